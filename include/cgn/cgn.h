@@ -1,0 +1,156 @@
+/* cgn: build CUDA graphs and update their nodes safely.
+ *
+ * Every fallible call returns a cgn_status; cgn_last_error() gives a thread-local message
+ * naming the node, the field and the driver result of the last failure on this thread.
+ * Handles are opaque. Threading: like CUDA, one graph (with its nodes) and each executable
+ * need external synchronisation; owners may be retained and released from any thread.
+ * docs/ownership.md says who retains what and when release callbacks run. */
+#ifndef CGN_CGN_H
+#define CGN_CGN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda.h>
+
+#include "cgn/cgn_export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One table yields the enum, cgn_status_name() and the default descriptions. */
+#define CGN_STATUS_TABLE(X)                                                                        \
+    X(CGN_OK, 0, "success")                                                                        \
+    X(CGN_ERROR_INVALID_ARGUMENT, 1, "a handle or pointer argument is NULL or malformed")          \
+    X(CGN_ERROR_INVALID_VALUE, 2, "a field value breaks a rule of its node type")                  \
+    X(CGN_ERROR_OUT_OF_RANGE, 3, "a field value does not fit its destination")                     \
+    X(CGN_ERROR_MISSING_FIELD, 4, "a coupled field was not given with the field it belongs to")    \
+    X(CGN_ERROR_WRONG_NODE_TYPE, 5, "the node is not of the type this call updates")               \
+    X(CGN_ERROR_DESTROYED, 6, "the node or graph has been destroyed")                              \
+    X(CGN_ERROR_NOT_SUPPORTED, 7, "the node's current form cannot be updated by cgn")              \
+    X(CGN_ERROR_SAME_HIERARCHY, 8, "a child graph source belongs to the destination's hierarchy")  \
+    X(CGN_ERROR_NO_CONTEXT, 9, "no CUDA context is current")                                       \
+    X(CGN_ERROR_NO_DRIVER, 10, "the CUDA driver library libcuda.so.1 could not be loaded")         \
+    X(CGN_ERROR_NO_DEVICE, 11, "the CUDA driver found no usable device")                           \
+    X(CGN_ERROR_DRIVER_TOO_OLD, 12, "the installed CUDA driver is too old for this operation")     \
+    X(CGN_ERROR_DRIVER, 13, "a CUDA driver call failed")                                           \
+    X(CGN_ERROR_OUT_OF_MEMORY, 14, "host memory allocation failed")
+
+typedef enum cgn_status {
+#define CGN_STATUS_ENUM_(name, value, text) name = value,
+    CGN_STATUS_TABLE(CGN_STATUS_ENUM_)
+#undef CGN_STATUS_ENUM_
+} cgn_status;
+
+/* "CGN_ERROR_INVALID_VALUE" for a status; "CGN_UNKNOWN_STATUS" for anything else. */
+CGN_API const char *cgn_status_name(cgn_status status);
+/* The default one-line description of a status. */
+CGN_API const char *cgn_status_description(cgn_status status);
+/* The message of the last failing cgn call on this thread ("" when none failed yet). */
+CGN_API const char *cgn_last_error(void);
+/* The status of the last failing cgn call on this thread (CGN_OK when none failed yet). */
+CGN_API cgn_status cgn_last_status(void);
+
+/* ---- driver ------------------------------------------------------------------------------- */
+
+/* Loads libcuda.so.1 and calls cuInit(0) once; every entry point calls it as needed.
+ * CGN_ERROR_NO_DRIVER, CGN_ERROR_NO_DEVICE or CGN_ERROR_DRIVER_TOO_OLD say what is missing. */
+CGN_API cgn_status cgn_init(void);
+/* The driver's version as 1000*major + 10*minor (12020 for 12.2). */
+CGN_API cgn_status cgn_driver_version(int *version_out);
+/* Resolves a driver entry point at the ABI version the caller's typedef was written for
+ * (e.g. "cuMemAlloc", 3020), so applications need not link libcuda either. */
+CGN_API cgn_status cgn_driver_proc(const char *symbol, int cuda_version, void **pfn_out);
+
+/* ---- owners --------------------------------------------------------------------------------- */
+
+/* A refcounted handle to a user resource. The release callback runs once, when the last
+ * reference goes, on a user thread (inside a cgn call or cgn_collect()), never on a CUDA thread;
+ * it may call CUDA. */
+typedef struct cgn_owner cgn_owner;
+typedef void (*cgn_release_fn)(void *resource);
+
+/* Creates an owner holding one reference (the caller's). release may be NULL. */
+CGN_API cgn_status cgn_owner_create(void *resource, cgn_release_fn release, cgn_owner **owner_out);
+CGN_API cgn_status cgn_owner_retain(cgn_owner *owner);
+CGN_API cgn_status cgn_owner_release(cgn_owner *owner);
+CGN_API void *cgn_owner_resource(const cgn_owner *owner);
+/* Runs the release callbacks of everything CUDA has let go of since the last call. Returns the
+ * number of attachments released in this call. */
+CGN_API size_t cgn_collect(void);
+
+/* ---- graphs, nodes, executables ----------------------------------------------------------- */
+
+typedef struct cgn_graph cgn_graph;
+typedef struct cgn_node cgn_node;
+typedef struct cgn_exec cgn_exec;
+
+typedef enum cgn_node_type {
+    CGN_NODE_EMPTY = 0,
+    CGN_NODE_KERNEL,
+    CGN_NODE_MEMSET,
+    CGN_NODE_MEMCPY,
+    CGN_NODE_HOST,
+    CGN_NODE_CHILD_GRAPH,
+    CGN_NODE_EVENT_RECORD,
+    CGN_NODE_EVENT_WAIT,
+    CGN_NODE_TYPE_COUNT_
+} cgn_node_type;
+
+CGN_API cgn_status cgn_graph_create(cgn_graph **graph_out);
+/* Destroys the graph and every node handle of it; executables made from it stay valid. */
+CGN_API cgn_status cgn_graph_destroy(cgn_graph *graph);
+CGN_API cgn_status cgn_graph_raw(const cgn_graph *graph, CUgraph *raw_out);
+
+CGN_API cgn_status cgn_graph_add_empty(cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
+                                       cgn_node **node_out);
+/* Removes the node from its graph. The handle stays valid until its graph is destroyed and
+ * reports CGN_ERROR_DESTROYED from then on. */
+CGN_API cgn_status cgn_node_destroy(cgn_node *node);
+CGN_API cgn_status cgn_node_type_of(const cgn_node *node, cgn_node_type *type_out);
+/* Whether the node is still part of its graph. */
+CGN_API int cgn_node_is_alive(const cgn_node *node);
+CGN_API cgn_status cgn_node_raw(const cgn_node *node, CUgraphNode *raw_out);
+
+CGN_API cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out);
+CGN_API cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream);
+/* Safe while a launch is in flight: CUDA frees the executable when it completes. */
+CGN_API cgn_status cgn_exec_destroy(cgn_exec *exec);
+CGN_API cgn_status cgn_exec_raw(const cgn_exec *exec, CUgraphExec *raw_out);
+
+/* ---- field types shared by node types --------------------------------------------------- */
+
+/* Three launch dimensions; every component must be at least 1. */
+typedef struct cgn_dim3 {
+    uint32_t x, y, z;
+} cgn_dim3;
+#define CGN_DIM3(x_, y_, z_) ((cgn_dim3){(x_), (y_), (z_)})
+
+/* A kernel, either a context-bound CUfunction or a context-independent CUkernel (one of the two
+ * non-NULL). A CUkernel runs in the context that was current when its node was added. */
+typedef struct cgn_kernel {
+    CUfunction function;
+    CUkernel kernel;
+} cgn_kernel;
+#define CGN_FUNCTION(f) ((cgn_kernel){(f), NULL})
+#define CGN_KERNEL(k) ((cgn_kernel){NULL, (k)})
+
+/* One kernel argument, given by value: CUDA (and cgn) copy the bytes, so `value` may be freed
+ * after the call. `owner`, if any, is retained for what the value points at. */
+typedef struct cgn_arg {
+    const void *value;
+    size_t size;
+    cgn_owner *owner;
+} cgn_arg;
+#define CGN_ARG(x) ((cgn_arg){&(x), sizeof(x), NULL})
+#define CGN_ARG_OWNED(x, owner_) ((cgn_arg){&(x), sizeof(x), (owner_)})
+
+#ifdef __cplusplus
+}
+#endif
+
+/* Generated from spec/: descriptor and update structs, add, get and update functions. */
+#include "cgn/cgn_nodes.h"
+
+#endif /* CGN_CGN_H */

@@ -1,0 +1,176 @@
+/* Field codecs: staging of field kinds that need cgn-owned copies or driver checks. They know
+ * field kinds (kernel handles, argument lists), never a node type's field names. */
+#include <stdalign.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runtime.h"
+
+/* Layout of a kernel-argument storage block:
+ *   header | size_t param_size[num_params] | void *params[num_args] | cgn_arg copies[num_args]
+ *   | argument bytes, each aligned to 16. */
+typedef struct cgn__kargs_header {
+    cgn_kernel kernel;   /* the kernel the cached parameter sizes belong to */
+    int checked;         /* 1: param_size holds the kernel's sizes (driver 12.4+) */
+    uint32_t num_params;
+    uint32_t num_args;
+} cgn__kargs_header;
+
+#define CGN__ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
+#define CGN__MAX_KERNEL_PARAMS 4096u
+
+static int cgn__same_kernel(cgn_kernel a, cgn_kernel b) {
+    return a.function == b.function && a.kernel == b.kernel;
+}
+
+static const char *cgn__kernel_name(const cgn_driver_table *drv, cgn_kernel k) {
+    const char *name = NULL;
+    CUresult r = CUDA_ERROR_NOT_SUPPORTED;
+    if (k.function && drv->cuFuncGetName)
+        r = drv->cuFuncGetName(&name, k.function);
+    else if (k.kernel && drv->cuKernelGetName)
+        r = drv->cuKernelGetName(&name, k.kernel);
+    return r == CUDA_SUCCESS && name ? name : "(unnamed)";
+}
+
+static CUresult cgn__param_info(const cgn_driver_table *drv, cgn_kernel k, size_t i,
+                                size_t *size) {
+    size_t offset;
+    return k.function ? drv->cuFuncGetParamInfo(k.function, i, &offset, size)
+                      : drv->cuKernelGetParamInfo(k.kernel, i, &offset, size);
+}
+
+/* Asks the driver for the kernel's parameter sizes, probing indices until INVALID_VALUE (the
+ * count query arrives only in 13.2). *checked = 0 when the driver cannot tell (before 12.4). */
+static cgn_status cgn__query_params(cgn_kernel k, size_t *sizes, uint32_t max, uint32_t *count,
+                                    int *checked, const char *where) {
+    const cgn_driver_table *drv = cgn__driver;
+    *count = 0;
+    *checked = 0;
+    if (drv->version < 12040 || (k.function ? !drv->cuFuncGetParamInfo : !drv->cuKernelGetParamInfo))
+        return CGN_OK;
+    for (uint32_t i = 0; i < CGN__MAX_KERNEL_PARAMS; i++) {
+        size_t size = 0;
+        CUresult r = cgn__param_info(drv, k, i, &size);
+        if (r == CUDA_ERROR_INVALID_VALUE)
+            break;
+        if (r != CUDA_SUCCESS) {
+            char what[96];
+            snprintf(what, sizeof what, "%s: %s", where,
+                     k.function ? "cuFuncGetParamInfo" : "cuKernelGetParamInfo");
+            return cgn__fail_driver(r, what);
+        }
+        if (i < max)
+            sizes[i] = size;
+        (*count)++;
+    }
+    *checked = 1;
+    return CGN_OK;
+}
+
+static cgn_status cgn__check_args_against(const size_t *sizes, uint32_t num_params, cgn_kernel k,
+                                          const cgn_arg *args, uint32_t num_args,
+                                          const char *where) {
+    if (num_params != num_args) {
+        size_t total = 0;
+        for (uint32_t i = 0; i < num_params; i++)
+            total += sizes[i];
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: kernel %s takes %u argument%s (%zu bytes); %u given", where,
+                         cgn__kernel_name(cgn__driver, k), num_params, num_params == 1 ? "" : "s",
+                         total, num_args);
+    }
+    for (uint32_t i = 0; i < num_args; i++)
+        if (args[i].size != sizes[i])
+            return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                             "%s: kernel %s argument %u is %zu bytes; %zu given", where,
+                             cgn__kernel_name(cgn__driver, k), i, sizes[i], args[i].size);
+    return CGN_OK;
+}
+
+static cgn_status cgn__check_handle_and_values(cgn_kernel k, const cgn_arg *args,
+                                               uint32_t num_args, const char *where) {
+    if ((k.function == NULL) == (k.kernel == NULL))
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: kernel must name exactly one of a CUfunction and a CUkernel", where);
+    if (num_args > 0 && args == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: args is NULL but num_args is %u", where,
+                         num_args);
+    if (num_args > CGN__MAX_KERNEL_PARAMS)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: %u arguments is more than a kernel takes",
+                         where, num_args);
+    for (uint32_t i = 0; i < num_args; i++)
+        if (args[i].value == NULL || args[i].size == 0)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
+                             "%s: argument %u has no value (value NULL or size 0)", where, i);
+    return CGN_OK;
+}
+
+cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args,
+                                  uint32_t num_args, const cgn_arg **args_copy_out,
+                                  void ***params_out, const char *where) {
+    cgn_status st = cgn__check_handle_and_values(kernel, args, num_args, where);
+    if (st != CGN_OK)
+        return st;
+    /* Parameter sizes: from the current block when the kernel is unchanged, else the driver. */
+    const cgn__kargs_header *cur = cgn__txn_current_storage(txn);
+    size_t sizes_buf[64];
+    const size_t *sizes = sizes_buf;
+    uint32_t num_params = 0;
+    int checked = 0;
+    if (cur != NULL && cgn__same_kernel(cur->kernel, kernel)) {
+        sizes = (const size_t *)(cur + 1);
+        num_params = cur->num_params;
+        checked = cur->checked;
+    } else {
+        st = cgn__query_params(kernel, sizes_buf, 64, &num_params, &checked, where);
+        if (st != CGN_OK)
+            return st;
+        if (checked && num_params > 64)
+            checked = 0; /* more than we cache; the driver still checks the launch */
+    }
+    if (checked) {
+        st = cgn__check_args_against(sizes, num_params, kernel, args, num_args, where);
+        if (st != CGN_OK)
+            return st;
+    }
+    uint32_t cached = checked ? num_params : 0;
+    size_t off_sizes = sizeof(cgn__kargs_header);
+    size_t off_ptrs = off_sizes + cached * sizeof(size_t);
+    size_t off_args = CGN__ALIGN_UP(off_ptrs + num_args * sizeof(void *), alignof(cgn_arg));
+    size_t off_bytes = CGN__ALIGN_UP(off_args + num_args * sizeof(cgn_arg), 16);
+    size_t total = off_bytes;
+    for (uint32_t i = 0; i < num_args; i++)
+        total += CGN__ALIGN_UP(args[i].size, 16);
+    /* The sizes may live in the current block, which this one may not overwrite: the current
+     * block is never the spare, so the new block never aliases it. */
+    unsigned char *block = cgn__txn_storage(txn, total);
+    if (block == NULL)
+        return CGN_ERROR_OUT_OF_MEMORY;
+    cgn__kargs_header *h = (cgn__kargs_header *)block;
+    h->kernel = kernel;
+    h->checked = checked;
+    h->num_params = cached;
+    h->num_args = num_args;
+    memcpy(block + off_sizes, sizes, cached * sizeof(size_t));
+    void **ptrs = (void **)(block + off_ptrs);
+    cgn_arg *copies = (cgn_arg *)(block + off_args);
+    size_t at = off_bytes;
+    for (uint32_t i = 0; i < num_args; i++) {
+        memcpy(block + at, args[i].value, args[i].size);
+        ptrs[i] = block + at;
+        copies[i] = (cgn_arg){block + at, args[i].size, args[i].owner};
+        at += CGN__ALIGN_UP(args[i].size, 16);
+    }
+    *args_copy_out = num_args ? copies : NULL;
+    *params_out = num_args ? ptrs : NULL;
+    return CGN_OK;
+}
+
+void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kernel, CUcontext ctx) {
+    params->func = kernel.function;
+    params->kern = kernel.kernel;
+    /* ctx is ignored for a CUfunction; a CUkernel runs in the node's recorded context. */
+    params->ctx = kernel.function ? NULL : ctx;
+    params->extra = NULL;
+}

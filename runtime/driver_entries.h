@@ -1,0 +1,75 @@
+/* Every CUDA driver entry point cgn calls, with the ABI version its PFN typedef was written for.
+ * X(name, abi, need, (params), (args)). need = CGN__NEED_BASE: cgn refuses drivers that lack it
+ * (graph building must work from 12.0 on); CGN__NEED_FEATURE: optional, gated where used.
+ * The fake driver and the fault-injecting proxy in tests/support are built from this list. */
+#ifndef CGN_RUNTIME_DRIVER_ENTRIES_H
+#define CGN_RUNTIME_DRIVER_ENTRIES_H
+
+#define CGN__NEED_BASE 1
+#define CGN__NEED_FEATURE 0
+
+#define CGN_DRIVER_ENTRIES(X)                                                                       \
+    X(cuDriverGetVersion, 2020, CGN__NEED_BASE, (int *v), (v))                                      \
+    X(cuInit, 2000, CGN__NEED_BASE, (unsigned int flags), (flags))                                  \
+    X(cuGetErrorName, 6000, CGN__NEED_BASE, (CUresult e, const char **s), (e, s))                   \
+    X(cuCtxGetCurrent, 4000, CGN__NEED_BASE, (CUcontext * c), (c))                                  \
+    X(cuCtxPushCurrent, 4000, CGN__NEED_BASE, (CUcontext c), (c))                                   \
+    X(cuCtxPopCurrent, 4000, CGN__NEED_BASE, (CUcontext * c), (c))                                  \
+    X(cuGraphCreate, 10000, CGN__NEED_BASE, (CUgraph * g, unsigned int flags), (g, flags))          \
+    X(cuGraphDestroy, 10000, CGN__NEED_BASE, (CUgraph g), (g))                                      \
+    X(cuGraphClone, 10000, CGN__NEED_BASE, (CUgraph * out, CUgraph g), (out, g))                    \
+    X(cuGraphNodeFindInClone, 10000, CGN__NEED_BASE,                                                \
+      (CUgraphNode * out, CUgraphNode orig, CUgraph clone), (out, orig, clone))                     \
+    X(cuGraphAddEmptyNode, 10000, CGN__NEED_BASE,                                                   \
+      (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd), (n, g, d, nd))                 \
+    X(cuGraphAddKernelNode, 12000, CGN__NEED_BASE,                                                  \
+      (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd,                                 \
+       const CUDA_KERNEL_NODE_PARAMS_v2 *p),                                                        \
+      (n, g, d, nd, p))                                                                             \
+    X(cuGraphAddMemsetNode, 10000, CGN__NEED_BASE,                                                  \
+      (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd,                                 \
+       const CUDA_MEMSET_NODE_PARAMS_v1 *p, CUcontext c),                                           \
+      (n, g, d, nd, p, c))                                                                          \
+    X(cuGraphAddMemcpyNode, 10000, CGN__NEED_BASE,                                                  \
+      (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, const CUDA_MEMCPY3D_v2 *p,      \
+       CUcontext c),                                                                                \
+      (n, g, d, nd, p, c))                                                                          \
+    X(cuGraphAddHostNode, 10000, CGN__NEED_BASE,                                                    \
+      (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd,                                 \
+       const CUDA_HOST_NODE_PARAMS_v1 *p),                                                          \
+      (n, g, d, nd, p))                                                                             \
+    X(cuGraphAddChildGraphNode, 10000, CGN__NEED_BASE,                                              \
+      (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, CUgraph child),                 \
+      (n, g, d, nd, child))                                                                         \
+    X(cuGraphAddEventRecordNode, 11010, CGN__NEED_BASE,                                             \
+      (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, CUevent e), (n, g, d, nd, e))   \
+    X(cuGraphAddEventWaitNode, 11010, CGN__NEED_BASE,                                               \
+      (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, CUevent e), (n, g, d, nd, e))   \
+    X(cuGraphChildGraphNodeGetGraph, 10000, CGN__NEED_BASE, (CUgraphNode n, CUgraph * g), (n, g))   \
+    X(cuGraphDestroyNode, 10000, CGN__NEED_BASE, (CUgraphNode n), (n))                              \
+    X(cuGraphInstantiateWithFlags, 11040, CGN__NEED_BASE,                                           \
+      (CUgraphExec * e, CUgraph g, unsigned long long flags), (e, g, flags))                        \
+    X(cuGraphExecDestroy, 10000, CGN__NEED_BASE, (CUgraphExec e), (e))                              \
+    X(cuGraphLaunch, 10000, CGN__NEED_BASE, (CUgraphExec e, CUstream s), (e, s))                    \
+    X(cuUserObjectCreate, 11030, CGN__NEED_BASE,                                                    \
+      (CUuserObject * o, void *ptr, CUhostFn destroy, unsigned int refs, unsigned int flags),       \
+      (o, ptr, destroy, refs, flags))                                                               \
+    X(cuUserObjectRelease, 11030, CGN__NEED_BASE, (CUuserObject o, unsigned int n), (o, n))         \
+    X(cuGraphRetainUserObject, 11030, CGN__NEED_BASE,                                               \
+      (CUgraph g, CUuserObject o, unsigned int n, unsigned int flags), (g, o, n, flags))            \
+    X(cuGraphReleaseUserObject, 11030, CGN__NEED_BASE,                                              \
+      (CUgraph g, CUuserObject o, unsigned int n), (g, o, n))                                       \
+    X(cuPointerGetAttribute, 4000, CGN__NEED_BASE,                                                  \
+      (void *data, CUpointer_attribute a, CUdeviceptr p), (data, a, p))                             \
+    X(cuGraphNodeSetParams, 12020, CGN__NEED_FEATURE, (CUgraphNode n, CUgraphNodeParams * p),       \
+      (n, p))                                                                                       \
+    X(cuGraphExecNodeSetParams, 12020, CGN__NEED_FEATURE,                                           \
+      (CUgraphExec e, CUgraphNode n, CUgraphNodeParams * p), (e, n, p))                             \
+    X(cuKernelGetParamInfo, 12040, CGN__NEED_FEATURE,                                               \
+      (CUkernel k, size_t i, size_t *off, size_t *size), (k, i, off, size))                         \
+    X(cuFuncGetParamInfo, 12040, CGN__NEED_FEATURE,                                                 \
+      (CUfunction f, size_t i, size_t *off, size_t *size), (f, i, off, size))                       \
+    X(cuKernelGetName, 12030, CGN__NEED_FEATURE, (const char **name, CUkernel k), (name, k))        \
+    X(cuFuncGetName, 12030, CGN__NEED_FEATURE, (const char **name, CUfunction f), (name, f))
+
+#endif /* CGN_RUNTIME_DRIVER_ENTRIES_H */

@@ -1,0 +1,185 @@
+/* Graph, node and executable records. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+cgn_status cgn_graph_create(cgn_graph **graph_out) {
+    if (graph_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_graph_create: graph_out is NULL");
+    cgn_status st = cgn__driver_ready();
+    if (st != CGN_OK)
+        return st;
+    cgn__collect_pending();
+    cgn_graph *g = calloc(1, sizeof *g);
+    if (g == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "cgn_graph_create: out of host memory");
+    CUresult r = cgn__driver->cuGraphCreate(&g->raw, 0);
+    if (r != CUDA_SUCCESS) {
+        free(g);
+        return cgn__fail_driver(r, "cgn_graph_create: cuGraphCreate");
+    }
+    *graph_out = g;
+    return CGN_OK;
+}
+
+static void cgn__node_free(cgn_node *n) {
+    free(n->storage);
+    free(n->spare);
+    free(n->state);
+    free(n);
+}
+
+cgn_status cgn_graph_destroy(cgn_graph *graph) {
+    if (graph == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_graph_destroy: graph is NULL");
+    /* CUDA drops the graph's user-object references; attachments still used by clones or
+     * executables stay alive through theirs. */
+    CUresult r = cgn__driver->cuGraphDestroy(graph->raw);
+    if (r != CUDA_SUCCESS)
+        return cgn__fail_driver(r, "cgn_graph_destroy: cuGraphDestroy");
+    for (size_t i = 0; i < graph->num_nodes; i++)
+        cgn__node_free(graph->nodes[i]);
+    free(graph->nodes);
+    free(graph);
+    cgn__collect_pending();
+    return CGN_OK;
+}
+
+cgn_status cgn_graph_raw(const cgn_graph *graph, CUgraph *raw_out) {
+    if (graph == NULL || raw_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_graph_raw: graph and raw_out must not "
+                                                     "be NULL");
+    *raw_out = graph->raw;
+    return CGN_OK;
+}
+
+cgn_status cgn_graph_add_empty(cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
+                               cgn_node **node_out) {
+    if (node_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_graph_add_empty: node_out is NULL");
+    cgn__txn txn;
+    cgn_status st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_EMPTY, 1, 0);
+    if (st != CGN_OK)
+        return st;
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_EMPTY;
+    st = cgn__txn_apply(&txn, &p, "cgn_graph_add_empty");
+    if (st != CGN_OK)
+        return st;
+    cgn__txn_commit(&txn, NULL, 0, &p, node_out);
+    return CGN_OK;
+}
+
+cgn_status cgn__check_node(const cgn_node *node, cgn_node_type type, const char *where) {
+    if (node == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: node is NULL", where);
+    if (!node->alive)
+        return cgn__fail(CGN_ERROR_DESTROYED, "%s: node %p has been destroyed", where,
+                         (const void *)node);
+    if (node->type != type)
+        return cgn__fail(CGN_ERROR_WRONG_NODE_TYPE, "%s: node %p is a %s node", where,
+                         (const void *)node, cgn__node_type_name(node->type));
+    return CGN_OK;
+}
+
+const char *cgn__node_type_name(cgn_node_type type) {
+    static const char *const names[CGN_NODE_TYPE_COUNT_] = {
+        "empty", "kernel", "memset", "memcpy", "host callback", "child graph", "event record",
+        "event wait"};
+    return (unsigned)type < CGN_NODE_TYPE_COUNT_ ? names[type] : "unknown";
+}
+
+cgn_status cgn_node_destroy(cgn_node *node) {
+    static const char where[] = "cgn_node_destroy";
+    if (node == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: node is NULL", where);
+    if (!node->alive)
+        return cgn__fail(CGN_ERROR_DESTROYED, "%s: node %p has been destroyed", where,
+                         (void *)node);
+    cgn__collect_pending();
+    CUresult r = cgn__driver->cuGraphDestroyNode(node->raw);
+    if (r != CUDA_SUCCESS)
+        return cgn__fail_driver(r, "cgn_node_destroy: cuGraphDestroyNode");
+    node->alive = 0;
+    /* Publish the removal, then drop the graph's reference; executables keep theirs. */
+    cgn__attachment *a = node->attachment;
+    node->attachment = NULL;
+    if (a != NULL)
+        (void)cgn__driver->cuGraphReleaseUserObject(node->graph->raw, a->object, 1);
+    free(node->storage);
+    free(node->spare);
+    node->storage = node->spare = NULL;
+    node->storage_size = node->spare_size = 0;
+    cgn__collect_pending();
+    return CGN_OK;
+}
+
+cgn_status cgn_node_type_of(const cgn_node *node, cgn_node_type *type_out) {
+    if (node == NULL || type_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_node_type_of: node and type_out must "
+                                                     "not be NULL");
+    *type_out = node->type;
+    return CGN_OK;
+}
+
+int cgn_node_is_alive(const cgn_node *node) { return node != NULL && node->alive; }
+
+cgn_status cgn_node_raw(const cgn_node *node, CUgraphNode *raw_out) {
+    if (node == NULL || raw_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_node_raw: node and raw_out must not be "
+                                                     "NULL");
+    if (!node->alive)
+        return cgn__fail(CGN_ERROR_DESTROYED, "cgn_node_raw: node %p has been destroyed",
+                         (const void *)node);
+    *raw_out = node->raw;
+    return CGN_OK;
+}
+
+cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
+    if (graph == NULL || exec_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_graph_instantiate: graph and exec_out "
+                                                     "must not be NULL");
+    cgn__collect_pending();
+    cgn_exec *e = calloc(1, sizeof *e);
+    if (e == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "cgn_graph_instantiate: out of host memory");
+    /* CUDA copies every user-object reference of the graph into the executable. */
+    CUresult r = cgn__driver->cuGraphInstantiateWithFlags(&e->raw, graph->raw, 0);
+    if (r != CUDA_SUCCESS) {
+        free(e);
+        return cgn__fail_driver(r, "cgn_graph_instantiate: cuGraphInstantiateWithFlags");
+    }
+    *exec_out = e;
+    return CGN_OK;
+}
+
+cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream) {
+    if (exec == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_exec_launch: exec is NULL");
+    cgn__collect_pending();
+    CUresult r = cgn__driver->cuGraphLaunch(exec->raw, stream);
+    if (r != CUDA_SUCCESS)
+        return cgn__fail_driver(r, "cgn_exec_launch: cuGraphLaunch");
+    return CGN_OK;
+}
+
+cgn_status cgn_exec_destroy(cgn_exec *exec) {
+    if (exec == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_exec_destroy: exec is NULL");
+    CUresult r = cgn__driver->cuGraphExecDestroy(exec->raw);
+    if (r != CUDA_SUCCESS)
+        return cgn__fail_driver(r, "cgn_exec_destroy: cuGraphExecDestroy");
+    free(exec);
+    cgn__collect_pending();
+    return CGN_OK;
+}
+
+cgn_status cgn_exec_raw(const cgn_exec *exec, CUgraphExec *raw_out) {
+    if (exec == NULL || raw_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_exec_raw: exec and raw_out must not be "
+                                                     "NULL");
+    *raw_out = exec->raw;
+    return CGN_OK;
+}

@@ -1,0 +1,166 @@
+/* The runtime contract between generated node code and the hand-written runtime.
+ * Generated code validates fields and builds CUgraphNodeParams; the runtime owns records,
+ * refcounts, attachments and the transaction. The runtime never knows node-type field names. */
+#ifndef CGN_RUNTIME_RUNTIME_H
+#define CGN_RUNTIME_RUNTIME_H
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgn/cgn.h"
+#include "driver.h"
+
+/* ---- errors -------------------------------------------------------------------------------- */
+
+/* Records status and a printf-style message as this thread's last error; returns status. */
+cgn_status cgn__fail(cgn_status status, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Records a failed driver call: "<what>: cuX returned CUDA_ERROR_Y". */
+cgn_status cgn__fail_driver(CUresult r, const char *what);
+
+/* ---- owners and attachments ------------------------------------------------------------ */
+
+struct cgn_owner {
+    atomic_long refs;
+    void *resource;
+    cgn_release_fn release;
+};
+
+/* The owners of one version of a node's parameters. Immutable once published; held by one CUDA
+ * user object retained on the node's graph. CUDA copies that reference into clones, child
+ * embeddings and executables, and drops it when the last of them is gone. */
+typedef struct cgn__attachment {
+    struct cgn__attachment *next_released; /* link in the deferred-release queue */
+    CUuserObject object;
+    size_t num_owners;
+    cgn_owner *owners[]; /* each retained once by this attachment */
+} cgn__attachment;
+
+void cgn__owner_retain(cgn_owner *owner);
+void cgn__owner_release(cgn_owner *owner);
+/* Runs pending release callbacks when CUDA has released attachments; one atomic load if not. */
+void cgn__collect_pending(void);
+/* The user-object destructor given to CUDA: enqueues the attachment, nothing else. */
+void cgn__attachment_released(void *attachment);
+/* Releases the attachment's owners and frees it (user thread only). */
+void cgn__attachment_free(cgn__attachment *a);
+
+/* ---- records ------------------------------------------------------------------------------- */
+
+struct cgn_graph {
+    CUgraph raw;
+    cgn_node **nodes; /* every node record added to this graph, alive or destroyed */
+    size_t num_nodes, cap_nodes;
+};
+
+struct cgn_node {
+    cgn_graph *graph;
+    CUgraphNode raw;
+    cgn_node_type type;
+    int alive;
+    CUcontext ctx;                   /* current when the node was added; used for every update */
+    void *state;                     /* the node type's generated desc struct, cgn-owned copy */
+    void *storage;                   /* cgn-owned bytes the state and params point into */
+    size_t storage_size;
+    void *spare;                     /* the previous storage block, reused by the next update */
+    size_t spare_size;
+    cgn__attachment *attachment;     /* owners of the current version; NULL when none */
+    CUgraphNodeParams params;        /* what the driver was last given for this node */
+};
+
+struct cgn_exec {
+    CUgraphExec raw;
+};
+
+/* ---- transactions ------------------------------------------------------------------------- */
+
+/* validate -> prepare -> apply (one driver mutation) -> commit | rollback.
+ * After a failing call the node's params, state, attachment, every executable and every owner
+ * refcount are exactly as before. */
+typedef struct cgn__txn {
+    cgn_node *node;                 /* the node updated, or the record prepared for a new node */
+    int adding;                     /* 1: the node is being added */
+    cgn__attachment *attachment;    /* attachment for the new version (may equal the current) */
+    int new_attachment;             /* 1: attachment was created by this txn */
+    void *storage;                  /* replaces node->storage at commit when storage_set */
+    size_t storage_size;
+    int storage_set;
+    void *state;                    /* preallocated state block for a new node */
+    const CUgraphNode *deps;        /* raw dependencies of a new node */
+    CUgraphNode *deps_buf;
+    size_t num_deps;
+} cgn__txn;
+
+/* Add path. Checks the graph and every dependency, records the current context, and allocates
+ * the node record and its state block (state_size bytes), all before any mutation.
+ * needs_context: fail with CGN_ERROR_NO_CONTEXT when no context is current. */
+cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
+                          cgn_node_type type, size_t state_size, int needs_context);
+
+/* Update path. Checks the node is alive and of `type` ("memset node" in messages uses
+ * type_name), then the driver gate for node updates (cuGraphNodeSetParams, since 12.2 unless
+ * the spec says otherwise). */
+cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type,
+                             const char *type_name, int since);
+
+/* The node's context (recorded at add); for a new node, the current one. */
+CUcontext cgn__txn_context(const cgn__txn *txn);
+/* The node's current state and driver params (update path only). */
+const void *cgn__txn_current_state(const cgn__txn *txn);
+const CUgraphNodeParams *cgn__txn_current_params(const cgn__txn *txn);
+
+/* A cgn-owned block of `size` bytes for the new version (copies of kernel arguments, payloads),
+ * reusing the node's spare block when it is large enough. At commit it replaces node->storage
+ * (the old block becomes the spare); at rollback it goes back. NULL (with last error set) when
+ * out of memory. One block per transaction. */
+void *cgn__txn_storage(cgn__txn *txn, size_t size);
+/* The node's current storage block (NULL on the add path or when none). */
+const void *cgn__txn_current_storage(const cgn__txn *txn);
+
+/* Stages the owners of the new version: `owners` then each argument's owner. NULL entries are
+ * skipped. When the list equals the current attachment's owners, in order, the current
+ * attachment is reused and no user object is made. */
+cgn_status cgn__txn_stage_owners(cgn__txn *txn, cgn_owner *const *owners, size_t num_owners,
+                                 const cgn_arg *args, size_t num_args);
+
+/* The one driver mutation: cuGraphAdd*Node for a new node, cuGraphNodeSetParams for an update,
+ * with the node's context current. On failure the transaction is rolled back. */
+cgn_status cgn__txn_apply(cgn__txn *txn, CUgraphNodeParams *params, const char *what);
+
+/* Publishes state (state_size bytes copied), params, storage and attachment, then releases the
+ * previous attachment's graph reference. Cannot fail. *node_out receives the node (add path). */
+void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size,
+                     const CUgraphNodeParams *params, cgn_node **node_out);
+
+/* Releases what the transaction prepared. Safe to call after a failed apply (no-op then). */
+void cgn__txn_rollback(cgn__txn *txn);
+
+/* ---- node checks shared by generated getters ---------------------------------------------- */
+
+/* CGN_ERROR_INVALID_ARGUMENT for NULL, CGN_ERROR_DESTROYED when destroyed,
+ * CGN_ERROR_WRONG_NODE_TYPE when of another type. */
+cgn_status cgn__check_node(const cgn_node *node, cgn_node_type type, const char *where);
+/* "memset", "host callback", ... for messages. */
+const char *cgn__node_type_name(cgn_node_type type);
+
+/* ---- field codecs: work on one field kind, never on a node type's names ------------------- */
+
+/* Checks a kernel handle (exactly one of function/kernel) and its arguments (non-NULL values of
+ * non-zero size; where the driver has cu{Func,Kernel}GetParamInfo, 12.4+, their count and sizes
+ * against the kernel), then copies the arguments into the txn's storage block: *args_copy_out
+ * points at a copy of the cgn_arg array whose values point into the block, *params_out at the
+ * kernelParams pointer array (NULL for zero arguments). The kernel's parameter sizes are cached
+ * in the block, so an update of arguments alone makes no driver call here. */
+cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args,
+                                  uint32_t num_args, const cgn_arg **args_copy_out,
+                                  void ***params_out, const char *where);
+
+/* Fills func/kern/ctx of a kernel node's params for a kernel handle. */
+void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kernel, CUcontext ctx);
+
+#endif /* CGN_RUNTIME_RUNTIME_H */

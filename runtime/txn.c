@@ -1,0 +1,345 @@
+/* The update transaction: validate -> prepare -> apply (one driver mutation) -> commit, or
+ * rollback. Everything that can fail happens before the mutation; commit only publishes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+static cgn_status cgn__reserve_node_slot(cgn_graph *g) {
+    if (g->num_nodes < g->cap_nodes)
+        return CGN_OK;
+    size_t cap = g->cap_nodes ? 2 * g->cap_nodes : 16;
+    cgn_node **nodes = realloc(g->nodes, cap * sizeof *nodes);
+    if (nodes == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "adding a node: out of host memory");
+    g->nodes = nodes;
+    g->cap_nodes = cap;
+    return CGN_OK;
+}
+
+static cgn_status cgn__collect_deps(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps,
+                                    size_t num_deps) {
+    if (num_deps == 0)
+        return CGN_OK;
+    if (deps == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "adding a node: deps is NULL but num_deps "
+                                                     "is %zu",
+                         num_deps);
+    txn->deps_buf = malloc(num_deps * sizeof *txn->deps_buf);
+    if (txn->deps_buf == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "adding a node: out of host memory");
+    for (size_t i = 0; i < num_deps; i++) {
+        const cgn_node *d = deps[i];
+        if (d == NULL)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "adding a node: dependency %zu is NULL",
+                             i);
+        if (!d->alive)
+            return cgn__fail(CGN_ERROR_DESTROYED,
+                             "adding a node: dependency %zu (node %p) has been destroyed", i,
+                             (const void *)d);
+        if (d->graph != graph)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
+                             "adding a node: dependency %zu (node %p) belongs to another graph", i,
+                             (const void *)d);
+        txn->deps_buf[i] = d->raw;
+    }
+    txn->deps = txn->deps_buf;
+    txn->num_deps = num_deps;
+    return CGN_OK;
+}
+
+cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
+                          cgn_node_type type, size_t state_size, int needs_context) {
+    memset(txn, 0, sizeof *txn);
+    txn->adding = 1;
+    if (graph == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "adding a %s node: graph is NULL",
+                         cgn__node_type_name(type));
+    cgn__collect_pending();
+    CUcontext ctx = NULL;
+    CUresult r = cgn__driver->cuCtxGetCurrent(&ctx);
+    if (r != CUDA_SUCCESS)
+        return cgn__fail_driver(r, "adding a node: cuCtxGetCurrent");
+    if (needs_context && ctx == NULL)
+        return cgn__fail(CGN_ERROR_NO_CONTEXT,
+                         "adding a %s node: no CUDA context is current; make one current first "
+                         "(e.g. cuDevicePrimaryCtxRetain + cuCtxSetCurrent)",
+                         cgn__node_type_name(type));
+    cgn_status st = cgn__reserve_node_slot(graph);
+    if (st == CGN_OK)
+        st = cgn__collect_deps(txn, graph, deps, num_deps);
+    if (st == CGN_OK) {
+        txn->node = calloc(1, sizeof *txn->node);
+        txn->state = malloc(state_size ? state_size : 1);
+        if (txn->node == NULL || txn->state == NULL)
+            st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "adding a node: out of host memory");
+    }
+    if (st != CGN_OK) {
+        cgn__txn_rollback(txn);
+        return st;
+    }
+    txn->node->graph = graph;
+    txn->node->type = type;
+    txn->node->ctx = ctx;
+    return CGN_OK;
+}
+
+cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type,
+                             const char *where, int since) {
+    memset(txn, 0, sizeof *txn);
+    cgn_status st = cgn__check_node(node, type, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__collect_pending();
+    const cgn_driver_table *drv = cgn__driver;
+    st = cgn__require_driver(since, drv->cuGraphNodeSetParams != NULL, "graph node updates");
+    if (st != CGN_OK)
+        return st;
+    txn->node = node;
+    txn->attachment = node->attachment;
+    return CGN_OK;
+}
+
+CUcontext cgn__txn_context(const cgn__txn *txn) { return txn->node->ctx; }
+
+const void *cgn__txn_current_state(const cgn__txn *txn) { return txn->node->state; }
+
+const CUgraphNodeParams *cgn__txn_current_params(const cgn__txn *txn) {
+    return &txn->node->params;
+}
+
+const void *cgn__txn_current_storage(const cgn__txn *txn) {
+    return txn->adding ? NULL : txn->node->storage;
+}
+
+void *cgn__txn_storage(cgn__txn *txn, size_t size) {
+    cgn_node *n = txn->node;
+    if (n->spare != NULL && n->spare_size >= size) {
+        txn->storage = n->spare;
+        txn->storage_size = n->spare_size;
+        n->spare = NULL; /* given back at rollback */
+    } else {
+        txn->storage = malloc(size ? size : 1);
+        txn->storage_size = size;
+        if (txn->storage == NULL) {
+            cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "staging node parameters: out of host memory");
+            return NULL;
+        }
+    }
+    txn->storage_set = 1;
+    return txn->storage;
+}
+
+static int cgn__same_owners(const cgn__attachment *a, cgn_owner *const *owners, size_t n,
+                            const cgn_arg *args, size_t num_args) {
+    size_t k = 0;
+    size_t have = a ? a->num_owners : 0;
+    for (size_t i = 0; i < n; i++)
+        if (owners[i] != NULL && (k >= have || a->owners[k++] != owners[i]))
+            return 0;
+    for (size_t i = 0; i < num_args; i++)
+        if (args[i].owner != NULL && (k >= have || a->owners[k++] != args[i].owner))
+            return 0;
+    return k == have;
+}
+
+cgn_status cgn__txn_stage_owners(cgn__txn *txn, cgn_owner *const *owners, size_t num_owners,
+                                 const cgn_arg *args, size_t num_args) {
+    cgn__attachment *current = txn->adding ? NULL : txn->node->attachment;
+    /* The common update (new grid, new scalar) keeps its owners: no user object at all. */
+    if (cgn__same_owners(current, owners, num_owners, args, num_args)) {
+        txn->attachment = current;
+        return CGN_OK;
+    }
+    size_t count = 0;
+    for (size_t i = 0; i < num_owners; i++)
+        count += owners[i] != NULL;
+    for (size_t i = 0; i < num_args; i++)
+        count += args[i].owner != NULL;
+    if (count == 0) { /* no owners: no user object; commit drops the current one, if any */
+        txn->attachment = NULL;
+        return CGN_OK;
+    }
+    cgn__attachment *a = malloc(sizeof *a + count * sizeof a->owners[0]);
+    if (a == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "staging owners: out of host memory");
+    a->next_released = NULL;
+    a->num_owners = 0;
+    for (size_t i = 0; i < num_owners; i++)
+        if (owners[i] != NULL)
+            a->owners[a->num_owners++] = owners[i];
+    for (size_t i = 0; i < num_args; i++)
+        if (args[i].owner != NULL)
+            a->owners[a->num_owners++] = args[i].owner;
+    const cgn_driver_table *drv = cgn__driver;
+    CUresult r = drv->cuUserObjectCreate(&a->object, a, cgn__attachment_released, 1,
+                                         CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
+    if (r != CUDA_SUCCESS) {
+        free(a);
+        return cgn__fail_driver(r, "staging owners: cuUserObjectCreate");
+    }
+    /* Owners are retained only once the user object exists, so every failure path below
+     * releases exactly what it took. */
+    for (size_t i = 0; i < a->num_owners; i++)
+        cgn__owner_retain(a->owners[i]);
+    r = drv->cuGraphRetainUserObject(txn->node->graph->raw, a->object, 1,
+                                     CU_GRAPH_USER_OBJECT_MOVE);
+    if (r != CUDA_SUCCESS) {
+        for (size_t i = 0; i < a->num_owners; i++)
+            cgn__owner_release(a->owners[i]);
+        a->num_owners = 0; /* the destructor frees an empty shell whenever it runs */
+        (void)drv->cuUserObjectRelease(a->object, 1);
+        return cgn__fail_driver(r, "staging owners: cuGraphRetainUserObject");
+    }
+    txn->attachment = a;
+    txn->new_attachment = 1;
+    return CGN_OK;
+}
+
+static CUresult cgn__add_raw(const cgn_driver_table *drv, cgn__txn *txn,
+                             const CUgraphNodeParams *p, const char **entry) {
+    CUgraphNode *out = &txn->node->raw;
+    CUgraph g = txn->node->graph->raw;
+    const CUgraphNode *d = txn->deps;
+    size_t nd = txn->num_deps;
+    /* The typed adders exist from 12.0 on, so graph building works on drivers without the
+     * generic cuGraphAddNode (12.2). */
+    switch (p->type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL:
+        *entry = "cuGraphAddKernelNode";
+        return drv->cuGraphAddKernelNode(out, g, d, nd,
+                                         (const CUDA_KERNEL_NODE_PARAMS_v2 *)&p->kernel);
+    case CU_GRAPH_NODE_TYPE_MEMSET: {
+        CUDA_MEMSET_NODE_PARAMS_v1 m = {p->memset.dst,         p->memset.pitch,
+                                        p->memset.value,       p->memset.elementSize,
+                                        p->memset.width,       p->memset.height};
+        *entry = "cuGraphAddMemsetNode";
+        return drv->cuGraphAddMemsetNode(out, g, d, nd, &m, p->memset.ctx);
+    }
+    case CU_GRAPH_NODE_TYPE_MEMCPY:
+        *entry = "cuGraphAddMemcpyNode";
+        return drv->cuGraphAddMemcpyNode(out, g, d, nd, &p->memcpy.copyParams,
+                                         p->memcpy.copyCtx);
+    case CU_GRAPH_NODE_TYPE_HOST: {
+        CUDA_HOST_NODE_PARAMS_v1 h = {p->host.fn, p->host.userData};
+        *entry = "cuGraphAddHostNode";
+        return drv->cuGraphAddHostNode(out, g, d, nd, &h);
+    }
+    case CU_GRAPH_NODE_TYPE_GRAPH:
+        *entry = "cuGraphAddChildGraphNode";
+        return drv->cuGraphAddChildGraphNode(out, g, d, nd, p->graph.graph);
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+        *entry = "cuGraphAddEventRecordNode";
+        return drv->cuGraphAddEventRecordNode(out, g, d, nd, p->eventRecord.event);
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+        *entry = "cuGraphAddEventWaitNode";
+        return drv->cuGraphAddEventWaitNode(out, g, d, nd, p->eventWait.event);
+    case CU_GRAPH_NODE_TYPE_EMPTY:
+        *entry = "cuGraphAddEmptyNode";
+        return drv->cuGraphAddEmptyNode(out, g, d, nd);
+    default:
+        *entry = "adding a node";
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+}
+
+static CUresult cgn__set_raw(const cgn_driver_table *drv, cgn_node *n, CUgraphNodeParams *p,
+                             const char **entry) {
+    CUcontext current = NULL;
+    *entry = "cuCtxGetCurrent";
+    CUresult r = drv->cuCtxGetCurrent(&current);
+    if (r != CUDA_SUCCESS)
+        return r;
+    /* Updates run in the node's own context whatever the caller has current. */
+    int switch_ctx = n->ctx != NULL && current != n->ctx;
+    if (switch_ctx) {
+        *entry = "cuCtxPushCurrent";
+        r = drv->cuCtxPushCurrent(n->ctx);
+        if (r != CUDA_SUCCESS)
+            return r;
+    }
+    *entry = "cuGraphNodeSetParams";
+    r = drv->cuGraphNodeSetParams(n->raw, p);
+    if (switch_ctx) {
+        /* Popping what this thread just pushed cannot fail short of a corrupted stack. */
+        CUcontext popped;
+        (void)drv->cuCtxPopCurrent(&popped);
+    }
+    return r;
+}
+
+cgn_status cgn__txn_apply(cgn__txn *txn, CUgraphNodeParams *params, const char *what) {
+    const cgn_driver_table *drv = cgn__driver;
+    const char *entry = "";
+    CUresult r = txn->adding ? cgn__add_raw(drv, txn, params, &entry)
+                             : cgn__set_raw(drv, txn->node, params, &entry);
+    if (r == CUDA_SUCCESS)
+        return CGN_OK;
+    cgn__txn_rollback(txn);
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s: %s", what, entry);
+    return cgn__fail_driver(r, buf);
+}
+
+void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size,
+                     const CUgraphNodeParams *params, cgn_node **node_out) {
+    cgn_node *n = txn->node;
+    if (txn->adding) {
+        n->state = txn->state;
+        n->alive = 1;
+        n->graph->nodes[n->graph->num_nodes++] = n; /* slot reserved in cgn__add_begin */
+        free(txn->deps_buf);
+    }
+    if (state_size)
+        memcpy(n->state, state, state_size);
+    n->params = *params;
+    if (txn->storage_set) {
+        free(n->spare);
+        n->spare = n->storage;
+        n->spare_size = n->storage_size;
+        n->storage = txn->storage;
+        n->storage_size = txn->storage_size;
+    }
+    if (txn->new_attachment) {
+        /* Publish the new version before dropping the graph's reference to the old one: that
+         * release can make the old owners eligible for release. */
+        cgn__attachment *old = n->attachment;
+        n->attachment = txn->attachment;
+        if (old != NULL)
+            (void)cgn__driver->cuGraphReleaseUserObject(n->graph->raw, old->object, 1);
+    } else if (txn->attachment == NULL && n->attachment != NULL) {
+        /* The new version has no owners at all. */
+        cgn__attachment *old = n->attachment;
+        n->attachment = NULL;
+        (void)cgn__driver->cuGraphReleaseUserObject(n->graph->raw, old->object, 1);
+    }
+    if (node_out)
+        *node_out = n;
+    memset(txn, 0, sizeof *txn);
+}
+
+void cgn__txn_rollback(cgn__txn *txn) {
+    cgn_node *n = txn->node;
+    if (txn->new_attachment) {
+        cgn__attachment *a = txn->attachment;
+        for (size_t i = 0; i < a->num_owners; i++)
+            cgn__owner_release(a->owners[i]);
+        a->num_owners = 0; /* the destructor frees an empty shell whenever it runs */
+        (void)cgn__driver->cuGraphReleaseUserObject(n->graph->raw, a->object, 1);
+    }
+    if (txn->storage_set) {
+        if (n != NULL && n->spare == NULL && !txn->adding) {
+            n->spare = txn->storage;
+            n->spare_size = txn->storage_size;
+        } else {
+            free(txn->storage);
+        }
+    }
+    if (txn->adding) {
+        free(txn->deps_buf);
+        free(txn->state);
+        free(n);
+    }
+    memset(txn, 0, sizeof *txn);
+}
