@@ -1,0 +1,354 @@
+"""Renders the model through the Jinja2 templates. Every string the templates print is made
+here; the templates only loop and branch."""
+from __future__ import annotations
+
+import re
+
+import jinja2
+
+from .cfmt import Call, INDENT, c_string, comment_block, render_lines, version_text, wrap_call
+from .fieldtypes import ROLE_ARGS, ROLE_KERNEL, ROLE_OWNER
+from .model import Field, Fill, Node
+
+AGGREGATE_ORIGIN = "spec/"  # not "spec/*.yaml": "/*" inside a C comment trips -Wcomment
+
+
+def _env(template_dir: str) -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(template_dir),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+
+
+def _join_words(words) -> str:
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _bits(prefix: str, fields) -> str:
+    return " | ".join(f"{prefix}_SET_{f.name.upper()}" for f in fields)
+
+
+def _uses(lines, name: str) -> bool:
+    pat = re.compile(r"\b%s\b" % re.escape(name))
+    return any(pat.search(line) for line in lines)
+
+
+def _voids(lines, params) -> list:
+    return [f"(void){p};" for p in params if not _uses(lines, p)]
+
+
+class NodeView:
+    """Everything the per-node templates print, for one node type."""
+
+    def __init__(self, n: Node) -> None:
+        self.n = n
+        self.node = n.node
+        self.NODE = n.node.upper()
+        self.P = f"CGN_{self.NODE}"
+        self.desc = f"cgn_{n.node}_desc"
+        self.update = f"cgn_{n.node}_update"
+        self.origin = f"spec/{n.spec_file}"
+        self.guard = f"CGN_CGN_{self.NODE}_H"
+        self.type_enum = n.type_enum
+        self.cu_node_type = n.cu_node_type
+        self.gate = n.update_gate
+        self.gate_text = version_text(n.update_gate)
+        self.needs_context = 1 if n.context_field else 0
+        args, kernel = n.role(ROLE_ARGS), n.role(ROLE_KERNEL)
+        self.snip = dict(member=n.member,
+                         args=args.name if args else "", args_bit=self.bit(args) if args else "",
+                         kernel=kernel.name if kernel else "",
+                         kernel_bit=self.bit(kernel) if kernel else "")
+
+    def bit(self, f: Field) -> str:
+        return f"{self.P}_SET_{f.name.upper()}"
+
+    def _snippet(self, f: Field, items) -> list:
+        kw = dict(self.snip, name=f.name, cuda=f.cuda or "", bit=self.bit(f))
+        return [i.format(**kw) for i in items]
+
+    # ---- header --------------------------------------------------------------------------
+
+    def header(self) -> dict:
+        n = self.n
+        title = n.node.replace("_", " ").capitalize() + " node"
+        members = []  # (decl, doc)
+        for f in n.fields:
+            for m in f.type.members:
+                members.append((m.decl(f.name) + ";", m.doc.format(name=f.name, doc=f.doc)))
+        width = max(len(d) for d, _ in members)
+        desc_members = [f"{d.ljust(width)} /* {doc} */" for d, doc in members]
+        defaults = [f".{f.name} = {f.default}" for f in n.fields if f.default is not None]
+        bits = [(self.bit(f), f"UINT64_C({hex(f.bit_value)})") for f in n.fields]
+        all_mask = hex((1 << len(n.fields)) - 1)
+        coupled = []
+        for f in n.fields:
+            if not f.requires:
+                continue
+            text = f"{f.name} requires {_join_words(f.requires)}"
+            if f.follows:
+                zero = f.type.members[0].zero
+                text += f" ({f.follows} without {f.name} resets {f.name} to {zero})"
+            coupled.append(text)
+        update_doc = "A partial update: fields whose bit is not in `set` keep their current value."
+        if coupled:
+            update_doc += "\nCoupled: " + "; ".join(coupled) + "."
+        return dict(
+            origin=self.origin, guard=self.guard,
+            add_doc=comment_block(f"Adds a {title[0].lower() + title[1:]} after `deps`."
+                                  + (" The current context becomes the node's context."
+                                     if n.context_field else "")),
+            intro=comment_block(f"{title}: {n.summary}\nReference: {n.reference}"),
+            desc=self.desc, update=self.update, P=self.P,
+            desc_members=desc_members,
+            desc_init="{" + ", ".join(defaults) + "}" if defaults else "{0}",
+            bits=bits, all_mask=f"UINT64_C({all_mask})",
+            update_doc=comment_block(update_doc),
+            update_members=[m.decl(f.name) + ";" for f in n.fields for m in f.type.members],
+            setters=self._setters(),
+            add_proto=wrap_call("", Call(f"CGN_API cgn_status cgn_graph_add_{n.node}(",
+                                         ("cgn_graph *graph", "cgn_node *const *deps",
+                                          "size_t num_deps", f"const {self.desc} *desc",
+                                          "cgn_node **node_out"), ");")),
+            update_proto=wrap_call("", Call(f"CGN_API cgn_status cgn_{n.node}_node_update(",
+                                            ("cgn_node *node",
+                                             f"const {self.update} *update"), ");")),
+            get_proto=wrap_call("", Call(f"CGN_API cgn_status cgn_{n.node}_node_get(",
+                                         ("const cgn_node *node", f"{self.desc} *desc_out"),
+                                         ");")),
+            update_fn_doc=comment_block(
+                "Applies a partial update with one cuGraphNodeSetParams, all or nothing; future "
+                "instantiations see it, existing executables keep their parameters and owners. "
+                f"Needs driver {self.gate_text}.\nAn update with nothing set returns CGN_OK "
+                "without touching the driver."),
+        )
+
+    def groups(self) -> list:
+        """Setter groups: a non-follower, its followers and what it requires, transitively;
+        groups equal as sets appear once, named after their first field."""
+        n = self.n
+        by_name = {f.name: f for f in n.fields}
+        out, seen = [], set()
+        for f in n.fields:
+            if f.follows:
+                continue
+            group = {f.name}
+            todo = [f.name]
+            while todo:
+                g = by_name[todo.pop()]
+                for other in g.followers + g.requires:
+                    if other not in group:
+                        group.add(other)
+                        todo.append(other)
+            key = frozenset(group)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append((f, [g for g in n.fields if g.name in group]))
+        return out
+
+    def _setters(self) -> list:
+        setters = []
+        for first, fields in self.groups():
+            names = [g.name for g in fields]
+            doc = f"Sets {_join_words(names)}{' together' if len(names) > 1 else ''}."
+            params = [f"{self.update} *update"] + [m.decl(g.name) for g in fields
+                                                     for m in g.type.members]
+            sig = wrap_call("", Call(f"static inline void cgn_{self.node}_update_set_"
+                                     f"{first.name}(", tuple(params), ") {"))
+            body = [f"update->{m.name.format(name=g.name)} = {m.name.format(name=g.name)};"
+                    for g in fields for m in g.type.members]
+            body += render_lines("", [Call("update->set |= ",
+                                           tuple(self.bit(g) for g in fields), ";", " | ")])
+            setters.append(dict(doc=comment_block(doc), sig=sig,
+                                body=[INDENT + b if b else b for b in body]))
+        return setters
+
+    # ---- source --------------------------------------------------------------------------
+
+    def source(self) -> dict:
+        n = self.n
+        rules = []
+        for r in n.rules:
+            rules.append(INDENT + f"if ({r.when})")
+            fmt = c_string("%s: " + r.message)
+            rules += wrap_call(INDENT * 2, Call("return cgn__fail(",
+                                                (r.status, fmt, "where") + r.args, ");"))
+        rules_voids = _voids(rules, ("d", "where"))
+
+        checks = [line for f in n.fields for line in self._snippet(f, f.type.check)]
+        checks = render_lines(INDENT, checks)
+        check_voids = _voids(checks, ("d", "changed", "where"))
+
+        stage = render_lines(INDENT, [l for f in n.fields for l in self._snippet(f, f.type.stage)])
+        stage_voids = _voids(stage, ("txn", "d", "changed", "p", "where"))
+
+        owner_fields = [f for f in n.owners if f.type.role == ROLE_OWNER]
+        args = next((f for f in n.owners if f.type.role == ROLE_ARGS), None)
+        arg_pair = (f"d->{args.name}", f"d->num_{args.name}") if args else ("NULL", "0")
+        owners = []
+        if owner_fields:
+            owners += render_lines(INDENT, [Call("cgn_owner *const owners[] = {",
+                                                 tuple(f"d->{f.name}" for f in owner_fields),
+                                                 "};")])
+            owners += render_lines(INDENT, [Call("return cgn__txn_stage_owners(",
+                                                 ("txn", "owners",
+                                                  "sizeof owners / sizeof owners[0]")
+                                                 + arg_pair, ");")])
+        else:
+            owners += render_lines(INDENT, [Call("return cgn__txn_stage_owners(",
+                                                 ("txn", "NULL", "0") + arg_pair, ");")])
+        owners = _voids(owners, ("d",)) + owners
+
+        build = [f"p->type = {n.cu_node_type};"]
+        build += [l for f in n.fields for l in self._snippet(f, f.type.build)]
+        if n.context_field:
+            build.append(f"p->{n.member}.{n.context_field} = ctx;")
+        build = render_lines(INDENT, build)
+        build_voids = _voids(build, ("ctx",))
+
+        requires = []
+        for f in n.fields:
+            for r in f.requires:
+                requires.append(INDENT + f"if ((set & {self.bit(f)}) && "
+                                f"!(set & {self.bit(n.field(r))}))")
+                requires += wrap_call(INDENT * 2, Call("return cgn__fail(", (
+                    "CGN_ERROR_MISSING_FIELD", c_string(f"%s: {f.name} requires {r}"), "where"),
+                    ");"))
+
+        merge = []
+        for f in n.fields:
+            if f.follows:
+                continue
+            stmts = [f"d.{m} = update->{m};" for m in self._member_names(f)]
+            for fol_name in f.followers:
+                fol = n.field(fol_name)
+                for m, mem in zip(self._member_names(fol), fol.type.members):
+                    stmts.append(f"d.{m} = (set & {self.bit(fol)}) ? update->{m} : {mem.zero};")
+            merge.append(INDENT + f"if (set & {self.bit(f)})" + (" {" if len(stmts) > 1 else ""))
+            merge += render_lines(INDENT * 2, stmts)
+            if len(stmts) > 1:
+                merge.append(INDENT + "}")
+
+        node = n.node
+        return dict(
+            origin=self.origin, node=node, desc=self.desc, update=self.update, P=self.P,
+            type_enum=n.type_enum, gate=n.update_gate, needs_context=self.needs_context,
+            rules=rules, rules_voids=rules_voids,
+            checks=checks, check_voids=check_voids,
+            check_sig=wrap_call("", Call(f"static cgn_status {node}_check_kinds(", (
+                f"const {self.desc} *d", "uint64_t changed", "const char *where"), ") {")),
+            rules_sig=wrap_call("", Call(f"static cgn_status {node}_check_rules(", (
+                f"const {self.desc} *d", "const char *where"), ") {")),
+            stage=stage, stage_voids=stage_voids,
+            stage_sig=wrap_call("", Call(f"static cgn_status {node}_stage(", (
+                "cgn__txn *txn", f"{self.desc} *d", "uint64_t changed", "CUgraphNodeParams *p",
+                "const char *where"), ") {")),
+            owners=owners,
+            owners_sig=wrap_call("", Call(f"static cgn_status {node}_stage_owners(", (
+                "cgn__txn *txn", f"const {self.desc} *d"), ") {")),
+            build=build, build_voids=build_voids,
+            build_sig=wrap_call("", Call(f"static void {node}_build(", (
+                f"const {self.desc} *d", "CUcontext ctx", "CUgraphNodeParams *p"), ") {")),
+            add_sig=wrap_call("", Call(f"cgn_status cgn_graph_add_{node}(", (
+                "cgn_graph *graph", "cgn_node *const *deps", "size_t num_deps",
+                f"const {self.desc} *desc", "cgn_node **node_out"), ") {")),
+            add_begin=wrap_call(INDENT, Call("st = cgn__add_begin(", (
+                "&txn", "graph", "deps", "num_deps", n.type_enum, "sizeof d",
+                str(self.needs_context)), ");")),
+            update_sig=wrap_call("", Call(f"cgn_status cgn_{node}_node_update(", (
+                "cgn_node *node", f"const {self.update} *update"), ") {")),
+            update_begin=wrap_call(INDENT, Call("st = cgn__update_begin(", (
+                "&txn", "node", n.type_enum, "where", str(n.update_gate)), ");")),
+            requires=requires, merge=merge,
+            get_sig=wrap_call("", Call(f"cgn_status cgn_{node}_node_get(", (
+                "const cgn_node *node", f"{self.desc} *desc_out"), ") {")),
+        )
+
+    @staticmethod
+    def _member_names(f: Field) -> list:
+        return [m.name.format(name=f.name) for m in f.type.members]
+
+    # ---- test cases ----------------------------------------------------------------------
+
+    def _fill_fn(self, name: str, fill: Fill, is_update: bool) -> dict:
+        t = "u" if is_update else "d"
+        ctype = self.update if is_update else self.desc
+        init = f"{self.P}_UPDATE_INIT" if is_update else f"{self.P}_DESC_INIT"
+        body = [f"{ctype} *{t} = out;", f"*{t} = ({ctype}){init};"]
+        if is_update:
+            bits = [self.bit(self.n.field(f)) for f in fill.fields]
+            body += render_lines("", [Call(f"{t}->set = ", tuple(bits), ";", " | ")])
+        body += [line.replace("$t", t) for line in fill.lines]
+        body = _voids(body, ("env",)) + body
+        return dict(sig=f"static void {name}(cgn_test_env *env, void *out) {{",
+                    body=[INDENT + b for b in body])
+
+    def cases(self) -> dict:
+        n = self.n
+        fills, invalid_tables, case_rows = [], [], []
+        for c in n.cases:
+            base = "case_" + c.id.replace("-", "_")
+            fills.append(self._fill_fn(f"{base}_original", c.original, False))
+            fills.append(self._fill_fn(f"{base}_update", c.update, True))
+            fills.append(self._fill_fn(f"{base}_replacement", c.replacement, False))
+            rows = []
+            for i, inv in enumerate(c.invalid):
+                fills.append(self._fill_fn(f"{base}_invalid_{i}", inv.update, True))
+                rows += wrap_call(INDENT, Call("{", (f"{base}_invalid_{i}", inv.status,
+                                                     c_string(inv.text)), "},"))
+            if rows:
+                invalid_tables.append(dict(
+                    head=f"static const cgn_test_invalid {base}_invalid[] = {{", rows=rows))
+            case_rows += wrap_call(INDENT, Call("{", (
+                c_string(c.id), f"{base}_original", f"{base}_update", f"{base}_replacement",
+                f"{base}_invalid" if rows else "NULL", str(len(c.invalid))), "},"))
+        equal_terms = []
+        helpers = []
+        for f in n.fields:
+            kw = dict(self.snip, name=f.name, cuda=f.cuda or "", bit=self.bit(f))
+            equal_terms.append(f.type.equal.format(**kw))
+            if f.type.test_helper and f.type.test_helper not in helpers:
+                helpers.append(f.type.test_helper)
+        node = n.node
+        return dict(
+            origin=self.origin, node=node, desc=self.desc, update=self.update,
+            type_enum=n.type_enum, helpers=helpers, fills=fills,
+            invalid_tables=invalid_tables, case_rows=case_rows, num_cases=len(n.cases),
+            equal=wrap_call(INDENT, Call("return ", tuple(equal_terms), ";", " && ")),
+            type_row=wrap_call(INDENT, Call("", (
+                c_string(node), n.type_enum, f"sizeof({self.desc})", f"sizeof({self.update})",
+                f"type_{node}_add", f"type_{node}_update", f"type_{node}_get",
+                f"type_{node}_desc_equal", f"cgn_test_cases_{node}", str(len(n.cases))), "")),
+        )
+
+
+class Emitter:
+    def __init__(self, template_dir: str) -> None:
+        self.env = _env(template_dir)
+
+    def _render(self, template: str, **ctx) -> str:
+        return self.env.get_template(template).render(**ctx)
+
+    def outputs(self, nodes: list) -> dict:
+        """{path relative to the output dir: content} for every generated file."""
+        nodes = sorted(nodes, key=lambda n: n.node)
+        out = {}
+        for n in nodes:
+            v = NodeView(n)
+            out[f"include/cgn/cgn_{n.node}.h"] = self._render("node.h.j2", **v.header())
+            out[f"src/cgn_{n.node}.c"] = self._render("node.c.j2", **v.source())
+            out[f"tests/cgn_cases_{n.node}.c"] = self._render("cases.c.j2", **v.cases())
+        names = [n.node for n in nodes]
+        out["include/cgn/cgn_nodes.h"] = self._render("nodes.h.j2", origin=AGGREGATE_ORIGIN,
+                                                      nodes=names)
+        out["tests/cgn_cases_all.c"] = self._render("cases_all.c.j2", origin=AGGREGATE_ORIGIN,
+                                                    nodes=names, count=len(names))
+        return dict(sorted(out.items()))

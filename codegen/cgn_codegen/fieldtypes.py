@@ -1,0 +1,311 @@
+"""The field-type table: one entry per spec `type:`, saying everything the generator emits for
+a field of that type. Adding a type (memcpy extents, host callbacks, events, child graphs) is
+adding one entry here, never an `if` in the emitter.
+
+Snippet placeholders, filled per field by emit.py:
+  {name}  the field name          {bit}   its CGN_<NODE>_SET_<FIELD> macro
+  {member} the CUgraphNodeParams union member (spec cuda.member)
+  {cuda}  the field's `cuda:` name
+  {args} / {args_bit}, {kernel} / {kernel_bit}  the node's args / kernel field and its bit
+Variables in scope: build: d (const desc *), p (CUgraphNodeParams *), ctx (CUcontext);
+stage: txn, d (desc *), changed (uint64_t), p, where; check: d (const desc *), changed, where.
+Test values (spec `cases:`) are parsed by each type's `case` codec into C statements over `$t`
+(the desc or update pointer) and a normalised value used to check replacements.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from .cfmt import Call, c_int
+from .diag import Diagnostics
+from .load import YMap, YNode, YScalar, YSeq
+
+
+@dataclass(frozen=True)
+class Member:
+    """One C member a field contributes to the desc and update structs (and setter params)."""
+
+    ctype: str   # "uint32_t", "cgn_owner *", "const cgn_arg *"
+    name: str    # "{name}" or "num_{name}"
+    zero: str    # the C value a follower is reset to
+    doc: str = "{doc}"
+
+    def decl(self, fname: str) -> str:
+        n = self.name.format(name=fname)
+        return self.ctype + ("" if self.ctype.endswith("*") else " ") + n
+
+
+@dataclass(frozen=True)
+class CaseValue:
+    norm: object         # comparable normal form (replacement check)
+    lines: tuple         # C statements over `$t` (the desc/update pointer)
+
+
+@dataclass(frozen=True)
+class FieldType:
+    name: str
+    cuda: str                                  # "required" or "forbidden"
+    members: tuple
+    role: str = "value"                        # "value", "owner", "kernel" or "args"
+    build: tuple = ()                          # lines/Calls
+    stage: tuple = ()
+    check: tuple = ()
+    equal: str = "a->{name} == b->{name}"
+    rule_names: tuple = ("{name}",)            # identifiers a rule may use for the field
+    default: Optional[Callable] = None         # (node, diags, what) -> (C initializer, norm)
+    case: Optional[Callable] = None            # (node, name, diags, what) -> CaseValue
+    zero_norm: object = 0
+    test_helper: str = ""                      # C emitted once into a test file that needs it
+    needs: tuple = ()                          # roles this type needs in the same node
+    cuda_suffixes: tuple = ("",)               # CUDA members written: `cuda:` + each suffix
+
+
+# ---- value codecs --------------------------------------------------------------------------
+
+def _is_int(node: YNode) -> bool:
+    return isinstance(node, YScalar) and isinstance(node.value, int) \
+        and not isinstance(node.value, bool)
+
+
+def _describe(node: YNode) -> str:
+    return node.kind()
+
+
+def _int_in(node, lo, hi, diags, what, ctype) -> Optional[int]:
+    if not _is_int(node):
+        diags.error(node.mark, f"{what}: expected an integer for {ctype}, got {_describe(node)}")
+        return None
+    if not lo <= node.value <= hi:
+        diags.error(node.mark, f"{what}: {node.text} does not fit {ctype}")
+        return None
+    return node.value
+
+
+def _int_default(ctype, lo, hi):
+    def parse(node, diags, what):
+        v = _int_in(node, lo, hi, diags, what, ctype)
+        return None if v is None else (c_int(v, node.text), v)
+    return parse
+
+
+def _int_case(ctype, lo, hi, tagged=None):
+    """Integers; `tagged` = (prefix, C function): also "prefix:N" (e.g. buf:0 for pointers)."""
+    def parse(node, name, diags, what):
+        if tagged and isinstance(node, YScalar) and isinstance(node.value, str):
+            n = _tag_index(node, tagged[0], diags, what)
+            if n is None:
+                return None
+            return CaseValue((tagged[0], n), (f"$t->{name} = {tagged[1]}(env, {n});",))
+        if tagged and not _is_int(node):
+            diags.error(node.mark, f"{what}: expected an integer or \"{tagged[0]}:N\", "
+                                   f"got {_describe(node)}")
+            return None
+        v = _int_in(node, lo, hi, diags, what, ctype)
+        if v is None:
+            return None
+        return CaseValue(v, (f"$t->{name} = {c_int(v, node.text)};",))
+    return parse
+
+
+def _tag_index(node: YScalar, tag: str, diags: Diagnostics, what: str) -> Optional[int]:
+    m = re.fullmatch(re.escape(tag) + r":(0|[1-9][0-9]{0,5})", node.value)
+    if not m:
+        diags.error(node.mark, f"{what}: expected \"{tag}:N\" with N a small integer, "
+                               f"got \"{node.value}\"")
+        return None
+    return int(m.group(1))
+
+
+def _null_default(node, diags, what):
+    if not (isinstance(node, YScalar) and node.value is None):
+        diags.error(node.mark, f"{what}: only null can be the default of a handle")
+        return None
+    return ("NULL", None)
+
+
+def _null_case(node, name, diags, what):
+    if not (isinstance(node, YScalar) and node.value is None):
+        diags.error(node.mark, f"{what}: test values of this type can only be null so far")
+        return None
+    return CaseValue(None, (f"$t->{name} = NULL;",))
+
+
+def _owner_case(node, name, diags, what):
+    if isinstance(node, YScalar) and node.value is None:
+        return CaseValue(None, (f"$t->{name} = NULL;",))
+    if not (isinstance(node, YScalar) and isinstance(node.value, str)):
+        diags.error(node.mark, f"{what}: expected \"owner:N\" or null, got {_describe(node)}")
+        return None
+    n = _tag_index(node, "owner", diags, what)
+    if n is None:
+        return None
+    return CaseValue(("owner", n), (f"$t->{name} = cgn_test_owner(env, {n});",))
+
+
+def _kernel_case(node, name, diags, what):
+    if not (isinstance(node, YScalar) and isinstance(node.value, str)
+            and re.fullmatch(r"kernel:[A-Za-z_][A-Za-z0-9_]*", node.value)):
+        shown = f"\"{node.value}\"" if isinstance(node, YScalar) else _describe(node)
+        diags.error(node.mark, f"{what}: expected \"kernel:NAME\", got {shown}")
+        return None
+    kname = node.value.split(":", 1)[1]
+    return CaseValue(("kernel", kname), (f"$t->{name} = cgn_test_kernel(env, \"{kname}\");",))
+
+
+def _dim3_values(node, diags, what) -> Optional[tuple]:
+    if not (isinstance(node, YSeq) and len(node.items) == 3):
+        diags.error(node.mark, f"{what}: expected [x, y, z], got {_describe(node)}"
+                    + (f" of {len(node.items)}" if isinstance(node, YSeq) else ""))
+        return None
+    vals = [_int_in(n, 0, 0xFFFFFFFF, diags, what, "uint32_t") for n in node.items]
+    if any(v is None for v in vals):
+        return None
+    return tuple(vals)
+
+
+def _dim3_default(node, diags, what):
+    v = _dim3_values(node, diags, what)
+    return None if v is None else ("{%d, %d, %d}" % v, v)
+
+
+def _dim3_case(node, name, diags, what):
+    v = _dim3_values(node, diags, what)
+    if v is None:
+        return None
+    return CaseValue(v, ("$t->%s = CGN_DIM3(%d, %d, %d);" % ((name,) + v),))
+
+
+def _args_case(node, name, diags, what):
+    """["buf:N", "owned-buf:N", {u32: V}, ...] -> cgn_test_args slots."""
+    if not isinstance(node, YSeq):
+        diags.error(node.mark, f"{what}: expected a list of arguments, got {_describe(node)}")
+        return None
+    norm, calls, ok = [], [], True
+    for item in node.items:
+        if isinstance(item, YScalar) and isinstance(item.value, str) \
+                and re.fullmatch(r"(owned-)?buf:.*", item.value):
+            owned = item.value.startswith("owned-")
+            n = _tag_index(item, "owned-buf" if owned else "buf", diags, what)
+            if n is None:
+                ok = False
+                continue
+            norm.append(("buf", n, owned))
+            calls.append(f"cgn_test_arg_buf(env, {n}, {int(owned)})")
+        elif isinstance(item, YMap) and item.keys() == ["u32"]:
+            v = _int_in(item.get("u32"), 0, 0xFFFFFFFF, diags, what, "uint32_t")
+            if v is None:
+                ok = False
+                continue
+            norm.append(("u32", v))
+            calls.append(f"cgn_test_arg_u32(env, {c_int(v, item.get('u32').text)})")
+        else:
+            diags.error(item.mark, f"{what}: an argument is \"buf:N\", \"owned-buf:N\" or "
+                                   f"{{u32: V}}")
+            ok = False
+    if not ok:
+        return None
+    if not calls:
+        return CaseValue((), (f"$t->{name} = NULL;", f"$t->num_{name} = 0;"))
+    lines = ["{", f"    cgn_arg *slots = cgn_test_args(env, {len(calls)});"]
+    lines += [f"    slots[{i}] = {c};" for i, c in enumerate(calls)]
+    lines += [f"    $t->{name} = slots;", f"    $t->num_{name} = {len(calls)};", "}"]
+    return CaseValue(tuple(norm), tuple(lines))
+
+
+# ---- the table -----------------------------------------------------------------------------
+
+def _scalar(ctype: str, lo: int, hi: int, tagged=None) -> FieldType:
+    return FieldType(
+        name=ctype, cuda="required",
+        members=(Member(ctype, "{name}", "0"),),
+        build=("p->{member}.{cuda} = d->{name};",),
+        default=_int_default(ctype, lo, hi),
+        case=_int_case(ctype, lo, hi, tagged),
+    )
+
+
+def _handle(spec_name: str, ctype: str) -> FieldType:
+    return FieldType(
+        name=spec_name, cuda="required",
+        members=(Member(ctype, "{name}", "NULL"),),
+        build=("p->{member}.{cuda} = d->{name};",),
+        default=_null_default, case=_null_case, zero_norm=None,
+    )
+
+
+_U32 = (0, 0xFFFFFFFF)
+_U64 = (0, 0xFFFFFFFFFFFFFFFF)
+
+_ARGS_EQUAL = """\
+/* Same count and, per argument, same size, same bytes and same owner. */
+static int args_equal(const cgn_arg *a, uint32_t na, const cgn_arg *b, uint32_t nb) {
+    if (na != nb)
+        return 0;
+    for (uint32_t i = 0; i < na; i++) {
+        if (a[i].size != b[i].size || a[i].owner != b[i].owner)
+            return 0;
+        if (a[i].size != 0 && memcmp(a[i].value, b[i].value, a[i].size) != 0)
+            return 0;
+    }
+    return 1;
+}
+"""
+
+FIELD_TYPES = {t.name: t for t in (
+    _scalar("uint32_t", *_U32),
+    _scalar("int32_t", -0x80000000, 0x7FFFFFFF),
+    _scalar("uint64_t", *_U64),
+    _scalar("size_t", *_U64),
+    _scalar("CUdeviceptr", *_U64, tagged=("buf", "cgn_test_buf")),
+    _handle("CUevent", "CUevent"),
+    _handle("CUgraph", "CUgraph"),
+    _handle("CUhostFn", "CUhostFn"),
+    _handle("void_ptr", "void *"),
+    FieldType(
+        name="owner", cuda="forbidden", role="owner",
+        members=(Member("cgn_owner *", "{name}", "NULL"),),
+        case=_owner_case, zero_norm=None,
+    ),
+    FieldType(
+        name="dim3", cuda="required",
+        members=(Member("cgn_dim3", "{name}", "CGN_DIM3(0, 0, 0)"),),
+        build=("p->{member}.{cuda}X = d->{name}.x;",
+               "p->{member}.{cuda}Y = d->{name}.y;",
+               "p->{member}.{cuda}Z = d->{name}.z;"),
+        equal="a->{name}.x == b->{name}.x && a->{name}.y == b->{name}.y && "
+              "a->{name}.z == b->{name}.z",
+        default=_dim3_default, case=_dim3_case, zero_norm=(0, 0, 0),
+        cuda_suffixes=("X", "Y", "Z"),
+    ),
+    FieldType(
+        name="kernel", cuda="forbidden", role="kernel", needs=("args",),
+        members=(Member("cgn_kernel", "{name}", "CGN_FUNCTION(NULL)"),),
+        build=("cgn__set_kernel_handle(&p->{member}, d->{name}, ctx);",),
+        equal="a->{name}.function == b->{name}.function && a->{name}.kernel == b->{name}.kernel",
+        case=_kernel_case, zero_norm=None,
+    ),
+    FieldType(
+        name="args", cuda="required", role="args", needs=("kernel",),
+        members=(Member("const cgn_arg *", "{name}", "NULL"),
+                 Member("uint32_t", "num_{name}", "0", "Number of entries in {name}.")),
+        # Checks the kernel handle and the arguments (against the kernel where the driver can
+        # tell) and copies them into the txn's storage block: d->{name} then points into it.
+        stage=("if (changed & ({kernel_bit} | {bit})) {{",
+               Call("    cgn_status st = cgn__stage_kernel_args(",
+                    ("txn", "d->{kernel}", "d->{name}", "d->num_{name}", "&d->{name}",
+                     "&p->{member}.{cuda}", "where"), ");"),
+               "    if (st != CGN_OK)",
+               "        return st;",
+               "}}"),
+        equal="args_equal(a->{name}, a->num_{name}, b->{name}, b->num_{name})",
+        rule_names=("{name}", "num_{name}"),
+        case=_args_case, zero_norm=(), test_helper=_ARGS_EQUAL,
+    ),
+)}
+
+# Field types that are the argument block staged by cgn__txn_stage_owners (at most one a node).
+ROLE_ARGS = "args"
+ROLE_OWNER = "owner"
+ROLE_KERNEL = "kernel"

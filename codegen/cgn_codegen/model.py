@@ -1,0 +1,79 @@
+"""The validated spec, as frozen dataclasses; emit.py renders only from these."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from .fieldtypes import FieldType
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    type: FieldType
+    cuda: Optional[str]
+    doc: str
+    default: Optional[str]      # C initializer for CGN_<NODE>_DESC_INIT
+    requires: tuple             # field names, as listed
+    follows: Optional[str]
+    followers: tuple            # names of the fields that follow this one
+    index: int                  # bit number
+
+    @property
+    def bit_value(self) -> int:
+        return 1 << self.index
+
+
+@dataclass(frozen=True)
+class Rule:
+    when: str                   # C, fields prefixed with d->
+    status: str
+    message: str                # printf format from the spec (not escaped)
+    args: tuple                 # C, fields prefixed with d->
+
+
+@dataclass(frozen=True)
+class Fill:
+    """Statements filling a desc (over `$t`) or an update; `fields` set, in field order."""
+    fields: tuple
+    lines: tuple
+
+
+@dataclass(frozen=True)
+class Invalid:
+    update: Fill
+    status: str
+    text: str                   # the update as written in the spec, for messages
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    original: Fill
+    update: Fill
+    replacement: Fill
+    invalid: tuple
+
+
+@dataclass(frozen=True)
+class Node:
+    spec_file: str              # "memset.yaml"
+    node: str
+    type_enum: str
+    summary: str
+    cu_node_type: str
+    member: str
+    context_field: Optional[str]
+    add: str
+    update_gate: int
+    reference: str
+    fields: tuple
+    rules: tuple
+    owners: tuple               # Field, in staging order
+    cases: tuple
+
+    def field(self, name: str) -> Field:
+        return next(f for f in self.fields if f.name == name)
+
+    def role(self, role: str) -> Optional[Field]:
+        return next((f for f in self.fields if f.type.role == role), None)

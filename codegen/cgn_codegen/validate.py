@@ -1,0 +1,437 @@
+"""Schema and semantic validation of loaded specs; builds the model when a spec is valid.
+
+Every problem is reported at the YAML node it concerns; all problems of all specs are
+collected before the generator gives up.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from . import cexpr
+from .cfmt import one_line
+from .diag import Diagnostics
+from .fieldtypes import FIELD_TYPES, ROLE_ARGS, ROLE_KERNEL, ROLE_OWNER
+from .load import YMap, YNode, YScalar, YSeq
+from .model import Case, Field, Fill, Invalid, Node, Rule
+from .schema import CU_NODE_TYPES, CU_PARAMS_MEMBERS, SPEC, Checker
+
+C_KEYWORDS = frozenset("""
+    auto break case char const continue default do double else enum extern float for goto if
+    inline int long register restrict return short signed sizeof static struct switch typedef
+    union unsigned void volatile while _Alignas _Alignof _Atomic _Bool _Complex _Generic
+    _Imaginary _Noreturn _Static_assert _Thread_local
+""".split())
+# Names the generated code already uses next to field names (update->set, the setter's
+# `update` parameter).
+# Names rules may use for themselves (cexpr.ALLOWED_NAMES) cannot be fields either.
+RESERVED_FIELD_NAMES = C_KEYWORDS | {"set", "update"} | cexpr.ALLOWED_NAMES
+MAX_FIELDS = 64
+
+
+def render_flow(node: YNode) -> str:
+    """A node back as one-line YAML flow text, scalars as written (strings unquoted)."""
+    if isinstance(node, YScalar):
+        return node.text if node.value is not None or node.text else "null"
+    if isinstance(node, YSeq):
+        return "[" + ", ".join(render_flow(n) for n in node.items) + "]"
+    return "{" + ", ".join(f"{k.value}: {render_flow(v)}" for k, v in node.items) + "}"
+
+
+def _join(words) -> str:
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _a(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def _norm_text(v) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, tuple) and v and isinstance(v[0], str) and v[0] in ("buf", "owner", "kernel"):
+        return f"{v[0]}:{v[1]}"
+    return str(v)
+
+
+class SpecValidator:
+    def __init__(self, root: YNode, spec_file: str, enums: dict, diags: Diagnostics) -> None:
+        self.root = root
+        self.spec_file = spec_file
+        self.diags = diags
+        self.checker = Checker(enums, diags)
+
+    def err(self, mark, message: str) -> None:
+        self.diags.error(mark, message)
+
+    # ---- entry ---------------------------------------------------------------------------
+
+    def run(self) -> Optional[Node]:
+        before = self.diags.count()
+        self.checker.check(SPEC, self.root)
+        if not isinstance(self.root, YMap):
+            return None
+        ok = self.checker.ok
+        fields = self._fields() if ok("fields") else None
+        if fields is not None:
+            owners = self._owners(fields) if ok("owners") else None
+            rules = self._rules(fields)
+            cases = self._cases(fields) if isinstance(self.root.get("cases"), YSeq) else None
+        cuda = self.root.get("cuda")
+        if ok("cuda") and isinstance(cuda, YMap):
+            self._cuda_members(cuda, fields)
+        if self.diags.count() != before or fields is None:
+            return None
+        r = self.root
+        cuda = r.get("cuda")
+        ctx = cuda.get("context_field")
+        return Node(
+            spec_file=self.spec_file,
+            node=r.get("node").value,
+            type_enum=r.get("type_enum").value,
+            summary=one_line(r.get("summary").value),
+            cu_node_type=cuda.get("node_type").value,
+            member=cuda.get("member").value,
+            context_field=ctx.value if ctx is not None else None,
+            add=cuda.get("add").value,
+            update_gate=r.get("gates").get("update").value,
+            reference=one_line(r.get("reference").value),
+            fields=tuple(fields.values()),
+            rules=tuple(rules),
+            owners=tuple(owners),
+            cases=tuple(cases),
+        )
+
+    def _cuda_members(self, cuda: YMap, fields: Optional[dict]) -> None:
+        """cuda.member matches cuda.node_type; every CUDA member named exists in its struct."""
+        member = cuda.get("member").value
+        want = CU_NODE_TYPES[cuda.get("node_type").value]
+        if member != want:
+            self.err(cuda.get("member").mark,
+                     f"cuda.member of {cuda.get('node_type').value} is '{want}', not '{member}'")
+            return
+        known = CU_PARAMS_MEMBERS[member]
+        ctx = cuda.get("context_field")
+        if ctx is not None and ctx.value not in known:
+            self.err(ctx.mark, f"cuda.context_field: '{ctx.value}' is not a member of the "
+                               f"{member} params (expected one of: {', '.join(known)})")
+        if fields is None:
+            return
+        for fnode in self.root.get("fields").items:
+            cnode = fnode.get("cuda")
+            f = fields.get(fnode.get("name").value)
+            if cnode is None or f is None or f.cuda != cnode.value:
+                continue
+            missing = [cnode.value + sfx for sfx in f.type.cuda_suffixes
+                       if cnode.value + sfx not in known]
+            if missing:
+                self.err(cnode.mark, f"field '{f.name}': {_join(missing)} "
+                                     f"{'is not a member' if len(missing) == 1 else 'are not members'}"
+                                     f" of the {member} params (expected one of: "
+                                     f"{', '.join(known)})")
+
+    # ---- fields --------------------------------------------------------------------------
+
+    def _fields(self) -> Optional[dict]:
+        seq = self.root.get("fields")
+        first = {}
+        entries = []
+        for i, fnode in enumerate(seq.items):
+            name_node = fnode.get("name")
+            name = name_node.value
+            if name in first:
+                self.err(name_node.mark, f"duplicate field '{name}' (first at line {first[name]})")
+                continue
+            first[name] = name_node.mark.line
+            if name in RESERVED_FIELD_NAMES:
+                self.err(name_node.mark, f"field name '{name}' is reserved in the generated C")
+            entries.append(fnode)
+        if len(seq.items) > MAX_FIELDS:
+            self.err(seq.items[MAX_FIELDS].mark, f"a node type has at most {MAX_FIELDS} fields "
+                                                 f"(one bit each in `set`)")
+        names = {e.get("name").value: e for e in entries}
+
+        # Per-field checks: cuda, default, requires, follows.
+        defaults, followers = {}, {n: [] for n in names}
+        role_seen = {}
+        for name, fnode in names.items():
+            ftype = FIELD_TYPES[fnode.get("type").value]
+            cuda = fnode.get("cuda")
+            if ftype.cuda == "required" and cuda is None:
+                self.err(fnode.get("name").mark, f"field '{name}' of type {ftype.name} needs "
+                                                 f"`cuda:` (its CUDA params member)")
+            if ftype.cuda == "forbidden" and cuda is not None:
+                self.err(fnode.key_node("cuda").mark, f"field '{name}' of type {ftype.name} "
+                                                      f"takes no `cuda:` (it is not a driver "
+                                                      f"parameter member)")
+            if ftype.role in (ROLE_ARGS, ROLE_KERNEL) and ftype.role in role_seen:
+                self.err(fnode.get("type").mark, f"only one {ftype.role} field a node type "
+                                                 f"(first: '{role_seen[ftype.role]}')")
+            role_seen.setdefault(ftype.role, name)
+            for member in ftype.members[1:]:
+                extra = member.name.format(name=name)
+                if extra in names:
+                    self.err(names[extra].get("name").mark,
+                             f"field '{extra}' clashes with the member '{extra}' of field '{name}'")
+            dnode = fnode.get("default")
+            if dnode is not None:
+                if ftype.default is None:
+                    self.err(fnode.key_node("default").mark,
+                             f"field '{name}': type {ftype.name} takes no default")
+                else:
+                    parsed = ftype.default(dnode, self.diags, f"default of '{name}'")
+                    if parsed is not None:
+                        defaults[name] = parsed
+            req = fnode.get("requires")
+            if req is not None:
+                seen = set()
+                for r in req.items:
+                    if r.value == name:
+                        self.err(r.mark, f"field '{name}' cannot require itself")
+                    elif r.value not in names:
+                        self.err(r.mark, f"field '{name}' requires unknown field '{r.value}'")
+                    elif r.value in seen:
+                        self.err(r.mark, f"field '{name}' requires '{r.value}' twice")
+                    seen.add(r.value)
+            fol = fnode.get("follows")
+            if fol is not None:
+                if fol.value == name:
+                    self.err(fol.mark, f"field '{name}' cannot follow itself")
+                elif fol.value not in names:
+                    self.err(fol.mark, f"field '{name}' follows unknown field '{fol.value}'")
+                else:
+                    followers[fol.value].append(name)
+        for name, fnode in names.items():
+            fol = fnode.get("follows")
+            if fol is None or fol.value not in names or fol.value == name:
+                continue
+            leader = names[fol.value]
+            if leader.get("follows") is not None:
+                self.err(fol.mark, f"field '{name}' follows '{fol.value}', which itself follows "
+                                   f"'{leader.get('follows').value}'; follow the leader instead")
+            req = fnode.get("requires")
+            if req is None or fol.value not in [r.value for r in req.items]:
+                self.err(fol.mark, f"field '{name}' follows '{fol.value}' so it must also list "
+                                   f"it in `requires` (alone it would be ignored)")
+        for name, fnode in names.items():
+            ftype = FIELD_TYPES[fnode.get("type").value]
+            for role in ftype.needs:
+                if role not in role_seen:
+                    self.err(fnode.get("type").mark, f"a {ftype.name} field needs {_a(role)} "
+                                                     f"{role} field in the same node type")
+        out = {}
+        for i, (name, fnode) in enumerate(names.items()):
+            req = fnode.get("requires")
+            fol = fnode.get("follows")
+            out[name] = Field(
+                name=name,
+                type=FIELD_TYPES[fnode.get("type").value],
+                cuda=fnode.get("cuda").value if fnode.get("cuda") is not None else None,
+                doc=one_line(fnode.get("doc").value),
+                default=defaults[name][0] if name in defaults else None,
+                requires=tuple(r.value for r in req.items) if req is not None else (),
+                follows=fol.value if fol is not None else None,
+                followers=tuple(followers[name]),
+                index=i,
+            )
+        self._defaults = {n: v[1] for n, v in defaults.items()}
+        return out
+
+    # ---- owners --------------------------------------------------------------------------
+
+    def _owners(self, fields: dict) -> tuple:
+        onode = self.root.get("owners")
+        listed = []
+        seen = set()
+        items = onode.items if onode is not None else ()
+        for item in items:
+            f = fields.get(item.value)
+            if f is None:
+                self.err(item.mark, f"owners: unknown field '{item.value}'")
+            elif f.type.role not in (ROLE_OWNER, ROLE_ARGS):
+                self.err(item.mark, f"owners: field '{item.value}' is of type {f.type.name}; "
+                                    f"only owner and args fields carry owners")
+            elif item.value in seen:
+                self.err(item.mark, f"owners: '{item.value}' is listed twice")
+            else:
+                seen.add(item.value)
+                listed.append(f)
+        for i, f in enumerate(listed):
+            if f.type.role == ROLE_ARGS and i != len(listed) - 1:
+                self.err(items[[x.value for x in items].index(f.name)].mark,
+                         f"owners: the args field '{f.name}' must come last (argument owners "
+                         f"are staged after the owner fields)")
+        where = onode.mark if onode is not None else self.root.mark
+        for f in fields.values():
+            if f.type.role in (ROLE_OWNER, ROLE_ARGS) and f.name not in seen:
+                self.err(where, f"owners: {f.type.name} field '{f.name}' is missing "
+                                f"(its owners would not be retained)")
+        return tuple(listed)
+
+    # ---- rules ---------------------------------------------------------------------------
+
+    def _rule_names(self, fields: dict) -> dict:
+        out = {}
+        for f in fields.values():
+            for pattern in f.type.rule_names:
+                out[pattern.format(name=f.name)] = f
+        return out
+
+    def _expr(self, node: YScalar, known: dict, what: str) -> bool:
+        tokens, problems = cexpr.tokenize(node.value)
+        for p in problems:
+            self.err(node.mark_at(p.offset), f"{what}: {p.message}")
+        ok = not problems
+        for t in cexpr.names(tokens):
+            if t.text not in known and t.text not in cexpr.ALLOWED_NAMES:
+                self.err(node.mark_at(t.offset), f"{what}: unknown field '{t.text}'")
+                ok = False
+        return ok
+
+    def _rules(self, fields: dict) -> list:
+        rnode = self.root.get("rules")
+        if rnode is None or not self.checker.ok("rules") and not isinstance(rnode, YSeq):
+            return []
+        known = self._rule_names(fields)
+        out = []
+        for i, r in enumerate(rnode.items):
+            if not self.checker.ok("rules", i):
+                continue
+            ok = self._expr(r.get("when"), known, f"rules[{i}].when")
+            args = r.get("args").items if r.get("args") is not None else ()
+            for j, a in enumerate(args):
+                ok = self._expr(a, known, f"rules[{i}].args[{j}]") and ok
+            msg = r.get("message")
+            count, problem = cexpr.printf_arg_count(msg.value)
+            if problem is not None:
+                self.err(msg.mark_at(problem.offset), f"rules[{i}].message: {problem.message}")
+                ok = False
+            elif count != len(args):
+                self.err(msg.mark, f"rules[{i}].message has {count} printf conversion"
+                                   f"{'' if count == 1 else 's'} but args gives {len(args)}")
+                ok = False
+            if ok:
+                out.append(Rule(
+                    when=cexpr.rewrite(r.get("when").value, set(known)),
+                    status=r.get("status").value,
+                    message=msg.value,
+                    args=tuple(cexpr.rewrite(a.value, set(known)) for a in args),
+                ))
+        return out
+
+    # ---- cases ---------------------------------------------------------------------------
+
+    def _values(self, mnode: YMap, fields: dict, what: str) -> Optional[dict]:
+        """{field name: CaseValue} for a case mapping, or None after reporting problems."""
+        out = {}
+        ok = True
+        for key, value in mnode.items:
+            f = fields.get(key.value)
+            if f is None:
+                self.err(key.mark, f"{what}: unknown field '{key.value}'")
+                ok = False
+                continue
+            v = f.type.case(value, f.name, self.diags, f"{what}.{f.name}")
+            if v is None:
+                ok = False
+            else:
+                out[f.name] = v
+        return out if ok else None
+
+    def _fill(self, values: dict, fields: dict) -> Fill:
+        names = tuple(n for n in fields if n in values)
+        lines = tuple(line for n in names for line in values[n].lines)
+        return Fill(names, lines)
+
+    def _full(self, values: dict, fields: dict) -> dict:
+        """Normalised full desc: given values, else the default, else the type's zero."""
+        return {n: values[n].norm if n in values
+                else self._defaults.get(n, f.type.zero_norm) for n, f in fields.items()}
+
+    def _check_requires(self, unode: YMap, values: dict, fields: dict, what: str) -> bool:
+        ok = True
+        for n in values:
+            for r in fields[n].requires:
+                if r not in values:
+                    self.err(unode.mark, f"{what} sets '{n}' without '{r}', which it requires "
+                                         f"(move it to `invalid` if that is the point)")
+                    ok = False
+        return ok
+
+    def _cases(self, fields: dict) -> list:
+        first = {}
+        out = []
+        for i, c in enumerate(self.root.get("cases").items):
+            if not self.checker.ok("cases", i):
+                continue
+            id_node = c.get("id")
+            cid = id_node.value
+            if cid in first:
+                self.err(id_node.mark, f"duplicate case id '{cid}' (first at line {first[cid]})")
+                continue
+            first[cid] = id_node.mark.line
+            what = f"case {cid}"
+            orig = self._values(c.get("original"), fields, f"{what}: original")
+            upd_node = c.get("update")
+            upd = self._values(upd_node, fields, f"{what}: update")
+            repl = self._values(c.get("replacement"), fields, f"{what}: replacement")
+            if upd is not None and not upd:
+                self.err(upd_node.mark, f"{what}: update sets nothing")
+                upd = None
+            if upd is not None and not self._check_requires(upd_node, upd, fields,
+                                                            f"{what}: update"):
+                upd = None
+            if orig is not None and upd is not None and repl is not None:
+                self._check_replacement(c, fields, orig, upd, repl, what)
+            invalid = []
+            inode = c.get("invalid")
+            for j, inv in enumerate(inode.items if inode is not None else ()):
+                u_node = inv.get("update")
+                u = self._values(u_node, fields, f"{what}: invalid[{j}].update")
+                if u is not None and not u:
+                    self.err(u_node.mark, f"{what}: invalid[{j}].update sets nothing")
+                    u = None
+                if u is not None:
+                    invalid.append(Invalid(self._fill(u, fields), inv.get("status").value,
+                                           render_flow(u_node)))
+            if None in (orig, upd, repl):
+                continue
+            out.append(Case(cid, self._fill(orig, fields), self._fill(upd, fields),
+                            self._fill(repl, fields), tuple(invalid)))
+        return out
+
+    def _check_replacement(self, c: YMap, fields: dict, orig: dict, upd: dict, repl: dict,
+                           what: str) -> None:
+        expect = self._full(orig, fields)
+        for n, v in upd.items():
+            expect[n] = v.norm
+            for follower in fields[n].followers:
+                if follower not in upd:
+                    expect[follower] = fields[follower].type.zero_norm
+        got = self._full(repl, fields)
+        rnode = c.get("replacement")
+        for n in fields:
+            if expect[n] != got[n]:
+                vnode = rnode.get(n)
+                self.err(vnode.mark if vnode is not None else rnode.mark,
+                         f"{what}: replacement gives {n} = {_norm_text(got[n])} but original "
+                         f"plus update give {_norm_text(expect[n])}")
+
+
+def validate_all(specs: list, enums: dict, diags: Diagnostics) -> list:
+    """specs: [(spec_file, root YNode)] sorted by file. Returns the Nodes (all valid or [])."""
+    nodes = []
+    seen_node, seen_enum = {}, {}
+    for spec_file, root in specs:
+        node = SpecValidator(root, spec_file, enums, diags).run()
+        if isinstance(root, YMap):
+            for key, seen in (("node", seen_node), ("type_enum", seen_enum)):
+                v = root.get(key)
+                if isinstance(v, YScalar) and isinstance(v.value, str):
+                    if v.value in seen:
+                        diags.error(v.mark, f"{key} '{v.value}' is also used by {seen[v.value]}")
+                    else:
+                        seen[v.value] = f"{v.mark.file}:{v.mark.line}"
+        if node is not None:
+            nodes.append(node)
+    return nodes

@@ -1,0 +1,105 @@
+/* Generated from spec/kernel.yaml by codegen; do not edit. */
+#ifndef CGN_CGN_KERNEL_H
+#define CGN_CGN_KERNEL_H
+
+/* Included by cgn/cgn.h (through cgn/cgn_nodes.h); standalone it includes cgn/cgn.h first. */
+#include "cgn/cgn.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Kernel node: Launch a kernel (CUfunction or CUkernel) with arguments given by value.
+ * Reference: cuda.core 1.2.0 KernelNode.update(config=, kernel=, args=) */
+typedef struct cgn_kernel_desc {
+    cgn_kernel kernel;         /* The kernel, CGN_FUNCTION(f) or CGN_KERNEL(k). */
+    cgn_owner *kernel_owner;   /* Optional owner of the kernel's module or library, retained while the node may run it. */
+    cgn_dim3 grid;             /* Grid dimensions in blocks, each at least 1. */
+    cgn_dim3 block;            /* Block dimensions in threads, each at least 1. */
+    uint32_t shared_mem_bytes; /* Dynamic shared memory per block in bytes. */
+    const cgn_arg *args;       /* Arguments by value; their owners are retained. Checked against the kernel on 12.4+. */
+    uint32_t num_args;         /* Number of entries in args. */
+} cgn_kernel_desc;
+
+#define CGN_KERNEL_DESC_INIT {.shared_mem_bytes = 0}
+
+/* One bit per field of cgn_kernel_update; a field is applied only when its bit is set. */
+#define CGN_KERNEL_SET_KERNEL UINT64_C(0x1)
+#define CGN_KERNEL_SET_KERNEL_OWNER UINT64_C(0x2)
+#define CGN_KERNEL_SET_GRID UINT64_C(0x4)
+#define CGN_KERNEL_SET_BLOCK UINT64_C(0x8)
+#define CGN_KERNEL_SET_SHARED_MEM_BYTES UINT64_C(0x10)
+#define CGN_KERNEL_SET_ARGS UINT64_C(0x20)
+#define CGN_KERNEL_SET_ALL UINT64_C(0x3f)
+
+/* A partial update: fields whose bit is not in `set` keep their current value.
+ * Coupled: kernel requires args; kernel_owner requires kernel (kernel without kernel_owner
+ * resets kernel_owner to NULL). */
+typedef struct cgn_kernel_update {
+    uint64_t set;
+    cgn_kernel kernel;
+    cgn_owner *kernel_owner;
+    cgn_dim3 grid;
+    cgn_dim3 block;
+    uint32_t shared_mem_bytes;
+    const cgn_arg *args;
+    uint32_t num_args;
+} cgn_kernel_update;
+
+#define CGN_KERNEL_UPDATE_INIT {.set = 0}
+
+/* Sets kernel, kernel_owner and args together. */
+static inline void cgn_kernel_update_set_kernel(cgn_kernel_update *update, cgn_kernel kernel,
+                                                cgn_owner *kernel_owner, const cgn_arg *args,
+                                                uint32_t num_args) {
+    update->kernel = kernel;
+    update->kernel_owner = kernel_owner;
+    update->args = args;
+    update->num_args = num_args;
+    update->set |= CGN_KERNEL_SET_KERNEL | CGN_KERNEL_SET_KERNEL_OWNER | CGN_KERNEL_SET_ARGS;
+}
+
+/* Sets grid. */
+static inline void cgn_kernel_update_set_grid(cgn_kernel_update *update, cgn_dim3 grid) {
+    update->grid = grid;
+    update->set |= CGN_KERNEL_SET_GRID;
+}
+
+/* Sets block. */
+static inline void cgn_kernel_update_set_block(cgn_kernel_update *update, cgn_dim3 block) {
+    update->block = block;
+    update->set |= CGN_KERNEL_SET_BLOCK;
+}
+
+/* Sets shared_mem_bytes. */
+static inline void cgn_kernel_update_set_shared_mem_bytes(cgn_kernel_update *update,
+                                                          uint32_t shared_mem_bytes) {
+    update->shared_mem_bytes = shared_mem_bytes;
+    update->set |= CGN_KERNEL_SET_SHARED_MEM_BYTES;
+}
+
+/* Sets args. */
+static inline void cgn_kernel_update_set_args(cgn_kernel_update *update, const cgn_arg *args,
+                                              uint32_t num_args) {
+    update->args = args;
+    update->num_args = num_args;
+    update->set |= CGN_KERNEL_SET_ARGS;
+}
+
+/* Adds a kernel node after `deps`. The current context becomes the node's context. */
+CGN_API cgn_status cgn_graph_add_kernel(cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
+                                        const cgn_kernel_desc *desc, cgn_node **node_out);
+
+/* Applies a partial update with one cuGraphNodeSetParams, all or nothing; future instantiations
+ * see it, existing executables keep their parameters and owners. Needs driver 12.2.
+ * An update with nothing set returns CGN_OK without touching the driver. */
+CGN_API cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *update);
+
+/* The node's current parameters. */
+CGN_API cgn_status cgn_kernel_node_get(const cgn_node *node, cgn_kernel_desc *desc_out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CGN_CGN_KERNEL_H */

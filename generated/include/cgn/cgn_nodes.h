@@ -1,0 +1,9 @@
+/* Generated from spec/ by codegen; do not edit. */
+/* Every node type's descriptor, update struct and functions; included by cgn/cgn.h. */
+#ifndef CGN_CGN_NODES_H
+#define CGN_CGN_NODES_H
+
+#include "cgn/cgn_kernel.h"
+#include "cgn/cgn_memset.h"
+
+#endif /* CGN_CGN_NODES_H */

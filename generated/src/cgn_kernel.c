@@ -1,0 +1,161 @@
+/* Generated from spec/kernel.yaml by codegen; do not edit. */
+#include <string.h>
+
+#include "runtime.h"
+
+/* Field rules from the spec, checked on the complete (merged) parameters. */
+static cgn_status kernel_check_rules(const cgn_kernel_desc *d, const char *where) {
+    if (d->grid.x == 0 || d->grid.y == 0 || d->grid.z == 0)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: grid dimensions must be at least 1, not (%u, %u, %u)", where,
+                         d->grid.x, d->grid.y, d->grid.z);
+    if (d->block.x == 0 || d->block.y == 0 || d->block.z == 0)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: block dimensions must be at least 1, not (%u, %u, %u)", where,
+                         d->block.x, d->block.y, d->block.z);
+    return CGN_OK;
+}
+
+/* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
+static cgn_status kernel_check_kinds(const cgn_kernel_desc *d, uint64_t changed,
+                                     const char *where) {
+    (void)d;
+    (void)changed;
+    (void)where;
+    return CGN_OK;
+}
+
+/* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
+ * *d is rewritten to point at the copies. */
+static cgn_status kernel_stage(cgn__txn *txn, cgn_kernel_desc *d, uint64_t changed,
+                               CUgraphNodeParams *p, const char *where) {
+    if (changed & (CGN_KERNEL_SET_KERNEL | CGN_KERNEL_SET_ARGS)) {
+        cgn_status st = cgn__stage_kernel_args(txn, d->kernel, d->args, d->num_args, &d->args,
+                                               &p->kernel.kernelParams, where);
+        if (st != CGN_OK)
+            return st;
+    }
+    return CGN_OK;
+}
+
+/* The owners of the new version, in the spec's `owners` order. */
+static cgn_status kernel_stage_owners(cgn__txn *txn, const cgn_kernel_desc *d) {
+    cgn_owner *const owners[] = {d->kernel_owner};
+    return cgn__txn_stage_owners(txn, owners, sizeof owners / sizeof owners[0], d->args,
+                                 d->num_args);
+}
+
+/* Complete driver params; fields staged by kernel_stage are kept. */
+static void kernel_build(const cgn_kernel_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
+    p->type = CU_GRAPH_NODE_TYPE_KERNEL;
+    cgn__set_kernel_handle(&p->kernel, d->kernel, ctx);
+    p->kernel.gridDimX = d->grid.x;
+    p->kernel.gridDimY = d->grid.y;
+    p->kernel.gridDimZ = d->grid.z;
+    p->kernel.blockDimX = d->block.x;
+    p->kernel.blockDimY = d->block.y;
+    p->kernel.blockDimZ = d->block.z;
+    p->kernel.sharedMemBytes = d->shared_mem_bytes;
+    p->kernel.ctx = ctx;
+}
+
+cgn_status cgn_graph_add_kernel(cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
+                                const cgn_kernel_desc *desc, cgn_node **node_out) {
+    static const char where[] = "cgn_graph_add_kernel";
+    if (desc == NULL || node_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc and node_out must not be NULL",
+                         where);
+    cgn_kernel_desc d = *desc;
+    cgn_status st = kernel_check_rules(&d, where);
+    if (st == CGN_OK)
+        st = kernel_check_kinds(&d, CGN_KERNEL_SET_ALL, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn txn;
+    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_KERNEL, sizeof d, 1);
+    if (st != CGN_OK)
+        return st;
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    st = kernel_stage(&txn, &d, CGN_KERNEL_SET_ALL, &p, where);
+    if (st == CGN_OK)
+        st = kernel_stage_owners(&txn, &d);
+    if (st != CGN_OK) {
+        cgn__txn_rollback(&txn);
+        return st;
+    }
+    kernel_build(&d, cgn__txn_context(&txn), &p);
+    st = cgn__txn_apply(&txn, &p, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn_commit(&txn, &d, sizeof d, &p, node_out);
+    return CGN_OK;
+}
+
+cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *update) {
+    static const char where[] = "cgn_kernel_node_update";
+    cgn_status st = cgn__check_node(node, CGN_NODE_KERNEL, where);
+    if (st != CGN_OK)
+        return st;
+    if (update == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+    const uint64_t set = update->set;
+    if (set & ~CGN_KERNEL_SET_ALL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                         (unsigned long long)(set & ~CGN_KERNEL_SET_ALL));
+    if (set == 0)
+        return CGN_OK;
+    if ((set & CGN_KERNEL_SET_KERNEL) && !(set & CGN_KERNEL_SET_ARGS))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel requires args", where);
+    if ((set & CGN_KERNEL_SET_KERNEL_OWNER) && !(set & CGN_KERNEL_SET_KERNEL))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel_owner requires kernel", where);
+    cgn__txn txn;
+    st = cgn__update_begin(&txn, node, CGN_NODE_KERNEL, where, 12020);
+    if (st != CGN_OK)
+        return st;
+    cgn_kernel_desc d = *(const cgn_kernel_desc *)cgn__txn_current_state(&txn);
+    if (set & CGN_KERNEL_SET_KERNEL) {
+        d.kernel = update->kernel;
+        d.kernel_owner = (set & CGN_KERNEL_SET_KERNEL_OWNER) ? update->kernel_owner : NULL;
+    }
+    if (set & CGN_KERNEL_SET_GRID)
+        d.grid = update->grid;
+    if (set & CGN_KERNEL_SET_BLOCK)
+        d.block = update->block;
+    if (set & CGN_KERNEL_SET_SHARED_MEM_BYTES)
+        d.shared_mem_bytes = update->shared_mem_bytes;
+    if (set & CGN_KERNEL_SET_ARGS) {
+        d.args = update->args;
+        d.num_args = update->num_args;
+    }
+    st = kernel_check_rules(&d, where);
+    if (st == CGN_OK)
+        st = kernel_check_kinds(&d, set, where);
+    if (st != CGN_OK)
+        return st;
+    CUgraphNodeParams p = *cgn__txn_current_params(&txn);
+    st = kernel_stage(&txn, &d, set, &p, where);
+    if (st == CGN_OK)
+        st = kernel_stage_owners(&txn, &d);
+    if (st != CGN_OK) {
+        cgn__txn_rollback(&txn);
+        return st;
+    }
+    kernel_build(&d, cgn__txn_context(&txn), &p);
+    st = cgn__txn_apply(&txn, &p, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn_commit(&txn, &d, sizeof d, &p, NULL);
+    return CGN_OK;
+}
+
+cgn_status cgn_kernel_node_get(const cgn_node *node, cgn_kernel_desc *desc_out) {
+    static const char where[] = "cgn_kernel_node_get";
+    cgn_status st = cgn__check_node(node, CGN_NODE_KERNEL, where);
+    if (st != CGN_OK)
+        return st;
+    if (desc_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
+    memcpy(desc_out, node->state, sizeof *desc_out);
+    return CGN_OK;
+}

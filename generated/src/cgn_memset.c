@@ -1,0 +1,167 @@
+/* Generated from spec/memset.yaml by codegen; do not edit. */
+#include <string.h>
+
+#include "runtime.h"
+
+/* Field rules from the spec, checked on the complete (merged) parameters. */
+static cgn_status memset_check_rules(const cgn_memset_desc *d, const char *where) {
+    if (d->dst == 0)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: dst must not be 0", where);
+    if (d->element_size != 1 && d->element_size != 2 && d->element_size != 4)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: element_size must be 1, 2 or 4, not %u",
+                         where, d->element_size);
+    if (d->element_size < 4 && d->value >= (1u << (8u * d->element_size)))
+        return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: value 0x%x does not fit %u byte(s)", where,
+                         d->value, d->element_size);
+    if (d->width == 0)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: width must be at least 1", where);
+    if (d->height == 0)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: height must be at least 1", where);
+    if (d->height > 1 && d->pitch < d->width * d->element_size)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: pitch %zu is less than width*element_size = %zu", where, d->pitch,
+                         d->width * d->element_size);
+    return CGN_OK;
+}
+
+/* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
+static cgn_status memset_check_kinds(const cgn_memset_desc *d, uint64_t changed,
+                                     const char *where) {
+    (void)d;
+    (void)changed;
+    (void)where;
+    return CGN_OK;
+}
+
+/* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
+ * *d is rewritten to point at the copies. */
+static cgn_status memset_stage(cgn__txn *txn, cgn_memset_desc *d, uint64_t changed,
+                               CUgraphNodeParams *p, const char *where) {
+    (void)txn;
+    (void)d;
+    (void)changed;
+    (void)p;
+    (void)where;
+    return CGN_OK;
+}
+
+/* The owners of the new version, in the spec's `owners` order. */
+static cgn_status memset_stage_owners(cgn__txn *txn, const cgn_memset_desc *d) {
+    cgn_owner *const owners[] = {d->dst_owner};
+    return cgn__txn_stage_owners(txn, owners, sizeof owners / sizeof owners[0], NULL, 0);
+}
+
+/* Complete driver params; fields staged by memset_stage are kept. */
+static void memset_build(const cgn_memset_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
+    p->type = CU_GRAPH_NODE_TYPE_MEMSET;
+    p->memset.dst = d->dst;
+    p->memset.value = d->value;
+    p->memset.elementSize = d->element_size;
+    p->memset.width = d->width;
+    p->memset.height = d->height;
+    p->memset.pitch = d->pitch;
+    p->memset.ctx = ctx;
+}
+
+cgn_status cgn_graph_add_memset(cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
+                                const cgn_memset_desc *desc, cgn_node **node_out) {
+    static const char where[] = "cgn_graph_add_memset";
+    if (desc == NULL || node_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc and node_out must not be NULL",
+                         where);
+    cgn_memset_desc d = *desc;
+    cgn_status st = memset_check_rules(&d, where);
+    if (st == CGN_OK)
+        st = memset_check_kinds(&d, CGN_MEMSET_SET_ALL, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn txn;
+    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_MEMSET, sizeof d, 1);
+    if (st != CGN_OK)
+        return st;
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    st = memset_stage(&txn, &d, CGN_MEMSET_SET_ALL, &p, where);
+    if (st == CGN_OK)
+        st = memset_stage_owners(&txn, &d);
+    if (st != CGN_OK) {
+        cgn__txn_rollback(&txn);
+        return st;
+    }
+    memset_build(&d, cgn__txn_context(&txn), &p);
+    st = cgn__txn_apply(&txn, &p, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn_commit(&txn, &d, sizeof d, &p, node_out);
+    return CGN_OK;
+}
+
+cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *update) {
+    static const char where[] = "cgn_memset_node_update";
+    cgn_status st = cgn__check_node(node, CGN_NODE_MEMSET, where);
+    if (st != CGN_OK)
+        return st;
+    if (update == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+    const uint64_t set = update->set;
+    if (set & ~CGN_MEMSET_SET_ALL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                         (unsigned long long)(set & ~CGN_MEMSET_SET_ALL));
+    if (set == 0)
+        return CGN_OK;
+    if ((set & CGN_MEMSET_SET_DST_OWNER) && !(set & CGN_MEMSET_SET_DST))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
+    if ((set & CGN_MEMSET_SET_VALUE) && !(set & CGN_MEMSET_SET_ELEMENT_SIZE))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: value requires element_size", where);
+    if ((set & CGN_MEMSET_SET_ELEMENT_SIZE) && !(set & CGN_MEMSET_SET_VALUE))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: element_size requires value", where);
+    cgn__txn txn;
+    st = cgn__update_begin(&txn, node, CGN_NODE_MEMSET, where, 12020);
+    if (st != CGN_OK)
+        return st;
+    cgn_memset_desc d = *(const cgn_memset_desc *)cgn__txn_current_state(&txn);
+    if (set & CGN_MEMSET_SET_DST) {
+        d.dst = update->dst;
+        d.dst_owner = (set & CGN_MEMSET_SET_DST_OWNER) ? update->dst_owner : NULL;
+    }
+    if (set & CGN_MEMSET_SET_VALUE)
+        d.value = update->value;
+    if (set & CGN_MEMSET_SET_ELEMENT_SIZE)
+        d.element_size = update->element_size;
+    if (set & CGN_MEMSET_SET_WIDTH)
+        d.width = update->width;
+    if (set & CGN_MEMSET_SET_HEIGHT)
+        d.height = update->height;
+    if (set & CGN_MEMSET_SET_PITCH)
+        d.pitch = update->pitch;
+    st = memset_check_rules(&d, where);
+    if (st == CGN_OK)
+        st = memset_check_kinds(&d, set, where);
+    if (st != CGN_OK)
+        return st;
+    CUgraphNodeParams p = *cgn__txn_current_params(&txn);
+    st = memset_stage(&txn, &d, set, &p, where);
+    if (st == CGN_OK)
+        st = memset_stage_owners(&txn, &d);
+    if (st != CGN_OK) {
+        cgn__txn_rollback(&txn);
+        return st;
+    }
+    memset_build(&d, cgn__txn_context(&txn), &p);
+    st = cgn__txn_apply(&txn, &p, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn_commit(&txn, &d, sizeof d, &p, NULL);
+    return CGN_OK;
+}
+
+cgn_status cgn_memset_node_get(const cgn_node *node, cgn_memset_desc *desc_out) {
+    static const char where[] = "cgn_memset_node_get";
+    cgn_status st = cgn__check_node(node, CGN_NODE_MEMSET, where);
+    if (st != CGN_OK)
+        return st;
+    if (desc_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
+    memcpy(desc_out, node->state, sizeof *desc_out);
+    return CGN_OK;
+}

@@ -1,0 +1,325 @@
+/* Generated from spec/kernel.yaml by codegen; do not edit. */
+#include <string.h>
+
+#include "cgn_test_env.h"
+#include "cgn_test_cases.h"
+
+extern const cgn_test_case cgn_test_cases_kernel[];
+extern const size_t cgn_test_cases_kernel_count;
+extern const cgn_test_type cgn_test_type_kernel;
+
+/* ---- cases: fill functions write a full cgn_kernel_desc or a cgn_kernel_update ---- */
+
+static void case_kernel_config_original(cgn_test_env *env, void *out) {
+    cgn_kernel_desc *d = out;
+    *d = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
+    d->kernel = cgn_test_kernel(env, "write_config");
+    d->grid = CGN_DIM3(1, 1, 1);
+    d->block = CGN_DIM3(1, 1, 1);
+    {
+        cgn_arg *slots = cgn_test_args(env, 1);
+        slots[0] = cgn_test_arg_buf(env, 0, 0);
+        d->args = slots;
+        d->num_args = 1;
+    }
+}
+
+static void case_kernel_config_update(cgn_test_env *env, void *out) {
+    (void)env;
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_GRID | CGN_KERNEL_SET_BLOCK | CGN_KERNEL_SET_SHARED_MEM_BYTES;
+    u->grid = CGN_DIM3(2, 1, 1);
+    u->block = CGN_DIM3(3, 2, 1);
+    u->shared_mem_bytes = 64;
+}
+
+static void case_kernel_config_replacement(cgn_test_env *env, void *out) {
+    cgn_kernel_desc *d = out;
+    *d = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
+    d->kernel = cgn_test_kernel(env, "write_config");
+    d->grid = CGN_DIM3(2, 1, 1);
+    d->block = CGN_DIM3(3, 2, 1);
+    d->shared_mem_bytes = 64;
+    {
+        cgn_arg *slots = cgn_test_args(env, 1);
+        slots[0] = cgn_test_arg_buf(env, 0, 0);
+        d->args = slots;
+        d->num_args = 1;
+    }
+}
+
+static void case_kernel_config_invalid_0(cgn_test_env *env, void *out) {
+    (void)env;
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_GRID;
+    u->grid = CGN_DIM3(0, 1, 1);
+}
+
+static void case_kernel_config_invalid_1(cgn_test_env *env, void *out) {
+    (void)env;
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_BLOCK;
+    u->block = CGN_DIM3(1, 0, 1);
+}
+
+static void case_kernel_args_original(cgn_test_env *env, void *out) {
+    cgn_kernel_desc *d = out;
+    *d = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
+    d->kernel = cgn_test_kernel(env, "add_one");
+    d->kernel_owner = cgn_test_owner(env, 3);
+    d->grid = CGN_DIM3(1, 1, 1);
+    d->block = CGN_DIM3(1, 1, 1);
+    {
+        cgn_arg *slots = cgn_test_args(env, 1);
+        slots[0] = cgn_test_arg_buf(env, 0, 1);
+        d->args = slots;
+        d->num_args = 1;
+    }
+}
+
+static void case_kernel_args_update(cgn_test_env *env, void *out) {
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_ARGS;
+    {
+        cgn_arg *slots = cgn_test_args(env, 1);
+        slots[0] = cgn_test_arg_buf(env, 1, 1);
+        u->args = slots;
+        u->num_args = 1;
+    }
+}
+
+static void case_kernel_args_replacement(cgn_test_env *env, void *out) {
+    cgn_kernel_desc *d = out;
+    *d = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
+    d->kernel = cgn_test_kernel(env, "add_one");
+    d->kernel_owner = cgn_test_owner(env, 3);
+    d->grid = CGN_DIM3(1, 1, 1);
+    d->block = CGN_DIM3(1, 1, 1);
+    {
+        cgn_arg *slots = cgn_test_args(env, 1);
+        slots[0] = cgn_test_arg_buf(env, 1, 1);
+        d->args = slots;
+        d->num_args = 1;
+    }
+}
+
+static void case_kernel_args_invalid_0(cgn_test_env *env, void *out) {
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_ARGS;
+    {
+        cgn_arg *slots = cgn_test_args(env, 2);
+        slots[0] = cgn_test_arg_buf(env, 0, 0);
+        slots[1] = cgn_test_arg_buf(env, 1, 0);
+        u->args = slots;
+        u->num_args = 2;
+    }
+}
+
+static void case_kernel_args_invalid_1(cgn_test_env *env, void *out) {
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_ARGS;
+    {
+        cgn_arg *slots = cgn_test_args(env, 1);
+        slots[0] = cgn_test_arg_u32(env, 1);
+        u->args = slots;
+        u->num_args = 1;
+    }
+}
+
+static void case_kernel_scalar_arg_original(cgn_test_env *env, void *out) {
+    cgn_kernel_desc *d = out;
+    *d = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
+    d->kernel = cgn_test_kernel(env, "fill_u32");
+    d->grid = CGN_DIM3(1, 1, 1);
+    d->block = CGN_DIM3(1, 1, 1);
+    {
+        cgn_arg *slots = cgn_test_args(env, 2);
+        slots[0] = cgn_test_arg_buf(env, 0, 0);
+        slots[1] = cgn_test_arg_u32(env, 7);
+        d->args = slots;
+        d->num_args = 2;
+    }
+}
+
+static void case_kernel_scalar_arg_update(cgn_test_env *env, void *out) {
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_ARGS;
+    {
+        cgn_arg *slots = cgn_test_args(env, 2);
+        slots[0] = cgn_test_arg_buf(env, 0, 0);
+        slots[1] = cgn_test_arg_u32(env, 9);
+        u->args = slots;
+        u->num_args = 2;
+    }
+}
+
+static void case_kernel_scalar_arg_replacement(cgn_test_env *env, void *out) {
+    cgn_kernel_desc *d = out;
+    *d = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
+    d->kernel = cgn_test_kernel(env, "fill_u32");
+    d->grid = CGN_DIM3(1, 1, 1);
+    d->block = CGN_DIM3(1, 1, 1);
+    {
+        cgn_arg *slots = cgn_test_args(env, 2);
+        slots[0] = cgn_test_arg_buf(env, 0, 0);
+        slots[1] = cgn_test_arg_u32(env, 9);
+        d->args = slots;
+        d->num_args = 2;
+    }
+}
+
+static void case_kernel_scalar_arg_invalid_0(cgn_test_env *env, void *out) {
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_ARGS;
+    {
+        cgn_arg *slots = cgn_test_args(env, 1);
+        slots[0] = cgn_test_arg_buf(env, 0, 0);
+        u->args = slots;
+        u->num_args = 1;
+    }
+}
+
+static void case_kernel_function_original(cgn_test_env *env, void *out) {
+    cgn_kernel_desc *d = out;
+    *d = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
+    d->kernel = cgn_test_kernel(env, "add_one");
+    d->kernel_owner = cgn_test_owner(env, 3);
+    d->grid = CGN_DIM3(1, 1, 1);
+    d->block = CGN_DIM3(1, 1, 1);
+    {
+        cgn_arg *slots = cgn_test_args(env, 1);
+        slots[0] = cgn_test_arg_buf(env, 0, 1);
+        d->args = slots;
+        d->num_args = 1;
+    }
+}
+
+static void case_kernel_function_update(cgn_test_env *env, void *out) {
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_KERNEL | CGN_KERNEL_SET_ARGS;
+    u->kernel = cgn_test_kernel(env, "empty");
+    u->args = NULL;
+    u->num_args = 0;
+}
+
+static void case_kernel_function_replacement(cgn_test_env *env, void *out) {
+    cgn_kernel_desc *d = out;
+    *d = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
+    d->kernel = cgn_test_kernel(env, "empty");
+    d->grid = CGN_DIM3(1, 1, 1);
+    d->block = CGN_DIM3(1, 1, 1);
+    d->args = NULL;
+    d->num_args = 0;
+}
+
+static void case_kernel_function_invalid_0(cgn_test_env *env, void *out) {
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_KERNEL;
+    u->kernel = cgn_test_kernel(env, "empty");
+}
+
+static void case_kernel_function_invalid_1(cgn_test_env *env, void *out) {
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_KERNEL | CGN_KERNEL_SET_ARGS;
+    u->kernel = cgn_test_kernel(env, "empty");
+    {
+        cgn_arg *slots = cgn_test_args(env, 1);
+        slots[0] = cgn_test_arg_buf(env, 0, 0);
+        u->args = slots;
+        u->num_args = 1;
+    }
+}
+
+static void case_kernel_function_invalid_2(cgn_test_env *env, void *out) {
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_KERNEL_OWNER;
+    u->kernel_owner = cgn_test_owner(env, 2);
+}
+
+static const cgn_test_invalid case_kernel_config_invalid[] = {
+    {case_kernel_config_invalid_0, CGN_ERROR_INVALID_VALUE, "{grid: [0, 1, 1]}"},
+    {case_kernel_config_invalid_1, CGN_ERROR_INVALID_VALUE, "{block: [1, 0, 1]}"},
+};
+
+static const cgn_test_invalid case_kernel_args_invalid[] = {
+    {case_kernel_args_invalid_0, CGN_ERROR_INVALID_VALUE, "{args: [buf:0, buf:1]}"},
+    {case_kernel_args_invalid_1, CGN_ERROR_INVALID_VALUE, "{args: [{u32: 1}]}"},
+};
+
+static const cgn_test_invalid case_kernel_scalar_arg_invalid[] = {
+    {case_kernel_scalar_arg_invalid_0, CGN_ERROR_INVALID_VALUE, "{args: [buf:0]}"},
+};
+
+static const cgn_test_invalid case_kernel_function_invalid[] = {
+    {case_kernel_function_invalid_0, CGN_ERROR_MISSING_FIELD, "{kernel: kernel:empty}"},
+    {case_kernel_function_invalid_1, CGN_ERROR_INVALID_VALUE,
+     "{kernel: kernel:empty, args: [buf:0]}"},
+    {case_kernel_function_invalid_2, CGN_ERROR_MISSING_FIELD, "{kernel_owner: owner:2}"},
+};
+
+const cgn_test_case cgn_test_cases_kernel[] = {
+    {"kernel-config", case_kernel_config_original, case_kernel_config_update,
+     case_kernel_config_replacement, case_kernel_config_invalid, 2},
+    {"kernel-args", case_kernel_args_original, case_kernel_args_update,
+     case_kernel_args_replacement, case_kernel_args_invalid, 2},
+    {"kernel-scalar-arg", case_kernel_scalar_arg_original, case_kernel_scalar_arg_update,
+     case_kernel_scalar_arg_replacement, case_kernel_scalar_arg_invalid, 1},
+    {"kernel-function", case_kernel_function_original, case_kernel_function_update,
+     case_kernel_function_replacement, case_kernel_function_invalid, 3},
+};
+const size_t cgn_test_cases_kernel_count = 4;
+
+/* ---- type adapter: lets scenario runners treat every node type alike ---- */
+
+/* Same count and, per argument, same size, same bytes and same owner. */
+static int args_equal(const cgn_arg *a, uint32_t na, const cgn_arg *b, uint32_t nb) {
+    if (na != nb)
+        return 0;
+    for (uint32_t i = 0; i < na; i++) {
+        if (a[i].size != b[i].size || a[i].owner != b[i].owner)
+            return 0;
+        if (a[i].size != 0 && memcmp(a[i].value, b[i].value, a[i].size) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+static cgn_status type_kernel_add(cgn_graph *g, const void *desc, cgn_node **out) {
+    return cgn_graph_add_kernel(g, NULL, 0, desc, out);
+}
+
+static cgn_status type_kernel_update(cgn_node *n, const void *u) {
+    return cgn_kernel_node_update(n, u);
+}
+
+static cgn_status type_kernel_get(const cgn_node *n, void *desc) {
+    return cgn_kernel_node_get(n, desc);
+}
+
+static int type_kernel_desc_equal(const void *a_, const void *b_) {
+    const cgn_kernel_desc *a = a_;
+    const cgn_kernel_desc *b = b_;
+    return a->kernel.function == b->kernel.function && a->kernel.kernel == b->kernel.kernel &&
+           a->kernel_owner == b->kernel_owner &&
+           a->grid.x == b->grid.x && a->grid.y == b->grid.y && a->grid.z == b->grid.z &&
+           a->block.x == b->block.x && a->block.y == b->block.y && a->block.z == b->block.z &&
+           a->shared_mem_bytes == b->shared_mem_bytes &&
+           args_equal(a->args, a->num_args, b->args, b->num_args);
+}
+
+const cgn_test_type cgn_test_type_kernel = {
+    "kernel", CGN_NODE_KERNEL, sizeof(cgn_kernel_desc), sizeof(cgn_kernel_update), type_kernel_add,
+    type_kernel_update, type_kernel_get, type_kernel_desc_equal, cgn_test_cases_kernel, 4
+};

@@ -1,0 +1,254 @@
+/* Generated from spec/memset.yaml by codegen; do not edit. */
+#include <string.h>
+
+#include "cgn_test_env.h"
+#include "cgn_test_cases.h"
+
+extern const cgn_test_case cgn_test_cases_memset[];
+extern const size_t cgn_test_cases_memset_count;
+extern const cgn_test_type cgn_test_type_memset;
+
+/* ---- cases: fill functions write a full cgn_memset_desc or a cgn_memset_update ---- */
+
+static void case_memset_value_original(cgn_test_env *env, void *out) {
+    cgn_memset_desc *d = out;
+    *d = (cgn_memset_desc)CGN_MEMSET_DESC_INIT;
+    d->dst = cgn_test_buf(env, 0);
+    d->dst_owner = cgn_test_owner(env, 0);
+    d->value = 0x11;
+    d->element_size = 1;
+    d->width = 4;
+}
+
+static void case_memset_value_update(cgn_test_env *env, void *out) {
+    (void)env;
+    cgn_memset_update *u = out;
+    *u = (cgn_memset_update)CGN_MEMSET_UPDATE_INIT;
+    u->set = CGN_MEMSET_SET_VALUE | CGN_MEMSET_SET_ELEMENT_SIZE;
+    u->value = 0x22;
+    u->element_size = 1;
+}
+
+static void case_memset_value_replacement(cgn_test_env *env, void *out) {
+    cgn_memset_desc *d = out;
+    *d = (cgn_memset_desc)CGN_MEMSET_DESC_INIT;
+    d->dst = cgn_test_buf(env, 0);
+    d->dst_owner = cgn_test_owner(env, 0);
+    d->value = 0x22;
+    d->element_size = 1;
+    d->width = 4;
+}
+
+static void case_memset_value_invalid_0(cgn_test_env *env, void *out) {
+    (void)env;
+    cgn_memset_update *u = out;
+    *u = (cgn_memset_update)CGN_MEMSET_UPDATE_INIT;
+    u->set = CGN_MEMSET_SET_VALUE | CGN_MEMSET_SET_ELEMENT_SIZE;
+    u->value = 256;
+    u->element_size = 1;
+}
+
+static void case_memset_value_invalid_1(cgn_test_env *env, void *out) {
+    (void)env;
+    cgn_memset_update *u = out;
+    *u = (cgn_memset_update)CGN_MEMSET_UPDATE_INIT;
+    u->set = CGN_MEMSET_SET_VALUE | CGN_MEMSET_SET_ELEMENT_SIZE;
+    u->value = 1;
+    u->element_size = 3;
+}
+
+static void case_memset_value_invalid_2(cgn_test_env *env, void *out) {
+    (void)env;
+    cgn_memset_update *u = out;
+    *u = (cgn_memset_update)CGN_MEMSET_UPDATE_INIT;
+    u->set = CGN_MEMSET_SET_VALUE;
+    u->value = 1;
+}
+
+static void case_memset_destination_original(cgn_test_env *env, void *out) {
+    cgn_memset_desc *d = out;
+    *d = (cgn_memset_desc)CGN_MEMSET_DESC_INIT;
+    d->dst = cgn_test_buf(env, 0);
+    d->dst_owner = cgn_test_owner(env, 0);
+    d->value = 0x11;
+    d->element_size = 1;
+    d->width = 4;
+}
+
+static void case_memset_destination_update(cgn_test_env *env, void *out) {
+    cgn_memset_update *u = out;
+    *u = (cgn_memset_update)CGN_MEMSET_UPDATE_INIT;
+    u->set = CGN_MEMSET_SET_DST | CGN_MEMSET_SET_DST_OWNER | CGN_MEMSET_SET_VALUE |
+             CGN_MEMSET_SET_ELEMENT_SIZE;
+    u->dst = cgn_test_buf(env, 1);
+    u->dst_owner = cgn_test_owner(env, 1);
+    u->value = 0x22;
+    u->element_size = 1;
+}
+
+static void case_memset_destination_replacement(cgn_test_env *env, void *out) {
+    cgn_memset_desc *d = out;
+    *d = (cgn_memset_desc)CGN_MEMSET_DESC_INIT;
+    d->dst = cgn_test_buf(env, 1);
+    d->dst_owner = cgn_test_owner(env, 1);
+    d->value = 0x22;
+    d->element_size = 1;
+    d->width = 4;
+}
+
+static void case_memset_destination_invalid_0(cgn_test_env *env, void *out) {
+    (void)env;
+    cgn_memset_update *u = out;
+    *u = (cgn_memset_update)CGN_MEMSET_UPDATE_INIT;
+    u->set = CGN_MEMSET_SET_DST;
+    u->dst = 0;
+}
+
+static void case_memset_destination_invalid_1(cgn_test_env *env, void *out) {
+    cgn_memset_update *u = out;
+    *u = (cgn_memset_update)CGN_MEMSET_UPDATE_INIT;
+    u->set = CGN_MEMSET_SET_DST_OWNER;
+    u->dst_owner = cgn_test_owner(env, 1);
+}
+
+static void case_memset_shape_original(cgn_test_env *env, void *out) {
+    cgn_memset_desc *d = out;
+    *d = (cgn_memset_desc)CGN_MEMSET_DESC_INIT;
+    d->dst = cgn_test_buf(env, 0);
+    d->value = 0x11;
+    d->element_size = 1;
+    d->width = 4;
+}
+
+static void case_memset_shape_update(cgn_test_env *env, void *out) {
+    (void)env;
+    cgn_memset_update *u = out;
+    *u = (cgn_memset_update)CGN_MEMSET_UPDATE_INIT;
+    u->set = CGN_MEMSET_SET_WIDTH | CGN_MEMSET_SET_HEIGHT | CGN_MEMSET_SET_PITCH;
+    u->width = 8;
+    u->height = 2;
+    u->pitch = 16;
+}
+
+static void case_memset_shape_replacement(cgn_test_env *env, void *out) {
+    cgn_memset_desc *d = out;
+    *d = (cgn_memset_desc)CGN_MEMSET_DESC_INIT;
+    d->dst = cgn_test_buf(env, 0);
+    d->value = 0x11;
+    d->element_size = 1;
+    d->width = 8;
+    d->height = 2;
+    d->pitch = 16;
+}
+
+static void case_memset_shape_invalid_0(cgn_test_env *env, void *out) {
+    (void)env;
+    cgn_memset_update *u = out;
+    *u = (cgn_memset_update)CGN_MEMSET_UPDATE_INIT;
+    u->set = CGN_MEMSET_SET_WIDTH;
+    u->width = 0;
+}
+
+static void case_memset_shape_invalid_1(cgn_test_env *env, void *out) {
+    (void)env;
+    cgn_memset_update *u = out;
+    *u = (cgn_memset_update)CGN_MEMSET_UPDATE_INIT;
+    u->set = CGN_MEMSET_SET_HEIGHT | CGN_MEMSET_SET_PITCH;
+    u->height = 2;
+    u->pitch = 2;
+}
+
+static void case_memset_wide_value_original(cgn_test_env *env, void *out) {
+    cgn_memset_desc *d = out;
+    *d = (cgn_memset_desc)CGN_MEMSET_DESC_INIT;
+    d->dst = cgn_test_buf(env, 0);
+    d->value = 0x11;
+    d->element_size = 1;
+    d->width = 4;
+}
+
+static void case_memset_wide_value_update(cgn_test_env *env, void *out) {
+    (void)env;
+    cgn_memset_update *u = out;
+    *u = (cgn_memset_update)CGN_MEMSET_UPDATE_INIT;
+    u->set = CGN_MEMSET_SET_VALUE | CGN_MEMSET_SET_ELEMENT_SIZE;
+    u->value = 0x01020304;
+    u->element_size = 4;
+}
+
+static void case_memset_wide_value_replacement(cgn_test_env *env, void *out) {
+    cgn_memset_desc *d = out;
+    *d = (cgn_memset_desc)CGN_MEMSET_DESC_INIT;
+    d->dst = cgn_test_buf(env, 0);
+    d->value = 0x01020304;
+    d->element_size = 4;
+    d->width = 4;
+}
+
+static void case_memset_wide_value_invalid_0(cgn_test_env *env, void *out) {
+    (void)env;
+    cgn_memset_update *u = out;
+    *u = (cgn_memset_update)CGN_MEMSET_UPDATE_INIT;
+    u->set = CGN_MEMSET_SET_VALUE | CGN_MEMSET_SET_ELEMENT_SIZE;
+    u->value = 0x10000;
+    u->element_size = 2;
+}
+
+static const cgn_test_invalid case_memset_value_invalid[] = {
+    {case_memset_value_invalid_0, CGN_ERROR_OUT_OF_RANGE, "{value: 256, element_size: 1}"},
+    {case_memset_value_invalid_1, CGN_ERROR_INVALID_VALUE, "{value: 1, element_size: 3}"},
+    {case_memset_value_invalid_2, CGN_ERROR_MISSING_FIELD, "{value: 1}"},
+};
+
+static const cgn_test_invalid case_memset_destination_invalid[] = {
+    {case_memset_destination_invalid_0, CGN_ERROR_INVALID_VALUE, "{dst: 0}"},
+    {case_memset_destination_invalid_1, CGN_ERROR_MISSING_FIELD, "{dst_owner: owner:1}"},
+};
+
+static const cgn_test_invalid case_memset_shape_invalid[] = {
+    {case_memset_shape_invalid_0, CGN_ERROR_INVALID_VALUE, "{width: 0}"},
+    {case_memset_shape_invalid_1, CGN_ERROR_INVALID_VALUE, "{height: 2, pitch: 2}"},
+};
+
+static const cgn_test_invalid case_memset_wide_value_invalid[] = {
+    {case_memset_wide_value_invalid_0, CGN_ERROR_OUT_OF_RANGE, "{value: 0x10000, element_size: 2}"},
+};
+
+const cgn_test_case cgn_test_cases_memset[] = {
+    {"memset-value", case_memset_value_original, case_memset_value_update,
+     case_memset_value_replacement, case_memset_value_invalid, 3},
+    {"memset-destination", case_memset_destination_original, case_memset_destination_update,
+     case_memset_destination_replacement, case_memset_destination_invalid, 2},
+    {"memset-shape", case_memset_shape_original, case_memset_shape_update,
+     case_memset_shape_replacement, case_memset_shape_invalid, 2},
+    {"memset-wide-value", case_memset_wide_value_original, case_memset_wide_value_update,
+     case_memset_wide_value_replacement, case_memset_wide_value_invalid, 1},
+};
+const size_t cgn_test_cases_memset_count = 4;
+
+/* ---- type adapter: lets scenario runners treat every node type alike ---- */
+
+static cgn_status type_memset_add(cgn_graph *g, const void *desc, cgn_node **out) {
+    return cgn_graph_add_memset(g, NULL, 0, desc, out);
+}
+
+static cgn_status type_memset_update(cgn_node *n, const void *u) {
+    return cgn_memset_node_update(n, u);
+}
+
+static cgn_status type_memset_get(const cgn_node *n, void *desc) {
+    return cgn_memset_node_get(n, desc);
+}
+
+static int type_memset_desc_equal(const void *a_, const void *b_) {
+    const cgn_memset_desc *a = a_;
+    const cgn_memset_desc *b = b_;
+    return a->dst == b->dst && a->dst_owner == b->dst_owner && a->value == b->value &&
+           a->element_size == b->element_size && a->width == b->width && a->height == b->height &&
+           a->pitch == b->pitch;
+}
+
+const cgn_test_type cgn_test_type_memset = {
+    "memset", CGN_NODE_MEMSET, sizeof(cgn_memset_desc), sizeof(cgn_memset_update), type_memset_add,
+    type_memset_update, type_memset_get, type_memset_desc_equal, cgn_test_cases_memset, 4
+};

@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Tests of the code generator (codegen/generate.py). Plain unittest, no pytest:
+
+    python3 tests/codegen/test_codegen.py [-v]
+
+- every tests/codegen/bad_specs/*.yaml, alone in a spec dir, fails with exit 1, prints each
+  `# expect: LINE:COL: TEXT` of its header as `FILE:LINE:COL: error: ...TEXT...` (and no other
+  error), writes nothing and never a traceback;
+- spec/ regenerates exactly the committed generated/ (--check), deterministically;
+- --check reports changed, missing and extra files; a plain run rewrites only what changed;
+- --print-deps / --print-outputs list what CMake needs;
+- the generated C compiles (when gcc and cuda.h are available).
+"""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GENERATE = os.path.join(ROOT, "codegen", "generate.py")
+BAD_SPECS = os.path.join(ROOT, "tests", "codegen", "bad_specs")
+SPEC_DIR = os.path.join(ROOT, "spec")
+GENERATED = os.path.join(ROOT, "generated")
+EXPECT = re.compile(r"^# expect: (\d+):(\d+): (.+?)\s*$")
+ERROR = re.compile(r"^(?P<file>.+):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$")
+
+
+def generate(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, GENERATE, *args], cwd=cwd, capture_output=True,
+                          text=True)
+
+
+def tree(path):
+    """{relative path: bytes} of every file under path."""
+    out = {}
+    for dirpath, _, files in os.walk(path):
+        for name in files:
+            full = os.path.join(dirpath, name)
+            with open(full, "rb") as f:
+                out[os.path.relpath(full, path)] = f.read()
+    return out
+
+
+def expectations(path):
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = EXPECT.match(line)
+            if not m:
+                break
+            out.append((int(m.group(1)), int(m.group(2)), m.group(3)))
+    return out
+
+
+class BadSpecs(unittest.TestCase):
+    def test_there_are_enough_bad_specs(self):
+        files = sorted(glob.glob(os.path.join(BAD_SPECS, "*.yaml")))
+        self.assertGreaterEqual(len(files), 10)
+        for path in files:
+            self.assertTrue(expectations(path), f"{path}: first line must be '# expect: ...'")
+
+    def test_each_bad_spec_reports_its_errors(self):
+        for path in sorted(glob.glob(os.path.join(BAD_SPECS, "*.yaml"))):
+            name = os.path.basename(path)
+            with self.subTest(spec=name), tempfile.TemporaryDirectory() as tmp:
+                spec_dir = os.path.join(tmp, "spec")
+                out_dir = os.path.join(tmp, "out")
+                os.mkdir(spec_dir)
+                shutil.copy(path, spec_dir)
+                r = generate("--spec-dir", spec_dir, "--out", out_dir)
+                self.assertEqual(r.returncode, 1, r.stderr)
+                self.assertNotIn("Traceback", r.stderr)
+                self.assertFalse(os.path.exists(out_dir), "nothing may be written")
+                errors = []
+                for line in r.stderr.splitlines():
+                    m = ERROR.match(line)
+                    if m:
+                        errors.append(m)
+                for m in errors:
+                    self.assertTrue(m.group("file").endswith("/" + name), m.group(0))
+                expected = expectations(path)
+                for line, col, text in expected:
+                    hits = [m for m in errors if int(m.group("line")) == line
+                            and int(m.group("col")) == col and text in m.group("msg")]
+                    self.assertTrue(hits, f"{name}: no error '{line}:{col}: {text}' in:\n"
+                                          f"{r.stderr}")
+                self.assertEqual(len(errors), len(expected),
+                                 f"{name}: unexpected extra errors:\n{r.stderr}")
+
+    def test_yaml_errors_are_positioned_not_tracebacks(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            spec_dir = os.path.join(tmp, "spec")
+            os.mkdir(spec_dir)
+            with open(os.path.join(spec_dir, "broken.yaml"), "w") as f:
+                f.write("node: x\nfields: [\n")
+            with open(os.path.join(spec_dir, "latin1.yaml"), "wb") as f:
+                f.write(b"node: \xe9\n")
+            with open(os.path.join(spec_dir, "empty.yaml"), "w") as f:
+                f.write("# nothing\n")
+            r = generate("--spec-dir", spec_dir, "--out", os.path.join(tmp, "out"))
+            self.assertEqual(r.returncode, 1)
+            self.assertNotIn("Traceback", r.stderr)
+            self.assertRegex(r.stderr, r"broken\.yaml:\d+:\d+: error: YAML syntax")
+            self.assertRegex(r.stderr, r"latin1\.yaml:1:7: error: the spec is not valid UTF-8")
+            self.assertRegex(r.stderr, r"empty\.yaml:1:1: error: the spec is empty")
+
+    def test_errors_of_every_spec_are_collected(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            spec_dir = os.path.join(tmp, "spec")
+            os.mkdir(spec_dir)
+            for name in ("unknown_key.yaml", "duplicate_field.yaml"):
+                shutil.copy(os.path.join(BAD_SPECS, name), spec_dir)
+            r = generate("--spec-dir", spec_dir, "--out", os.path.join(tmp, "out"))
+            self.assertEqual(r.returncode, 1)
+            self.assertIn("unknown_key.yaml:", r.stderr)
+            self.assertIn("duplicate_field.yaml:", r.stderr)
+
+    def test_duplicate_node_across_specs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            spec_dir = os.path.join(tmp, "spec")
+            os.mkdir(spec_dir)
+            shutil.copy(os.path.join(SPEC_DIR, "memset.yaml"), os.path.join(spec_dir, "a.yaml"))
+            shutil.copy(os.path.join(SPEC_DIR, "memset.yaml"), os.path.join(spec_dir, "b.yaml"))
+            r = generate("--spec-dir", spec_dir, "--out", os.path.join(tmp, "out"))
+            self.assertEqual(r.returncode, 1)
+            self.assertRegex(r.stderr, r"b\.yaml:\d+:\d+: error: node 'memset' is also used by")
+            self.assertRegex(r.stderr, r"b\.yaml:\d+:\d+: error: type_enum 'CGN_NODE_MEMSET'")
+
+
+class GoodSpecs(unittest.TestCase):
+    def test_committed_generated_is_fresh(self):
+        r = generate("--spec-dir", "spec", "--out", "generated", "--check")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+    def test_generation_is_deterministic_and_matches_committed(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            a, b = os.path.join(tmp, "a"), os.path.join(tmp, "b")
+            for out in (a, b):
+                r = generate("--spec-dir", SPEC_DIR, "--out", out)
+                self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(tree(a), tree(b))
+            committed = {k: v for k, v in tree(GENERATED).items() if k in tree(a)}
+            self.assertEqual(tree(a), committed)
+
+    def test_check_reports_changed_missing_and_extra_files(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "gen")
+            self.assertEqual(generate("--spec-dir", SPEC_DIR, "--out", out).returncode, 0)
+            with open(os.path.join(out, "src", "cgn_memset.c"), "a") as f:
+                f.write("/* edited */\n")
+            os.remove(os.path.join(out, "include", "cgn", "cgn_kernel.h"))
+            with open(os.path.join(out, "src", "cgn_gone.c"), "w") as f:
+                f.write("/* from a deleted spec */\n")
+            r = generate("--spec-dir", SPEC_DIR, "--out", out, "--check")
+            self.assertEqual(r.returncode, 1)
+            for name in ("src/cgn_memset.c", "include/cgn/cgn_kernel.h", "src/cgn_gone.c"):
+                self.assertRegex(r.stderr, r"generated/ is stale: \S*" + re.escape(name))
+            self.assertNotIn("cgn_nodes.h", r.stderr)
+
+    def test_only_changed_files_are_rewritten(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "gen")
+            self.assertEqual(generate("--spec-dir", SPEC_DIR, "--out", out).returncode, 0)
+            keep = os.path.join(out, "README")
+            with open(keep, "w") as f:
+                f.write("not generated\n")
+            old = 1_000_000_000
+            for path in tree(out):
+                os.utime(os.path.join(out, path), (old, old))
+            changed = os.path.join(out, "src", "cgn_kernel.c")
+            with open(changed, "a") as f:
+                f.write("/* edited */\n")
+            os.utime(changed, (old, old))
+            r = generate("--spec-dir", SPEC_DIR, "--out", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            rewritten = sorted(p for p in tree(out)
+                               if os.stat(os.path.join(out, p)).st_mtime != old)
+            self.assertEqual(rewritten, [os.path.join("src", "cgn_kernel.c")])
+            self.assertTrue(os.path.exists(keep))
+
+    def test_print_deps(self):
+        r = generate("--print-deps")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        deps = r.stdout.split()
+        for path in deps:
+            self.assertFalse(os.path.isabs(path), path)
+            self.assertTrue(os.path.isfile(os.path.join(ROOT, path)), path)
+        for spec in glob.glob(os.path.join(SPEC_DIR, "*.yaml")):
+            self.assertIn("spec/" + os.path.basename(spec), deps)
+        templates = glob.glob(os.path.join(ROOT, "codegen", "templates", "*.j2"))
+        self.assertTrue(templates)
+        for t in templates:
+            self.assertIn("codegen/templates/" + os.path.basename(t), deps)
+        self.assertIn("codegen/generate.py", deps)
+        self.assertIn("codegen/cgn_codegen/emit.py", deps)
+
+    def test_print_outputs(self):
+        r = generate("--print-outputs")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        outputs = r.stdout.split()
+        self.assertIn("generated/include/cgn/cgn_nodes.h", outputs)
+        self.assertIn("generated/tests/cgn_cases_all.c", outputs)
+        for node in ("kernel", "memset"):
+            for path in (f"generated/include/cgn/cgn_{node}.h", f"generated/src/cgn_{node}.c",
+                         f"generated/tests/cgn_cases_{node}.c"):
+                self.assertIn(path, outputs)
+        for path in outputs:
+            self.assertTrue(os.path.isfile(os.path.join(ROOT, path)), path)
+
+    def test_first_lines_and_no_machine_paths(self):
+        r = generate("--print-outputs")
+        for path in r.stdout.split():
+            with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+                text = f.read()
+            first = text.split("\n", 1)[0]
+            self.assertRegex(first, r"^/\* Generated from spec/(\w+\.yaml)? by codegen; "
+                                    r"do not edit\. \*/$", path)
+            self.assertNotIn(ROOT, text)
+            self.assertNotIn(tempfile.gettempdir() + "/", text)
+
+    def test_memset_shape(self):
+        with open(os.path.join(GENERATED, "include", "cgn", "cgn_memset.h")) as f:
+            h = f.read()
+        # value and element_size require each other: one setter, named after the first.
+        self.assertIn("cgn_memset_update_set_value(", h)
+        self.assertNotIn("cgn_memset_update_set_element_size(", h)
+        self.assertNotIn("cgn_memset_update_set_dst_owner(", h)
+        self.assertIn("#define CGN_MEMSET_SET_ALL UINT64_C(0x7f)", h)
+        self.assertIn("#define CGN_MEMSET_DESC_INIT {.element_size = 1, .height = 1, .pitch = 0}", h)
+        with open(os.path.join(GENERATED, "src", "cgn_memset.c")) as f:
+            c = f.read()
+        order = ["cgn__check_node(", "update == NULL", "set & ~CGN_MEMSET_SET_ALL", "set == 0",
+                 "dst_owner requires dst", "cgn__update_begin(", "d.dst = update->dst",
+                 "memset_check_rules(&d", "memset_check_kinds(&d", "memset_stage(&txn",
+                 "memset_stage_owners(&txn", "memset_build(&d", "cgn__txn_apply(",
+                 "cgn__txn_commit("]
+        body = c[c.index("cgn_status cgn_memset_node_update("):]
+        positions = [body.index(s) for s in order]
+        self.assertEqual(positions, sorted(positions))
+        self.assertIn("d.dst_owner = (set & CGN_MEMSET_SET_DST_OWNER) ? update->dst_owner : NULL;",
+                      c)
+
+    def test_kernel_shape(self):
+        with open(os.path.join(GENERATED, "include", "cgn", "cgn_kernel.h")) as f:
+            h = f.read()
+        self.assertRegex(h, r"cgn_kernel_update_set_kernel\(cgn_kernel_update \*update, "
+                            r"cgn_kernel kernel,\s+cgn_owner \*kernel_owner, "
+                            r"const cgn_arg \*args,\s+uint32_t num_args\)")
+        with open(os.path.join(GENERATED, "src", "cgn_kernel.c")) as f:
+            c = f.read()
+        self.assertIn("p->kernel.gridDimX = d->grid.x;", c)
+        self.assertIn("cgn__set_kernel_handle(&p->kernel, d->kernel, ctx);", c)
+        self.assertRegex(c, r"cgn__txn_stage_owners\(txn, owners, sizeof owners / sizeof "
+                            r"owners\[0\], d->args,\s+d->num_args\)")
+
+
+def _cuda_include():
+    for base in (os.environ.get("CUDA_PATH"), os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
+        if base and os.path.isfile(os.path.join(base, "include", "cuda.h")):
+            return os.path.join(base, "include")
+    return None
+
+
+@unittest.skipUnless(shutil.which("gcc") and _cuda_include(), "needs gcc and cuda.h")
+class GeneratedCompiles(unittest.TestCase):
+    FLAGS = ["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-Wshadow",
+             "-Wstrict-prototypes", "-fsyntax-only"]
+
+    def _compile(self, files, extra=()):
+        inc = ["-I" + os.path.join(ROOT, d) for d in ("include", "generated/include", "runtime")]
+        r = subprocess.run(["gcc", *self.FLAGS, *inc, *extra, "-I" + _cuda_include(), *files],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_sources(self):
+        self._compile(sorted(glob.glob(os.path.join(GENERATED, "src", "*.c"))))
+
+    @unittest.skipUnless(os.path.isfile(os.path.join(ROOT, "tests", "support",
+                                                     "cgn_test_cases.h")),
+                         "needs tests/support/cgn_test_cases.h")
+    def test_case_tables(self):
+        self._compile(sorted(glob.glob(os.path.join(GENERATED, "tests", "*.c"))),
+                      ["-I" + os.path.join(ROOT, "tests", "support")])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
