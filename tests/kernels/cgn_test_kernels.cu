@@ -1,0 +1,31 @@
+// Kernels used by the GPU tests, the demo and the benchmarks. Each writes only from the first
+// thread of the first block, so results do not depend on the launch configuration unless they
+// are meant to (write_config).
+extern "C" __global__ void add_one(int *p) {
+    if (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0 && threadIdx.x == 0 &&
+        threadIdx.y == 0 && threadIdx.z == 0)
+        p[0] += 1;
+}
+
+extern "C" __global__ void write_config(unsigned *out) {
+    if (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0 && threadIdx.x == 0 &&
+        threadIdx.y == 0 && threadIdx.z == 0) {
+        unsigned smem;
+        asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(smem));
+        out[0] = gridDim.x;
+        out[1] = gridDim.y;
+        out[2] = gridDim.z;
+        out[3] = blockDim.x;
+        out[4] = blockDim.y;
+        out[5] = blockDim.z;
+        out[6] = smem;
+    }
+}
+
+extern "C" __global__ void fill_u32(unsigned *out, unsigned value) {
+    if (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0 && threadIdx.x == 0 &&
+        threadIdx.y == 0 && threadIdx.z == 0)
+        out[0] = value;
+}
+
+extern "C" __global__ void empty(void) {}

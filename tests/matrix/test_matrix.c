@@ -1,0 +1,342 @@
+/* The generated case matrices through every scenario. The same source runs on the fake driver
+ * (label unit) and on a GPU (label gpu); cases prove their effect by what old and new
+ * executables write into the test buffers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cgn_fault.h"
+#include "cgn_test_cases.h"
+#include "runtime.h"
+
+typedef struct matrix_param {
+    const cgn_test_type *type;
+    const cgn_test_case *tc;
+    cgn_test_env env;
+    unsigned char original[512], replacement[512], update[512], got[512];
+} matrix_param;
+
+#define OK(call) assert_int_equal((call), CGN_OK)
+
+static int matrix_setup(void **state) {
+    matrix_param *p = *state;
+    if (cgn_test_env_open(&p->env) != 0)
+        return -1;
+    cgn_fault_install(p->env.backend->driver(&p->env));
+    assert_true(p->type->desc_size <= sizeof p->original);
+    assert_true(p->type->update_size <= sizeof p->update);
+    p->tc->original(&p->env, p->original);
+    p->tc->replacement(&p->env, p->replacement);
+    p->tc->update(&p->env, p->update);
+    return 0;
+}
+
+static int matrix_teardown(void **state) {
+    matrix_param *p = *state;
+    cgn_test_env_close(&p->env);
+    assert_int_equal(p->env.released_in_driver, 0);
+    assert_int_equal(p->env.live_at_close, 0);
+    return 0;
+}
+
+static long owner_refs(matrix_param *p, int i) { return atomic_load(&p->env.owner[i]->refs); }
+
+static void snapshot_refs(matrix_param *p, long refs[CGN_TEST_NUM_BUFS]) {
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        refs[i] = owner_refs(p, i);
+}
+
+static void assert_refs(matrix_param *p, const long refs[CGN_TEST_NUM_BUFS]) {
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        assert_int_equal(owner_refs(p, i), refs[i]);
+}
+
+static void assert_node_is(matrix_param *p, cgn_node *node, const void *desc) {
+    OK(p->type->get(node, p->got));
+    assert_true(p->type->desc_equal(p->got, desc));
+}
+
+static void assert_exec_uses(matrix_param *p, cgn_exec *exec, const void *desc, const char *what) {
+    char label[160];
+    snprintf(label, sizeof label, "%s[%s] %s", p->type->name, p->tc->id, what);
+    assert_true(cgn_test_exec_matches(&p->env, p->type->type, exec, desc, label));
+}
+
+static cgn_node *add_original(matrix_param *p, cgn_graph **graph) {
+    cgn_node *node = NULL;
+    OK(cgn_graph_create(graph));
+    OK(p->type->add(*graph, p->original, &node));
+    return node;
+}
+
+/* An update changes future instantiations only; existing executables keep the original. */
+static void test_update_changes_future_instantiations(void **state) {
+    matrix_param *p = *state;
+    cgn_graph *g;
+    cgn_exec *old_exec, *new_exec;
+    cgn_node *node = add_original(p, &g);
+    assert_node_is(p, node, p->original);
+    OK(cgn_graph_instantiate(g, &old_exec));
+    OK(p->type->update(node, p->update));
+    assert_node_is(p, node, p->replacement);
+    OK(cgn_graph_instantiate(g, &new_exec));
+    assert_exec_uses(p, old_exec, p->original, "old exec");
+    assert_exec_uses(p, new_exec, p->replacement, "new exec");
+    OK(cgn_exec_destroy(old_exec));
+    OK(cgn_exec_destroy(new_exec));
+    OK(cgn_graph_destroy(g));
+}
+
+static int attachment_has(const cgn__attachment *a, const cgn_owner *o) {
+    for (size_t i = 0; a && i < a->num_owners; i++)
+        if (a->owners[i] == o)
+            return 1;
+    return 0;
+}
+
+/* Every owner is released exactly once, after the last graph or executable holding it. */
+static void test_owners_released_after_last_user(void **state) {
+    matrix_param *p = *state;
+    cgn_graph *g;
+    cgn_exec *old_exec, *new_exec;
+    cgn_node *node = add_original(p, &g);
+    int in_old[CGN_TEST_NUM_BUFS], in_new[CGN_TEST_NUM_BUFS];
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        in_old[i] = attachment_has(node->attachment, p->env.owner[i]);
+    OK(cgn_graph_instantiate(g, &old_exec));
+    OK(p->type->update(node, p->update));
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        in_new[i] = attachment_has(node->attachment, p->env.owner[i]);
+    OK(cgn_graph_instantiate(g, &new_exec));
+    cgn_test_env_drop_owners(&p->env);
+    OK(cgn_graph_destroy(g));
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        if (!in_old[i] && !in_new[i])
+            assert_true(cgn_test_wait_released(&p->env, i, 1));
+    cgn_collect();
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        if (in_old[i] || in_new[i])
+            assert_int_equal(p->env.released[i], 0);
+    assert_exec_uses(p, old_exec, p->original, "old exec after graph destroy");
+    OK(cgn_exec_destroy(old_exec));
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        if (in_old[i] && !in_new[i])
+            assert_true(cgn_test_wait_released(&p->env, i, 1));
+    cgn_collect();
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        if (in_new[i])
+            assert_int_equal(p->env.released[i], 0);
+    assert_exec_uses(p, new_exec, p->replacement, "new exec after old exec destroy");
+    OK(cgn_exec_destroy(new_exec));
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        assert_true(cgn_test_wait_released(&p->env, i, 1));
+}
+
+/* Each invalid update fails with its status before any mutation and changes nothing. */
+static void test_invalid_update_preserves_state(void **state) {
+    matrix_param *p = *state;
+    assert_true(p->tc->num_invalid > 0);
+    for (size_t k = 0; k < p->tc->num_invalid; k++) {
+        const cgn_test_invalid *inv = &p->tc->invalid[k];
+        unsigned char bad[512];
+        inv->update(&p->env, bad);
+        assert_true(cgn_test_settle(&p->env)); /* earlier iterations' releases are done */
+        cgn_graph *g;
+        cgn_exec *old_exec, *new_exec;
+        cgn_node *node = add_original(p, &g);
+        OK(cgn_graph_instantiate(g, &old_exec));
+        long refs[CGN_TEST_NUM_BUFS];
+        snapshot_refs(p, refs);
+        const cgn__attachment *attachment = node->attachment;
+        cgn_fault_reset_counts();
+        cgn_status st = p->type->update(node, bad);
+        if (st != inv->status)
+            fail_msg("%s[%s] invalid update %s: got %s (%s), expected %s", p->type->name,
+                     p->tc->id, inv->text, cgn_status_name(st), cgn_last_error(),
+                     cgn_status_name(inv->status));
+        assert_int_equal(cgn_last_status(), inv->status);
+        assert_true(strlen(cgn_last_error()) > 0);
+        assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphNodeSetParams), 0);
+        assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 0);
+        assert_ptr_equal(node->attachment, attachment);
+        assert_refs(p, refs);
+        assert_node_is(p, node, p->original);
+        OK(cgn_graph_instantiate(g, &new_exec));
+        assert_exec_uses(p, old_exec, p->original, "old exec after failed update");
+        assert_exec_uses(p, new_exec, p->original, "new exec after failed update");
+        OK(cgn_exec_destroy(old_exec));
+        OK(cgn_exec_destroy(new_exec));
+        OK(cgn_graph_destroy(g));
+    }
+}
+
+/* Fails each driver call of the update in turn: every failure leaves params, owners and
+ * executables exactly as before. */
+static void test_driver_failure_preserves_state(void **state) {
+    matrix_param *p = *state;
+    long k;
+    for (k = 1; k < 64; k++) {
+        assert_true(cgn_test_settle(&p->env)); /* earlier iterations' releases are done */
+        cgn_graph *g;
+        cgn_exec *old_exec, *new_exec;
+        cgn_node *node = add_original(p, &g);
+        OK(cgn_graph_instantiate(g, &old_exec));
+        long refs[CGN_TEST_NUM_BUFS];
+        snapshot_refs(p, refs);
+        const cgn__attachment *attachment = node->attachment;
+        cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+        cgn_status st = p->type->update(node, p->update);
+        cgn_fault_disarm();
+        cgn_fault_entry entry = CGN_FAULT_ENTRY_COUNT;
+        int injected = cgn_fault_triggered(&entry);
+        if (!injected) {
+            OK(st);
+            assert_node_is(p, node, p->replacement);
+        } else if (st == CGN_OK) {
+            /* Only the release of the superseded version's graph reference may fail without
+             * failing the update: it cannot undo a published update. */
+            assert_int_equal(entry, CGN_FAULT_cuGraphReleaseUserObject);
+            assert_node_is(p, node, p->replacement);
+        } else {
+            assert_int_equal(st, CGN_ERROR_DRIVER);
+            assert_non_null(strstr(cgn_last_error(), cgn_fault_entry_name(entry)));
+            assert_ptr_equal(node->attachment, attachment);
+            assert_refs(p, refs);
+            assert_node_is(p, node, p->original);
+            OK(cgn_graph_instantiate(g, &new_exec));
+            assert_exec_uses(p, new_exec, p->original, "new exec after driver failure");
+            OK(cgn_exec_destroy(new_exec));
+        }
+        assert_exec_uses(p, old_exec, p->original, "old exec after driver failure");
+        OK(cgn_exec_destroy(old_exec));
+        OK(cgn_graph_destroy(g));
+        if (!injected)
+            break;
+    }
+    assert_true(k > 1);  /* at least one driver call was failed */
+    assert_true(k < 64); /* and the update finished */
+}
+
+/* A destroyed node rejects updates and reads; executables made before keep running it. */
+static void test_destroyed_node_rejects_update(void **state) {
+    matrix_param *p = *state;
+    cgn_graph *g;
+    cgn_exec *old_exec;
+    cgn_node *node = add_original(p, &g);
+    OK(cgn_graph_instantiate(g, &old_exec));
+    OK(cgn_node_destroy(node));
+    assert_false(cgn_node_is_alive(node));
+    assert_int_equal(p->type->update(node, p->update), CGN_ERROR_DESTROYED);
+    assert_non_null(strstr(cgn_last_error(), "destroyed"));
+    assert_int_equal(p->type->get(node, p->got), CGN_ERROR_DESTROYED);
+    assert_int_equal(cgn_node_destroy(node), CGN_ERROR_DESTROYED);
+    assert_exec_uses(p, old_exec, p->original, "exec made before the node was destroyed");
+    OK(cgn_exec_destroy(old_exec));
+    OK(cgn_graph_destroy(g));
+}
+
+/* On a 12.1 driver graphs still build and run, and updates are refused untouched. */
+static void test_old_driver_rejects_update(void **state) {
+    matrix_param *p = *state;
+    cgn_fault_set_version(12010);
+    cgn_graph *g;
+    cgn_exec *old_exec, *new_exec;
+    cgn_node *node = add_original(p, &g);
+    OK(cgn_graph_instantiate(g, &old_exec));
+    long refs[CGN_TEST_NUM_BUFS];
+    snapshot_refs(p, refs);
+    cgn_fault_reset_counts();
+    assert_int_equal(p->type->update(node, p->update), CGN_ERROR_DRIVER_TOO_OLD);
+    assert_int_equal(cgn_fault_total_calls(), 0);
+    assert_non_null(strstr(cgn_last_error(), "12.2"));
+    assert_non_null(strstr(cgn_last_error(), "12.1"));
+    assert_refs(p, refs);
+    assert_node_is(p, node, p->original);
+    OK(cgn_graph_instantiate(g, &new_exec));
+    assert_exec_uses(p, old_exec, p->original, "old exec on 12.1");
+    assert_exec_uses(p, new_exec, p->original, "new exec on 12.1");
+    OK(cgn_exec_destroy(old_exec));
+    OK(cgn_exec_destroy(new_exec));
+    OK(cgn_graph_destroy(g));
+}
+
+/* An update with nothing set succeeds without a single driver call. */
+static void test_empty_update_is_noop(void **state) {
+    matrix_param *p = *state;
+    cgn_graph *g;
+    cgn_node *node = add_original(p, &g);
+    unsigned char nothing[512];
+    memset(nothing, 0, sizeof nothing);
+    cgn_fault_reset_counts();
+    OK(p->type->update(node, nothing));
+    assert_int_equal(cgn_fault_total_calls(), 0);
+    assert_node_is(p, node, p->original);
+    OK(cgn_graph_destroy(g));
+}
+
+/* Updating a node of another type is refused. */
+static void test_wrong_node_type_rejected(void **state) {
+    matrix_param *p = *state;
+    cgn_graph *g;
+    cgn_node *empty;
+    OK(cgn_graph_create(&g));
+    OK(cgn_graph_add_empty(g, NULL, 0, &empty));
+    assert_int_equal(p->type->update(empty, p->update), CGN_ERROR_WRONG_NODE_TYPE);
+    assert_int_equal(p->type->get(empty, p->got), CGN_ERROR_WRONG_NODE_TYPE);
+    OK(cgn_graph_destroy(g));
+}
+
+typedef struct scenario {
+    const char *name;
+    CMUnitTestFunction fn;
+} scenario;
+
+static const scenario scenarios[] = {
+    {"update_changes_future_instantiations", test_update_changes_future_instantiations},
+    {"owners_released_after_last_user", test_owners_released_after_last_user},
+    {"invalid_update_preserves_state", test_invalid_update_preserves_state},
+    {"driver_failure_preserves_state", test_driver_failure_preserves_state},
+    {"destroyed_node_rejects_update", test_destroyed_node_rejects_update},
+    {"old_driver_rejects_update", test_old_driver_rejects_update},
+    {"empty_update_is_noop", test_empty_update_is_noop},
+    {"wrong_node_type_rejected", test_wrong_node_type_rejected},
+};
+
+int main(void) {
+    /* Probe once: a GPU run without a device skips with 77 instead of failing each test. */
+    cgn_test_env probe;
+    int rc = cgn_test_env_open(&probe);
+    if (rc != 0)
+        return rc;
+    cgn_test_env_close(&probe);
+
+    size_t nsc = sizeof scenarios / sizeof scenarios[0], n = 0, total = 0;
+    for (size_t t = 0; t < cgn_test_types_count; t++)
+        total += cgn_test_types[t]->num_cases * nsc;
+    struct CMUnitTest *tests = calloc(total, sizeof *tests);
+    matrix_param *params = calloc(total, sizeof *params);
+    char (*names)[128] = calloc(total, sizeof *names);
+    if (!tests || !params || !names)
+        return 1;
+    for (size_t t = 0; t < cgn_test_types_count; t++)
+        for (size_t c = 0; c < cgn_test_types[t]->num_cases; c++)
+            for (size_t s = 0; s < nsc; s++, n++) {
+                params[n].type = cgn_test_types[t];
+                params[n].tc = &cgn_test_types[t]->cases[c];
+                snprintf(names[n], sizeof names[n], "%s[%s]", scenarios[s].name,
+                         params[n].tc->id);
+                tests[n] = (struct CMUnitTest){names[n], scenarios[s].fn, matrix_setup,
+                                               matrix_teardown, &params[n]};
+            }
+    rc = _cmocka_run_group_tests(cgn_test_backend_selected.name, tests, n, NULL, NULL);
+    free(tests);
+    free(params);
+    free(names);
+    return rc;
+}

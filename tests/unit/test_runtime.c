@@ -1,0 +1,426 @@
+/* Runtime behaviour beyond the generated matrices, on the fake driver: statuses and messages,
+ * owners, contexts, dependencies, driver-call counts of the hot paths, kernel argument checks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <threads.h>
+
+#include <cmocka.h>
+
+#include "cgn_fault.h"
+#include "cgn_test_env.h"
+#include "fake_driver.h"
+#include "runtime.h"
+
+#define OK(call) assert_int_equal((call), CGN_OK)
+
+static int setup(void **state) {
+    cgn_test_env *env = calloc(1, sizeof *env);
+    if (env == NULL || cgn_test_env_open(env) != 0)
+        return -1;
+    cgn_fault_install(cgn_fake_table());
+    *state = env;
+    return 0;
+}
+
+static int teardown(void **state) {
+    cgn_test_env *env = *state;
+    cgn_test_env_close(env);
+    int in_driver = env->released_in_driver;
+    size_t live = env->live_at_close;
+    free(env);
+    assert_int_equal(in_driver, 0);
+    assert_int_equal(live, 0);
+    return 0;
+}
+
+static cgn_memset_desc memset_desc(cgn_test_env *env, int buf) {
+    cgn_memset_desc d = CGN_MEMSET_DESC_INIT;
+    d.dst = env->buf[buf];
+    d.value = 0x11;
+    d.width = 4;
+    return d;
+}
+
+/* ---- statuses and messages ---------------------------------------------------------------- */
+
+static void test_status_names(void **state) {
+    (void)state;
+#define CHECK_NAME(name, value, text)                                                              \
+    assert_string_equal(cgn_status_name(name), #name);                                            \
+    assert_string_equal(cgn_status_description(name), text);
+    CGN_STATUS_TABLE(CHECK_NAME)
+#undef CHECK_NAME
+    assert_string_equal(cgn_status_name((cgn_status)999), "CGN_UNKNOWN_STATUS");
+}
+
+static int other_thread_fails(void *arg) {
+    (void)arg;
+    return cgn_graph_create(NULL) == CGN_ERROR_INVALID_ARGUMENT ? 0 : 1;
+}
+
+static void test_last_error_is_per_thread(void **state) {
+    (void)state;
+    assert_int_equal(cgn_owner_create(NULL, NULL, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    char mine[256];
+    snprintf(mine, sizeof mine, "%s", cgn_last_error());
+    assert_non_null(strstr(mine, "owner_out"));
+    thrd_t t;
+    int rc = -1;
+    assert_int_equal(thrd_create(&t, other_thread_fails, NULL), thrd_success);
+    thrd_join(t, &rc);
+    assert_int_equal(rc, 0);
+    assert_string_equal(cgn_last_error(), mine);
+    assert_int_equal(cgn_last_status(), CGN_ERROR_INVALID_ARGUMENT);
+}
+
+static void test_null_arguments_rejected(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = memset_desc(env, 0);
+    assert_int_equal(cgn_graph_create(NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_graph_destroy(NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_graph_add_memset(NULL, NULL, 0, &d, &n), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_graph_add_memset(g, NULL, 0, NULL, &n), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_graph_add_memset(g, NULL, 0, &d, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_memset_node_update(NULL, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    assert_int_equal(cgn_memset_node_update(n, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_memset_node_get(n, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_graph_instantiate(g, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_graph_instantiate(NULL, &e), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_exec_launch(NULL, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_exec_destroy(NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_node_destroy(NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_owner_retain(NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_owner_release(NULL), CGN_ERROR_INVALID_ARGUMENT);
+    OK(cgn_graph_destroy(g));
+}
+
+static void test_unknown_set_bits_rejected(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = memset_desc(env, 0);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
+    u.set = UINT64_C(1) << 40;
+    assert_int_equal(cgn_memset_node_update(n, &u), CGN_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cgn_last_error(), "unknown bits"));
+    OK(cgn_graph_destroy(g));
+}
+
+/* ---- the real driver loader, wherever the tests run ---------------------------------------- */
+
+static void test_real_driver_reports_what_is_missing(void **state) {
+    (void)state;
+    const cgn_driver_table *real = cgn_driver_real();
+    if (real != NULL) {
+        assert_true(real->version >= 12000);
+        assert_non_null(real->cuGraphCreate);
+        return;
+    }
+    cgn_status st = cgn_last_status();
+    assert_true(st == CGN_ERROR_NO_DRIVER || st == CGN_ERROR_NO_DEVICE ||
+                st == CGN_ERROR_DRIVER_TOO_OLD || st == CGN_ERROR_DRIVER);
+    assert_true(strlen(cgn_last_error()) > 10);
+    if (st == CGN_ERROR_NO_DRIVER)
+        assert_non_null(strstr(cgn_last_error(), "libcuda.so.1"));
+}
+
+/* ---- owners ---------------------------------------------------------------------------------- */
+
+static int released_count;
+static void count_release(void *resource) {
+    (void)resource;
+    released_count++;
+}
+
+static void test_owner_released_once_at_last_reference(void **state) {
+    (void)state;
+    released_count = 0;
+    cgn_owner *o;
+    int payload = 5;
+    OK(cgn_owner_create(&payload, count_release, &o));
+    assert_ptr_equal(cgn_owner_resource(o), &payload);
+    OK(cgn_owner_retain(o));
+    OK(cgn_owner_release(o));
+    assert_int_equal(released_count, 0);
+    OK(cgn_owner_release(o));
+    assert_int_equal(released_count, 1);
+}
+
+static void test_node_destroy_releases_owner_without_exec(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = memset_desc(env, 1);
+    d.dst_owner = env->owner[1];
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    cgn_test_env_drop_owners(env);
+    assert_int_equal(env->released[1], 0);
+    OK(cgn_node_destroy(n));
+    assert_true(cgn_test_wait_released(env, 1, 1));
+    OK(cgn_graph_destroy(g));
+    cgn_collect();
+    assert_int_equal(env->released[1], 1);
+}
+
+/* A graph destroyed right after instantiation: the executable keeps the owners alive. */
+static void test_exec_outlives_graph(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = memset_desc(env, 2);
+    d.dst_owner = env->owner[2];
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_test_env_drop_owners(env);
+    OK(cgn_graph_destroy(g));
+    cgn_collect();
+    assert_int_equal(env->released[2], 0);
+    assert_true(cgn_test_exec_matches(env, CGN_NODE_MEMSET, e, &d, "exec after graph destroy"));
+    OK(cgn_exec_destroy(e));
+    assert_true(cgn_test_wait_released(env, 2, 1));
+}
+
+/* ---- hot-path driver call counts --------------------------------------------------------- */
+
+static void test_update_with_same_owners_makes_no_user_object(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = memset_desc(env, 0);
+    d.dst_owner = env->owner[0];
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    cgn_fault_reset_counts();
+    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_value(&u, 0x33, 1);
+    OK(cgn_memset_node_update(n, &u));
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphNodeSetParams), 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 0);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphRetainUserObject), 0);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphReleaseUserObject), 0);
+    /* A new owner: exactly one user object, retained by move, and the old one released. */
+    cgn_fault_reset_counts();
+    cgn_memset_update v = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_dst(&v, env->buf[1], env->owner[1]);
+    OK(cgn_memset_node_update(n, &v));
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphNodeSetParams), 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphRetainUserObject), 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphReleaseUserObject), 1);
+    /* Dropping the owner (raw pointer): no user object, the old one released. */
+    cgn_fault_reset_counts();
+    cgn_memset_update w = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_dst(&w, env->buf[1], NULL);
+    OK(cgn_memset_node_update(n, &w));
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 0);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphReleaseUserObject), 1);
+    assert_null(n->attachment);
+    OK(cgn_graph_destroy(g));
+}
+
+/* ---- contexts ------------------------------------------------------------------------------- */
+
+static void test_update_runs_in_the_node_context(void **state) {
+    cgn_test_env *env = *state;
+    CUcontext c0 = cgn_fake_context(0), c1 = cgn_fake_context(1);
+    cgn_fake_set_current_context(c0);
+    cgn_graph *g;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = memset_desc(env, 0);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    CUgraphNode raw;
+    OK(cgn_node_raw(n, &raw));
+    assert_ptr_equal(cgn_fake_node_context(raw), c0);
+    cgn_fake_set_current_context(c1);
+    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_value(&u, 0x44, 1);
+    OK(cgn_memset_node_update(n, &u));
+    assert_ptr_equal(cgn_fake_node_context(raw), c0);
+    CUcontext now = NULL;
+    assert_int_equal(cgn_fake_table()->cuCtxGetCurrent(&now), CUDA_SUCCESS);
+    assert_ptr_equal(now, c1); /* the caller's context is restored */
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent), 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPopCurrent), 1);
+    OK(cgn_graph_destroy(g));
+    cgn_fake_set_current_context(c0);
+}
+
+static void test_add_without_context_rejected(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    cgn_fake_set_current_context(NULL);
+    cgn_memset_desc d = memset_desc(env, 0);
+    assert_int_equal(cgn_graph_add_memset(g, NULL, 0, &d, &n), CGN_ERROR_NO_CONTEXT);
+    OK(cgn_graph_add_empty(g, NULL, 0, &n)); /* an empty node needs none */
+    cgn_fake_set_current_context(cgn_fake_context(0));
+    assert_int_equal(cgn_fake_graph_node_count(g->raw), 1);
+    OK(cgn_graph_destroy(g));
+}
+
+/* ---- dependencies ----------------------------------------------------------------------- */
+
+static void test_dependencies_checked(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g, *other;
+    cgn_node *a, *b, *foreign, *n;
+    OK(cgn_graph_create(&g));
+    OK(cgn_graph_create(&other));
+    OK(cgn_graph_add_empty(g, NULL, 0, &a));
+    OK(cgn_graph_add_empty(g, NULL, 0, &b));
+    OK(cgn_graph_add_empty(other, NULL, 0, &foreign));
+    cgn_memset_desc d = memset_desc(env, 0);
+    cgn_node *deps[2] = {a, b};
+    OK(cgn_graph_add_memset(g, deps, 2, &d, &n));
+    cgn_node *bad[2] = {a, foreign};
+    assert_int_equal(cgn_graph_add_memset(g, bad, 2, &d, &n), CGN_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cgn_last_error(), "another graph"));
+    assert_int_equal(cgn_graph_add_memset(g, NULL, 1, &d, &n), CGN_ERROR_INVALID_ARGUMENT);
+    OK(cgn_node_destroy(b));
+    assert_int_equal(cgn_graph_add_memset(g, deps, 2, &d, &n), CGN_ERROR_DESTROYED);
+    assert_int_equal(cgn_fake_graph_node_count(g->raw), 2);
+    OK(cgn_graph_destroy(other));
+    OK(cgn_graph_destroy(g));
+}
+
+/* ---- kernels ------------------------------------------------------------------------------ */
+
+static cgn_kernel_desc kernel_desc(cgn_test_env *env, const char *name, cgn_arg *args,
+                                   uint32_t n) {
+    cgn_kernel_desc d = CGN_KERNEL_DESC_INIT;
+    d.kernel = cgn_test_kernel(env, name);
+    d.grid = CGN_DIM3(1, 1, 1);
+    d.block = CGN_DIM3(1, 1, 1);
+    d.args = args;
+    d.num_args = n;
+    return d;
+}
+
+static void test_kernel_args_checked_against_kernel(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    CUdeviceptr p = env->buf[0];
+    cgn_arg two[2] = {CGN_ARG(p), CGN_ARG(p)};
+    cgn_kernel_desc d = kernel_desc(env, "add_one", two, 2);
+    assert_int_equal(cgn_graph_add_kernel(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "kernel add_one takes 1 argument (8 bytes); 2 given"));
+    uint32_t small = 1;
+    cgn_arg wrong_size[1] = {CGN_ARG(small)};
+    d = kernel_desc(env, "add_one", wrong_size, 1);
+    assert_int_equal(cgn_graph_add_kernel(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "argument 0 is 8 bytes; 4 given"));
+    d = kernel_desc(env, "add_one", two, 1);
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    /* Arguments alone: the cached parameter sizes are used, no driver query. */
+    cgn_fault_reset_counts();
+    CUdeviceptr q = env->buf[1];
+    cgn_arg one[1] = {CGN_ARG(q)};
+    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_args(&u, one, 1);
+    OK(cgn_kernel_node_update(n, &u));
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuFuncGetParamInfo), 0);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuKernelGetParamInfo), 0);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphNodeSetParams), 1);
+    OK(cgn_graph_destroy(g));
+}
+
+static void test_kernel_arg_check_skipped_before_12_4(void **state) {
+    cgn_test_env *env = *state;
+    cgn_fault_set_version(12030);
+    cgn_graph *g;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    CUdeviceptr p = env->buf[0];
+    cgn_arg two[2] = {CGN_ARG(p), CGN_ARG(p)};
+    cgn_kernel_desc d = kernel_desc(env, "add_one", two, 2);
+    /* Documented: without cuFuncGetParamInfo the count cannot be checked. */
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuFuncGetParamInfo), 0);
+    OK(cgn_graph_destroy(g));
+}
+
+static void test_kernel_args_are_copied(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    CUdeviceptr p = env->buf[0];
+    uint32_t value = 7;
+    cgn_arg args[2] = {CGN_ARG(p), CGN_ARG(value)};
+    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    value = 99; /* the caller's storage may change or go away after the call */
+    memset(args, 0, sizeof args);
+    cgn_kernel_desc got;
+    OK(cgn_kernel_node_get(n, &got));
+    assert_int_equal(got.num_args, 2);
+    uint32_t stored;
+    memcpy(&stored, got.args[1].value, sizeof stored);
+    assert_int_equal(stored, 7);
+    OK(cgn_graph_instantiate(g, &e));
+    OK(cgn_exec_launch(e, NULL));
+    uint32_t out;
+    memcpy(&out, (void *)(uintptr_t)env->buf[0], sizeof out);
+    assert_int_equal(out, 7);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+static void test_kernel_handle_must_be_one_kind(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    cgn_kernel_desc d = kernel_desc(env, "empty", NULL, 0);
+    d.kernel.function = (CUfunction)(uintptr_t)1;
+    assert_int_equal(cgn_graph_add_kernel(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
+    d.kernel = (cgn_kernel){NULL, NULL};
+    assert_int_equal(cgn_graph_add_kernel(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "exactly one"));
+    OK(cgn_graph_destroy(g));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_status_names),
+        cmocka_unit_test(test_last_error_is_per_thread),
+        cmocka_unit_test(test_real_driver_reports_what_is_missing),
+        cmocka_unit_test(test_owner_released_once_at_last_reference),
+        cmocka_unit_test_setup_teardown(test_null_arguments_rejected, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_set_bits_rejected, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_node_destroy_releases_owner_without_exec, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_exec_outlives_graph, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_update_with_same_owners_makes_no_user_object, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_update_runs_in_the_node_context, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_add_without_context_rejected, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dependencies_checked, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_args_checked_against_kernel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_arg_check_skipped_before_12_4, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_args_are_copied, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_handle_must_be_one_kind, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
