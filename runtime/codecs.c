@@ -167,6 +167,14 @@ cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_ar
     return CGN_OK;
 }
 
+void **cgn__current_kernel_params(const cgn__txn *txn) {
+    const cgn__kargs_header *h = cgn__txn_current_storage(txn);
+    if (h == NULL || h->num_args == 0)
+        return NULL;
+    size_t off_ptrs = sizeof(cgn__kargs_header) + h->num_params * sizeof(size_t);
+    return (void **)((unsigned char *)(uintptr_t)h + off_ptrs);
+}
+
 void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kernel, CUcontext ctx) {
     params->func = kernel.function;
     params->kern = kernel.kernel;

@@ -68,7 +68,7 @@ cgn_status cgn_graph_add_empty(cgn_graph *graph, cgn_node *const *deps, size_t n
     st = cgn__txn_apply(&txn, &p, "cgn_graph_add_empty");
     if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, NULL, 0, &p, node_out);
+    cgn__txn_commit(&txn, NULL, 0, node_out);
     return CGN_OK;
 }
 

@@ -70,7 +70,6 @@ struct cgn_node {
     void *spare;                     /* the previous storage block, reused by the next update */
     size_t spare_size;
     cgn__attachment *attachment;     /* owners of the current version; NULL when none */
-    CUgraphNodeParams params;        /* what the driver was last given for this node */
 };
 
 struct cgn_exec {
@@ -91,6 +90,7 @@ typedef struct cgn__txn {
     size_t storage_size;
     int storage_set;
     void *state;                    /* preallocated state block for a new node */
+    int switch_context;             /* make the node's context current around the update */
     const CUgraphNode *deps;        /* raw dependencies of a new node */
     CUgraphNode *deps_buf;
     size_t num_deps;
@@ -102,17 +102,16 @@ typedef struct cgn__txn {
 cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
                           cgn_node_type type, size_t state_size, int needs_context);
 
-/* Update path. Checks the node is alive and of `type` ("memset node" in messages uses
- * type_name), then the driver gate for node updates (cuGraphNodeSetParams, since 12.2 unless
- * the spec says otherwise). */
+/* Update path. Checks the node is alive and of `type`, then the driver gate for node updates
+ * (cuGraphNodeSetParams, since 12.2 unless the spec says otherwise). switch_context: the
+ * driver needs the node's context current during the update (memset, memcpy). */
 cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type,
-                             const char *type_name, int since);
+                             const char *where, int since, int switch_context);
 
 /* The node's context (recorded at add); for a new node, the current one. */
 CUcontext cgn__txn_context(const cgn__txn *txn);
-/* The node's current state and driver params (update path only). */
+/* The node's current state (update path only). */
 const void *cgn__txn_current_state(const cgn__txn *txn);
-const CUgraphNodeParams *cgn__txn_current_params(const cgn__txn *txn);
 
 /* A cgn-owned block of `size` bytes for the new version (copies of kernel arguments, payloads),
  * reusing the node's spare block when it is large enough. At commit it replaces node->storage
@@ -132,10 +131,10 @@ cgn_status cgn__txn_stage_owners(cgn__txn *txn, cgn_owner *const *owners, size_t
  * with the node's context current. On failure the transaction is rolled back. */
 cgn_status cgn__txn_apply(cgn__txn *txn, CUgraphNodeParams *params, const char *what);
 
-/* Publishes state (state_size bytes copied), params, storage and attachment, then releases the
- * previous attachment's graph reference. Cannot fail. *node_out receives the node (add path). */
-void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size,
-                     const CUgraphNodeParams *params, cgn_node **node_out);
+/* Publishes state (state_size bytes copied), storage and attachment, then releases the
+ * previous attachment's graph reference. Cannot fail. *node_out receives the node (add path).
+ * The driver params are not cached: they are rebuilt from the state on each update. */
+void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_node **node_out);
 
 /* Releases what the transaction prepared. Safe to call after a failed apply (no-op then). */
 void cgn__txn_rollback(cgn__txn *txn);
@@ -159,6 +158,9 @@ const char *cgn__node_type_name(cgn_node_type type);
 cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args,
                                   uint32_t num_args, const cgn_arg **args_copy_out,
                                   void ***params_out, const char *where);
+
+/* The kernelParams array of the node's current argument block (update path; NULL if none). */
+void **cgn__current_kernel_params(const cgn__txn *txn);
 
 /* Fills func/kern/ctx of a kernel node's params for a kernel handle. */
 void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kernel, CUcontext ctx);

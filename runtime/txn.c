@@ -86,7 +86,7 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
 }
 
 cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type,
-                             const char *where, int since) {
+                             const char *where, int since, int switch_context) {
     memset(txn, 0, sizeof *txn);
     cgn_status st = cgn__check_node(node, type, where);
     if (st != CGN_OK)
@@ -98,16 +98,13 @@ cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type,
         return st;
     txn->node = node;
     txn->attachment = node->attachment;
+    txn->switch_context = switch_context;
     return CGN_OK;
 }
 
 CUcontext cgn__txn_context(const cgn__txn *txn) { return txn->node->ctx; }
 
 const void *cgn__txn_current_state(const cgn__txn *txn) { return txn->node->state; }
-
-const CUgraphNodeParams *cgn__txn_current_params(const cgn__txn *txn) {
-    return &txn->node->params;
-}
 
 const void *cgn__txn_current_storage(const cgn__txn *txn) {
     return txn->adding ? NULL : txn->node->storage;
@@ -244,15 +241,21 @@ static CUresult cgn__add_raw(const cgn_driver_table *drv, cgn__txn *txn,
     }
 }
 
-static CUresult cgn__set_raw(const cgn_driver_table *drv, cgn_node *n, CUgraphNodeParams *p,
+static CUresult cgn__set_raw(const cgn_driver_table *drv, cgn__txn *txn, CUgraphNodeParams *p,
                              const char **entry) {
-    CUcontext current = NULL;
-    *entry = "cuCtxGetCurrent";
-    CUresult r = drv->cuCtxGetCurrent(&current);
-    if (r != CUDA_SUCCESS)
-        return r;
-    /* Updates run in the node's own context whatever the caller has current. */
-    int switch_ctx = n->ctx != NULL && current != n->ctx;
+    cgn_node *n = txn->node;
+    CUresult r;
+    /* Updates run in the node's own context whatever the caller has current. Node types whose
+     * params carry their context (kernels) skip the query on this hot path. */
+    int switch_ctx = 0;
+    if (txn->switch_context && n->ctx != NULL) {
+        CUcontext current = NULL;
+        *entry = "cuCtxGetCurrent";
+        r = drv->cuCtxGetCurrent(&current);
+        if (r != CUDA_SUCCESS)
+            return r;
+        switch_ctx = current != n->ctx;
+    }
     if (switch_ctx) {
         *entry = "cuCtxPushCurrent";
         r = drv->cuCtxPushCurrent(n->ctx);
@@ -273,7 +276,7 @@ cgn_status cgn__txn_apply(cgn__txn *txn, CUgraphNodeParams *params, const char *
     const cgn_driver_table *drv = cgn__driver;
     const char *entry = "";
     CUresult r = txn->adding ? cgn__add_raw(drv, txn, params, &entry)
-                             : cgn__set_raw(drv, txn->node, params, &entry);
+                             : cgn__set_raw(drv, txn, params, &entry);
     if (r == CUDA_SUCCESS)
         return CGN_OK;
     cgn__txn_rollback(txn);
@@ -282,8 +285,7 @@ cgn_status cgn__txn_apply(cgn__txn *txn, CUgraphNodeParams *params, const char *
     return cgn__fail_driver(r, buf);
 }
 
-void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size,
-                     const CUgraphNodeParams *params, cgn_node **node_out) {
+void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_node **node_out) {
     cgn_node *n = txn->node;
     if (txn->adding) {
         n->state = txn->state;
@@ -293,7 +295,6 @@ void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size,
     }
     if (state_size)
         memcpy(n->state, state, state_size);
-    n->params = *params;
     if (txn->storage_set) {
         free(n->spare);
         n->spare = n->storage;

@@ -298,6 +298,8 @@ FIELD_TYPES = {t.name: t for t in (
                      "&p->{member}.{cuda}", "where"), ");"),
                "    if (st != CGN_OK)",
                "        return st;",
+               "}} else {{",
+               "    p->{member}.{cuda} = cgn__current_kernel_params(txn);",
                "}}"),
         equal="args_equal(a->{name}, a->num_{name}, b->{name}, b->num_{name})",
         rule_names=("{name}", "num_{name}"),

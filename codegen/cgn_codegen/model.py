@@ -64,6 +64,7 @@ class Node:
     cu_node_type: str
     member: str
     context_field: Optional[str]
+    context_current: bool
     add: str
     update_gate: int
     reference: str

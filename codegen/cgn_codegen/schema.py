@@ -37,6 +37,11 @@ class Int:
 
 
 @dataclass(frozen=True)
+class Bool:
+    pass
+
+
+@dataclass(frozen=True)
 class List:
     item: object
     min_items: int = 0
@@ -100,6 +105,9 @@ SPEC = Map({
         "node_type": Key(Str(enum="cu_node_type")),
         "member": Key(Str(enum="cu_member")),
         "context_field": Key(Str(pattern=C_IDENT, what="a C member name"), required=False),
+        # The driver needs the node's context current while its params change (memset and
+        # memcpy on 12.2-13.1): cgn pushes it around the update when another one is current.
+        "context_current": Key(Bool(), required=False),
         "add": Key(Str(pattern=IDENT, what="a lowercase C identifier")),
     })),
     "gates": Key(Map({
@@ -194,6 +202,9 @@ class Checker:
             return
         if isinstance(schema, Str):
             self._str(schema, node, path)
+        elif isinstance(schema, Bool):
+            if not (isinstance(node, YScalar) and isinstance(node.value, bool)):
+                self._hard(path, node, "must be true or false")
         elif isinstance(schema, Int):
             if not (isinstance(node, YScalar) and isinstance(node.value, int)
                     and not isinstance(node.value, bool)):

@@ -93,6 +93,8 @@ class SpecValidator:
             cu_node_type=cuda.get("node_type").value,
             member=cuda.get("member").value,
             context_field=ctx.value if ctx is not None else None,
+            context_current=bool(cuda.get("context_current").value)
+            if cuda.get("context_current") is not None else False,
             add=cuda.get("add").value,
             update_gate=r.get("gates").get("update").value,
             reference=one_line(r.get("reference").value),

@@ -34,6 +34,8 @@ static cgn_status kernel_stage(cgn__txn *txn, cgn_kernel_desc *d, uint64_t chang
                                                &p->kernel.kernelParams, where);
         if (st != CGN_OK)
             return st;
+    } else {
+        p->kernel.kernelParams = cgn__current_kernel_params(txn);
     }
     return CGN_OK;
 }
@@ -45,7 +47,7 @@ static cgn_status kernel_stage_owners(cgn__txn *txn, const cgn_kernel_desc *d) {
                                  d->num_args);
 }
 
-/* Complete driver params; fields staged by kernel_stage are kept. */
+/* Fills the driver params from the merged fields; fields staged by kernel_stage are kept. */
 static void kernel_build(const cgn_kernel_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
     p->type = CU_GRAPH_NODE_TYPE_KERNEL;
     cgn__set_kernel_handle(&p->kernel, d->kernel, ctx);
@@ -88,7 +90,7 @@ cgn_status cgn_graph_add_kernel(cgn_graph *graph, cgn_node *const *deps, size_t 
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, &d, sizeof d, &p, node_out);
+    cgn__txn_commit(&txn, &d, sizeof d, node_out);
     return CGN_OK;
 }
 
@@ -110,7 +112,7 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
     if ((set & CGN_KERNEL_SET_KERNEL_OWNER) && !(set & CGN_KERNEL_SET_KERNEL))
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel_owner requires kernel", where);
     cgn__txn txn;
-    st = cgn__update_begin(&txn, node, CGN_NODE_KERNEL, where, 12020);
+    st = cgn__update_begin(&txn, node, CGN_NODE_KERNEL, where, 12020, 0);
     if (st != CGN_OK)
         return st;
     cgn_kernel_desc d = *(const cgn_kernel_desc *)cgn__txn_current_state(&txn);
@@ -133,7 +135,8 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
         st = kernel_check_kinds(&d, set, where);
     if (st != CGN_OK)
         return st;
-    CUgraphNodeParams p = *cgn__txn_current_params(&txn);
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
     st = kernel_stage(&txn, &d, set, &p, where);
     if (st == CGN_OK)
         st = kernel_stage_owners(&txn, &d);
@@ -145,7 +148,7 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, &d, sizeof d, &p, NULL);
+    cgn__txn_commit(&txn, &d, sizeof d, NULL);
     return CGN_OK;
 }
 

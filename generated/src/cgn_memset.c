@@ -51,7 +51,7 @@ static cgn_status memset_stage_owners(cgn__txn *txn, const cgn_memset_desc *d) {
     return cgn__txn_stage_owners(txn, owners, sizeof owners / sizeof owners[0], NULL, 0);
 }
 
-/* Complete driver params; fields staged by memset_stage are kept. */
+/* Fills the driver params from the merged fields; fields staged by memset_stage are kept. */
 static void memset_build(const cgn_memset_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
     p->type = CU_GRAPH_NODE_TYPE_MEMSET;
     p->memset.dst = d->dst;
@@ -92,7 +92,7 @@ cgn_status cgn_graph_add_memset(cgn_graph *graph, cgn_node *const *deps, size_t 
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, &d, sizeof d, &p, node_out);
+    cgn__txn_commit(&txn, &d, sizeof d, node_out);
     return CGN_OK;
 }
 
@@ -116,7 +116,7 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
     if ((set & CGN_MEMSET_SET_ELEMENT_SIZE) && !(set & CGN_MEMSET_SET_VALUE))
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: element_size requires value", where);
     cgn__txn txn;
-    st = cgn__update_begin(&txn, node, CGN_NODE_MEMSET, where, 12020);
+    st = cgn__update_begin(&txn, node, CGN_NODE_MEMSET, where, 12020, 1);
     if (st != CGN_OK)
         return st;
     cgn_memset_desc d = *(const cgn_memset_desc *)cgn__txn_current_state(&txn);
@@ -139,7 +139,8 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
         st = memset_check_kinds(&d, set, where);
     if (st != CGN_OK)
         return st;
-    CUgraphNodeParams p = *cgn__txn_current_params(&txn);
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
     st = memset_stage(&txn, &d, set, &p, where);
     if (st == CGN_OK)
         st = memset_stage_owners(&txn, &d);
@@ -151,7 +152,7 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, &d, sizeof d, &p, NULL);
+    cgn__txn_commit(&txn, &d, sizeof d, NULL);
     return CGN_OK;
 }
 
