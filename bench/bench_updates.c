@@ -138,6 +138,12 @@ static CUgraph raw_graph_of(long n, CUgraphNode *mid, CUgraphNodeParams *p, void
 
 /* ---- measurements ------------------------------------------------------------------------- */
 
+static CUresult null_set_params(CUgraphNode node, CUgraphNodeParams *params) {
+    (void)node;
+    (void)params;
+    return CUDA_SUCCESS;
+}
+
 static void bench_owners_unchanged(void) {
     cgn_node *node;
     cgn_graph *g = cgn_graph_of(1, &node);
@@ -172,11 +178,31 @@ static void bench_owners_unchanged(void) {
     MEASURE(cgn_args, CHECK(cgn_kernel_node_update(node, &u[i & 1])));
     result("def_update_unchanged.cgn_args", cgn_args, "new scalar arg, owners unchanged");
 
+    double raw_grid;
+    MEASURE(raw_grid, {
+        p.kernel.gridDimX = 1 + (unsigned)(i & 1);
+        CU(drv->cuGraphNodeSetParams(raw_node, &p));
+    });
+    p.kernel.gridDimX = 1;
+    result("def_update_unchanged.raw_grid", raw_grid, "cuGraphNodeSetParams, new grid");
+
     cgn_kernel_update grid[2] = {CGN_KERNEL_UPDATE_INIT, CGN_KERNEL_UPDATE_INIT};
     cgn_kernel_update_set_grid(&grid[0], CGN_DIM3(1, 1, 1));
     cgn_kernel_update_set_grid(&grid[1], CGN_DIM3(2, 1, 1));
     MEASURE(cgn_grid, CHECK(cgn_kernel_node_update(node, &grid[i & 1])));
     result("def_update_unchanged.cgn_grid", cgn_grid, "new grid, owners unchanged");
+
+    /* cgn's own CPU cost: the same updates with cuGraphNodeSetParams answered by a stub. */
+    static cgn_driver_table null_driver;
+    null_driver = *drv;
+    null_driver.cuGraphNodeSetParams = null_set_params;
+    cgn_driver_install(&null_driver);
+    double cpu_args, cpu_grid;
+    MEASURE(cpu_args, CHECK(cgn_kernel_node_update(node, &u[i & 1])));
+    MEASURE(cpu_grid, CHECK(cgn_kernel_node_update(node, &grid[i & 1])));
+    cgn_driver_install(drv);
+    result("cgn_cpu.args", cpu_args, "cgn alone: scalar-arg update with a stub driver call");
+    result("cgn_cpu.grid", cpu_grid, "cgn alone: grid update with a stub driver call");
     CHECK(cgn_graph_destroy(g));
     CU(drv->cuGraphDestroy(rg));
 }

@@ -38,8 +38,11 @@ def main():
     row("raw cuGraphNodeSetParams (reference)", "def_update_unchanged.raw_cuGraphNodeSetParams")
     row("cgn new scalar arg / raw cuGraphNodeSetParams", "def_update_unchanged.cgn_args",
         "def_update_unchanged.raw_cuGraphNodeSetParams", 1.15)
-    row("cgn new grid / raw cuGraphNodeSetParams", "def_update_unchanged.cgn_grid",
-        "def_update_unchanged.raw_cuGraphNodeSetParams", 1.15)
+    row("raw cuGraphNodeSetParams, new grid", "def_update_unchanged.raw_grid")
+    row("cgn new grid / raw new grid", "def_update_unchanged.cgn_grid",
+        "def_update_unchanged.raw_grid", 1.15)
+    row("cgn alone (stub driver call), scalar arg", "cgn_cpu.args")
+    row("cgn alone (stub driver call), grid", "cgn_cpu.grid")
     row("cuda.core update(args=) scalar", "cuda_core.def_update_unchanged.args")
     row("cuda.core update(config=)", "cuda_core.def_update_unchanged.config")
     row("speed-up of cgn args over cuda.core", "def_update_unchanged.cgn_args",

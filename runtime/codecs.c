@@ -157,7 +157,13 @@ cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_ar
     cgn_arg *copies = (cgn_arg *)(block + off_args);
     size_t at = off_bytes;
     for (uint32_t i = 0; i < num_args; i++) {
-        memcpy(block + at, args[i].value, args[i].size);
+        /* Fixed sizes let the compiler inline the common pointer and scalar copies. */
+        if (args[i].size == 8)
+            memcpy(block + at, args[i].value, 8);
+        else if (args[i].size == 4)
+            memcpy(block + at, args[i].value, 4);
+        else
+            memcpy(block + at, args[i].value, args[i].size);
         ptrs[i] = block + at;
         copies[i] = (cgn_arg){block + at, args[i].size, args[i].owner};
         at += CGN__ALIGN_UP(args[i].size, 16);

@@ -102,7 +102,7 @@ typedef struct cgn__txn {
 cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
                           cgn_node_type type, size_t state_size, int needs_context);
 
-/* Update path. Checks the node is alive and of `type`, then the driver gate for node updates
+/* Update path; the caller has checked the node with cgn__check_node. Checks the driver gate
  * (cuGraphNodeSetParams, since 12.2 unless the spec says otherwise). switch_context: the
  * driver needs the node's context current during the update (memset, memcpy). */
 cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type,
