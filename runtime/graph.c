@@ -19,29 +19,44 @@ cgn_status cgn_graph_create(cgn_graph **graph_out) {
         free(g);
         return cgn__fail_driver(r, "cgn_graph_create: cuGraphCreate");
     }
+    g->root = g;
+    g->alive = 1;
     *graph_out = g;
     return CGN_OK;
 }
 
-static void cgn__node_free(cgn_node *n) {
-    free(n->storage);
-    free(n->spare);
+void cgn__node_free(cgn_node *n) {
+    cgn__block_release(n->storage);
+    cgn__block_release(n->spare);
     free(n->state);
     free(n);
+}
+
+/* Frees a graph record and its node records (not the CUDA graph). */
+static void cgn__graph_record_free(cgn_graph *g) {
+    for (size_t i = 0; i < g->num_nodes; i++)
+        cgn__node_free(g->nodes[i]);
+    free(g->nodes);
+    free(g->embedded);
+    free(g);
 }
 
 cgn_status cgn_graph_destroy(cgn_graph *graph) {
     if (graph == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_graph_destroy: graph is NULL");
+    if (graph->root != graph)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
+                         "cgn_graph_destroy: graph %p is embedded in a child-graph node and goes "
+                         "with its parent; destroy the child node or the root instead",
+                         (void *)graph);
     /* CUDA drops the graph's user-object references; attachments still used by clones or
      * executables stay alive through theirs. */
     CUresult r = cgn__driver->cuGraphDestroy(graph->raw);
     if (r != CUDA_SUCCESS)
         return cgn__fail_driver(r, "cgn_graph_destroy: cuGraphDestroy");
-    for (size_t i = 0; i < graph->num_nodes; i++)
-        cgn__node_free(graph->nodes[i]);
-    free(graph->nodes);
-    free(graph);
+    for (size_t i = 0; i < graph->num_embedded; i++)
+        cgn__graph_record_free(graph->embedded[i]);
+    cgn__graph_record_free(graph);
     cgn__collect_pending();
     return CGN_OK;
 }
@@ -81,6 +96,11 @@ cgn_status cgn__check_node(const cgn_node *node, cgn_node_type type, const char 
     if (node->type != type)
         return cgn__fail(CGN_ERROR_WRONG_NODE_TYPE, "%s: node %p is a %s node", where,
                          (const void *)node, cgn__node_type_name(node->type));
+    if (node->raw == NULL)
+        return cgn__fail(CGN_ERROR_DRIVER,
+                         "%s: node %p of an embedded graph could not be located in the new "
+                         "embedding (cuGraphNodeFindInClone failed after the replacement)",
+                         where, (const void *)node);
     return CGN_OK;
 }
 
@@ -108,10 +128,11 @@ cgn_status cgn_node_destroy(cgn_node *node) {
     node->attachment = NULL;
     if (a != NULL)
         (void)cgn__driver->cuGraphReleaseUserObject(node->graph->raw, a->object, 1);
-    free(node->storage);
-    free(node->spare);
+    cgn__block_release(node->storage);
+    cgn__block_release(node->spare);
     node->storage = node->spare = NULL;
-    node->storage_size = node->spare_size = 0;
+    if (node->embedded != NULL)
+        cgn__retire_embedded(node->embedded); /* CUDA destroyed the embedded graph with it */
     cgn__collect_pending();
     return CGN_OK;
 }
@@ -141,6 +162,11 @@ cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
     if (graph == NULL || exec_out == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_graph_instantiate: graph and exec_out "
                                                      "must not be NULL");
+    if (!graph->alive || graph->raw == NULL)
+        return cgn__fail(CGN_ERROR_DESTROYED,
+                         "cgn_graph_instantiate: the embedded graph %p was replaced or its child "
+                         "node destroyed",
+                         (void *)graph);
     cgn__collect_pending();
     cgn_exec *e = calloc(1, sizeof *e);
     if (e == NULL)

@@ -56,6 +56,13 @@ struct cgn_graph {
     CUgraph raw;
     cgn_node **nodes; /* every node record added to this graph, alive or destroyed */
     size_t num_nodes, cap_nodes;
+    /* Hierarchy: a graph made by cgn_graph_create is its own root; a graph embedded by a
+     * child-graph node belongs to that node's root, which owns its record. */
+    cgn_graph *root;
+    cgn_node *owner;       /* the child-graph node embedding this graph; NULL for a root */
+    int alive;             /* 0 once replaced or its child node destroyed (records stay) */
+    cgn_graph **embedded;  /* root only: every embedded graph record of the hierarchy */
+    size_t num_embedded, cap_embedded;
 };
 
 struct cgn_node {
@@ -65,10 +72,13 @@ struct cgn_node {
     int alive;
     CUcontext ctx;                   /* current when the node was added; used for every update */
     void *state;                     /* the node type's generated desc struct, cgn-owned copy */
-    void *storage;                   /* cgn-owned bytes the state and params point into */
-    size_t storage_size;
-    void *spare;                     /* the previous storage block, reused by the next update */
-    size_t spare_size;
+    size_t state_size;
+    void *storage;                   /* cgn-owned block the state and params point into; shared
+                                        (refcounted) with copies of this node in embeddings */
+    void *spare;                     /* a previous block held by this node alone, for reuse */
+    cgn_graph *embedded;             /* child-graph node: its embedded graph's record */
+    const cgn_node *source;          /* node in an embedding: the node it was copied from */
+    CUgraphNode source_raw;
     cgn__attachment *attachment;     /* owners of the current version; NULL when none */
 };
 
@@ -87,8 +97,8 @@ typedef struct cgn__txn {
     cgn__attachment *attachment;    /* attachment for the new version (may equal the current) */
     int new_attachment;             /* 1: attachment was created by this txn */
     void *storage;                  /* replaces node->storage at commit when storage_set */
-    size_t storage_size;
     int storage_set;
+    cgn_graph *embed_plan;          /* child-graph node: records prepared for the new child */
     void *state;                    /* preallocated state block for a new node */
     int switch_context;             /* make the node's context current around the update */
     const CUgraphNode *deps;        /* raw dependencies of a new node */
@@ -138,6 +148,27 @@ void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_no
 
 /* Releases what the transaction prepared. Safe to call after a failed apply (no-op then). */
 void cgn__txn_rollback(cgn__txn *txn);
+
+/* ---- storage blocks and embeddings --------------------------------------------------------- */
+
+/* Storage blocks are refcounted so that a node copied into an embedded graph shares them. */
+void cgn__block_retain(void *block);
+void cgn__block_release(void *block);
+
+/* Child-graph field codec: checks the source (alive, another hierarchy) and prepares, before
+ * the mutation, the records of the embedded copy (every allocation happens here). */
+cgn_status cgn__stage_child_graph(cgn__txn *txn, cgn_graph *source, CUgraph *raw_out,
+                                  const char *where);
+/* After the mutation (cannot fail): retires the old embedded records, publishes the new ones
+ * and locates their raw handles. Called by cgn__txn_commit. */
+void cgn__commit_embedding(cgn__txn *txn);
+/* Frees prepared records (rollback). */
+void cgn__discard_embedding(cgn_graph *plan);
+/* Marks an embedded graph and everything below it destroyed (records stay until the root
+ * goes). */
+void cgn__retire_embedded(cgn_graph *graph);
+/* Frees a node record and drops its storage references. */
+void cgn__node_free(cgn_node *node);
 
 /* ---- node checks shared by generated getters ---------------------------------------------- */
 

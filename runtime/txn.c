@@ -1,5 +1,7 @@
 /* The update transaction: validate -> prepare -> apply (one driver mutation) -> commit, or
  * rollback. Everything that can fail happens before the mutation; commit only publishes. */
+#include <stdalign.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +58,11 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
     if (graph == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "adding a %s node: graph is NULL",
                          cgn__node_type_name(type));
+    if (!graph->alive)
+        return cgn__fail(CGN_ERROR_DESTROYED,
+                         "adding a %s node: the embedded graph %p was replaced or its child "
+                         "node destroyed",
+                         cgn__node_type_name(type), (void *)graph);
     cgn__collect_pending();
     CUcontext ctx = NULL;
     CUresult r = cgn__driver->cuCtxGetCurrent(&ctx);
@@ -82,6 +89,7 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
     txn->node->graph = graph;
     txn->node->type = type;
     txn->node->ctx = ctx;
+    txn->node->state_size = state_size;
     return CGN_OK;
 }
 
@@ -95,6 +103,7 @@ cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type,
     txn->adding = 0;
     txn->new_attachment = 0;
     txn->storage_set = 0;
+    txn->embed_plan = NULL;
     txn->switch_context = switch_context;
     txn->attachment = node->attachment;
     cgn__collect_pending();
@@ -113,19 +122,46 @@ const void *cgn__txn_current_storage(const cgn__txn *txn) {
     return txn->adding ? NULL : txn->node->storage;
 }
 
+/* A storage block: this header, then the payload the node points at. */
+typedef struct cgn__block_header {
+    atomic_long refs;
+    size_t size;
+    alignas(16) unsigned char payload[];
+} cgn__block_header;
+
+static cgn__block_header *cgn__block_of(void *payload) {
+    return (cgn__block_header *)((unsigned char *)payload - offsetof(cgn__block_header, payload));
+}
+
+void cgn__block_retain(void *block) {
+    if (block)
+        atomic_fetch_add_explicit(&cgn__block_of(block)->refs, 1, memory_order_relaxed);
+}
+
+void cgn__block_release(void *block) {
+    if (block && atomic_fetch_sub_explicit(&cgn__block_of(block)->refs, 1,
+                                           memory_order_acq_rel) == 1)
+        free(cgn__block_of(block));
+}
+
+static int cgn__block_exclusive(void *block) {
+    return atomic_load_explicit(&cgn__block_of(block)->refs, memory_order_acquire) == 1;
+}
+
 void *cgn__txn_storage(cgn__txn *txn, size_t size) {
     cgn_node *n = txn->node;
-    if (n->spare != NULL && n->spare_size >= size) {
+    if (n->spare != NULL && cgn__block_of(n->spare)->size >= size) {
         txn->storage = n->spare;
-        txn->storage_size = n->spare_size;
         n->spare = NULL; /* given back at rollback */
     } else {
-        txn->storage = malloc(size ? size : 1);
-        txn->storage_size = size;
-        if (txn->storage == NULL) {
+        cgn__block_header *h = malloc(sizeof *h + (size ? size : 1));
+        if (h == NULL) {
             cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "staging node parameters: out of host memory");
             return NULL;
         }
+        atomic_init(&h->refs, 1);
+        h->size = size;
+        txn->storage = h->payload;
     }
     txn->storage_set = 1;
     return txn->storage;
@@ -299,12 +335,17 @@ void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_no
     if (state_size)
         memcpy(n->state, state, state_size);
     if (txn->storage_set) {
-        free(n->spare);
-        n->spare = n->storage;
-        n->spare_size = n->storage_size;
+        void *old = n->storage;
         n->storage = txn->storage;
-        n->storage_size = txn->storage_size;
+        if (old != NULL && cgn__block_exclusive(old)) {
+            cgn__block_release(n->spare);
+            n->spare = old; /* reused by the next update */
+        } else {
+            cgn__block_release(old); /* still shared with an embedded copy */
+        }
     }
+    if (txn->embed_plan != NULL)
+        cgn__commit_embedding(txn);
     if (txn->new_attachment) {
         /* Publish the new version before dropping the graph's reference to the old one: that
          * release can make the old owners eligible for release. */
@@ -332,13 +373,13 @@ void cgn__txn_rollback(cgn__txn *txn) {
         (void)cgn__driver->cuGraphReleaseUserObject(n->graph->raw, a->object, 1);
     }
     if (txn->storage_set) {
-        if (n != NULL && n->spare == NULL && !txn->adding) {
+        if (n != NULL && n->spare == NULL && !txn->adding)
             n->spare = txn->storage;
-            n->spare_size = txn->storage_size;
-        } else {
-            free(txn->storage);
-        }
+        else
+            cgn__block_release(txn->storage);
     }
+    if (txn->embed_plan != NULL)
+        cgn__discard_embedding(txn->embed_plan);
     if (txn->adding) {
         free(txn->deps_buf);
         free(txn->state);

@@ -119,6 +119,18 @@ CGN_API cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream);
 CGN_API cgn_status cgn_exec_destroy(cgn_exec *exec);
 CGN_API cgn_status cgn_exec_raw(const cgn_exec *exec, CUgraphExec *raw_out);
 
+/* ---- child-graph embeddings ------------------------------------------------------------------ */
+
+/* The graph embedded by a child-graph node: CUDA's clone of the graph given at add or update,
+ * mirrored by cgn so its nodes can be updated too (updates there affect only this embedding).
+ * It belongs to the parent's hierarchy: it cannot be destroyed on its own, and reports
+ * CGN_ERROR_DESTROYED once the child is replaced or the node destroyed. */
+CGN_API cgn_status cgn_child_graph_node_embedded(const cgn_node *node, cgn_graph **embedded_out);
+/* The copy, inside the graph embedded by child-graph node `node`, of `source_node` (a node of
+ * the graph that was embedded). source_node must still be a valid handle. */
+CGN_API cgn_status cgn_child_graph_node_find(const cgn_node *node, const cgn_node *source_node,
+                                             cgn_node **embedded_node_out);
+
 /* ---- field types shared by node types --------------------------------------------------- */
 
 /* Three launch dimensions; every component must be at least 1. */
