@@ -22,6 +22,7 @@
     X(cuMemFree, 3020)                                                                             \
     X(cuMemAllocHost, 3020)                                                                        \
     X(cuMemFreeHost, 2000)                                                                         \
+    X(cuMemHostGetDevicePointer, 3020)                                                             \
     X(cuMemcpyDtoH, 3020)                                                                          \
     X(cuMemcpyHtoD, 3020)                                                                          \
     X(cuMemsetD8, 3020)                                                                            \
@@ -29,9 +30,11 @@
     X(cuLibraryUnload, 12000)                                                                      \
     X(cuLibraryGetKernel, 12000)                                                                   \
     X(cuKernelGetFunction, 12000)                                                                  \
+    X(cuLaunchKernel, 4000)                                                                        \
     X(cuStreamCreate, 2000)                                                                        \
     X(cuStreamDestroy, 4000)                                                                       \
     X(cuStreamSynchronize, 2000)                                                                   \
+    X(cuStreamQuery, 2000)                                                                         \
     X(cuEventCreate, 2000)                                                                         \
     X(cuEventDestroy, 4000)                                                                        \
     X(cuEventQuery, 2000)                                                                          \

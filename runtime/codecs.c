@@ -1,7 +1,9 @@
 /* Field codecs: staging of field kinds that need cgn-owned copies or driver checks. They know
- * field kinds (kernel handles, argument lists), never a node type's field names. */
+ * field kinds (kernel handles, argument lists, copy operands, byte payloads) and node forms
+ * (a 1-D memcpy), never a node type's field names. */
 #include <stdalign.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime.h"
@@ -187,4 +189,108 @@ void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kerne
     /* ctx is ignored for a CUfunction; a CUkernel runs in the node's recorded context. */
     params->ctx = kernel.function ? NULL : ctx;
     params->extra = NULL;
+}
+
+/* ---- copy operands: device or host memory ---------------------------------------------------- */
+
+cgn_status cgn__detect_memory_type(CUdeviceptr address, CUmemorytype *type_out, const char *field,
+                                   const char *where) {
+    unsigned int type = 0; /* the attribute is a CUmemorytype, 4 bytes */
+    CUresult r =
+        cgn__driver->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, address);
+    if (r == CUDA_ERROR_INVALID_VALUE) {
+        /* Not an address the driver knows: pageable host memory, copied through host fields. */
+        *type_out = CU_MEMORYTYPE_HOST;
+        return CGN_OK;
+    }
+    if (r != CUDA_SUCCESS) {
+        char what[128];
+        snprintf(what, sizeof what, "%s: cuPointerGetAttribute(MEMORY_TYPE) of %s", where, field);
+        return cgn__fail_driver(r, what);
+    }
+    switch (type) {
+    case CU_MEMORYTYPE_HOST:
+        *type_out = CU_MEMORYTYPE_HOST;
+        return CGN_OK;
+    case CU_MEMORYTYPE_DEVICE:
+    case CU_MEMORYTYPE_UNIFIED: /* managed memory is copied as device memory */
+        *type_out = CU_MEMORYTYPE_DEVICE;
+        return CGN_OK;
+    default:
+        return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
+                         "%s: %s 0x%llx is memory of type %u; cgn copies between device and host "
+                         "memory only",
+                         where, field, (unsigned long long)address, type);
+    }
+}
+
+/* ---- cgn-owned byte copies ------------------------------------------------------------------- */
+
+cgn_status cgn__stage_bytes(const void *bytes, size_t size, const void **copy_out,
+                            cgn_owner **owner_out, const char *field, const char *where) {
+    *copy_out = NULL;
+    *owner_out = NULL;
+    if (size == 0)
+        return CGN_OK; /* a zero-length payload is no payload: the driver gets NULL */
+    if (bytes == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: %s is NULL but its size is %zu", where,
+                         field, size);
+    void *copy = malloc(size);
+    cgn_owner *owner = NULL;
+    if (copy == NULL || cgn_owner_create(copy, free, &owner) != CGN_OK) {
+        free(copy);
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: no host memory for a copy of %s (%zu bytes)",
+                         where, field, size);
+    }
+    memcpy(copy, bytes, size);
+    *copy_out = copy;
+    *owner_out = owner;
+    return CGN_OK;
+}
+
+void cgn__release_staged_copy(cgn_owner *owner) {
+    if (owner != NULL)
+        cgn__owner_release(owner);
+}
+
+/* ---- memcpy nodes: the one form cgn updates ------------------------------------------------- */
+
+static int cgn__host_or_device(CUmemorytype t) {
+    return t == CU_MEMORYTYPE_HOST || t == CU_MEMORYTYPE_DEVICE;
+}
+
+/* Why the descriptor is not a plain 1-D host/device copy, or NULL when it is. */
+static const char *cgn__memcpy_form_problem(const CUDA_MEMCPY3D *c) {
+    if (c->srcMemoryType == CU_MEMORYTYPE_ARRAY || c->dstMemoryType == CU_MEMORYTYPE_ARRAY)
+        return "array-backed";
+    if (!cgn__host_or_device(c->srcMemoryType) || !cgn__host_or_device(c->dstMemoryType))
+        return "of a memory type other than host or device";
+    if (c->Height != 1 || c->Depth != 1)
+        return "multidimensional";
+    if (c->srcXInBytes || c->srcY || c->srcZ || c->srcLOD || c->dstXInBytes || c->dstY ||
+        c->dstZ || c->dstLOD)
+        return "offset";
+    if (c->srcPitch || c->srcHeight || c->dstPitch || c->dstHeight)
+        return "pitched";
+    if (c->reserved0 != NULL || c->reserved1 != NULL)
+        return "using reserved fields";
+    return NULL;
+}
+
+cgn_status cgn__check_memcpy_1d(const cgn__txn *txn, const char *where) {
+    CUDA_MEMCPY3D c;
+    memset(&c, 0, sizeof c);
+    CUresult r = cgn__driver->cuGraphMemcpyNodeGetParams(txn->node->raw, &c);
+    if (r != CUDA_SUCCESS) {
+        char what[128];
+        snprintf(what, sizeof what, "%s: cuGraphMemcpyNodeGetParams", where);
+        return cgn__fail_driver(r, what);
+    }
+    const char *problem = cgn__memcpy_form_problem(&c);
+    if (problem != NULL)
+        return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
+                         "%s: memcpy node %p is %s (changed outside cgn); cgn updates plain 1-D "
+                         "copies between host and device memory only",
+                         where, (const void *)txn->node, problem);
+    return CGN_OK;
 }

@@ -61,6 +61,8 @@
       (CUgraph g, CUuserObject o, unsigned int n), (g, o, n))                                       \
     X(cuPointerGetAttribute, 4000, CGN__NEED_BASE,                                                  \
       (void *data, CUpointer_attribute a, CUdeviceptr p), (data, a, p))                             \
+    X(cuGraphMemcpyNodeGetParams, 10000, CGN__NEED_BASE, (CUgraphNode n, CUDA_MEMCPY3D_v2 * p),     \
+      (n, p))                                                                                       \
     X(cuGraphNodeSetParams, 12020, CGN__NEED_FEATURE, (CUgraphNode n, CUgraphNodeParams * p),       \
       (n, p))                                                                                       \
     X(cuGraphExecNodeSetParams, 12020, CGN__NEED_FEATURE,                                           \

@@ -196,4 +196,30 @@ void **cgn__current_kernel_params(const cgn__txn *txn);
 /* Fills func/kern/ctx of a kernel node's params for a kernel handle. */
 void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kernel, CUcontext ctx);
 
+/* The memory type a copy operand is read or written as, asked of the driver once when the
+ * operand is set: CU_MEMORYTYPE_DEVICE for device and managed memory, CU_MEMORYTYPE_HOST for
+ * pinned host memory and for addresses the driver does not know (CUDA_ERROR_INVALID_VALUE:
+ * pageable host memory). Another driver error is CGN_ERROR_DRIVER; another memory type (an
+ * array) CGN_ERROR_NOT_SUPPORTED. `field` names the operand in messages. */
+cgn_status cgn__detect_memory_type(CUdeviceptr address, CUmemorytype *type_out, const char *field,
+                                   const char *where);
+
+/* Copies `size` bytes into a new cgn-owned block held by a new owner (release: free), for a
+ * field whose bytes must outlive the call (a host callback's payload): *copy_out points at the
+ * copy, *owner_out holds the one reference, the caller's, to drop with cgn__release_staged_copy
+ * once the staged attachment retains the owner (or staging failed). size 0 gives NULL and NULL,
+ * whatever `bytes` is. Nothing is allocated on failure. */
+cgn_status cgn__stage_bytes(const void *bytes, size_t size, const void **copy_out,
+                            cgn_owner **owner_out, const char *field, const char *where);
+/* Drops the reference cgn__stage_bytes gave its caller. With the owner retained by a staged
+ * attachment the copy lives on with that version; otherwise it is freed now. NULL: no-op. */
+void cgn__release_staged_copy(cgn_owner *owner);
+
+/* The node check before every memcpy update: reads the node's descriptor back with
+ * cuGraphMemcpyNodeGetParams and fails with CGN_ERROR_NOT_SUPPORTED, changing nothing, unless
+ * it is a plain 1-D copy between host and device memory (no offsets, pitches, arrays or LOD;
+ * Height = Depth = 1), the only form cgn builds. A node changed behind cgn's back into another
+ * form is refused rather than silently flattened. */
+cgn_status cgn__check_memcpy_1d(const cgn__txn *txn, const char *where);
+
 #endif /* CGN_RUNTIME_RUNTIME_H */

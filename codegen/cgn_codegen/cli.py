@@ -9,14 +9,14 @@ import tempfile
 
 from .diag import Diagnostics, Mark
 from .emit import Emitter
-from .fieldtypes import FIELD_TYPES
+from .fieldtypes import FIELD_TYPES, NODE_CHECKS
 from .load import load_file
 from .schema import enum_sets
 from .validate import validate_all
 
 # Files under --out the generator owns: anything matching these that it does not produce is
 # reported stale by --check.
-OWNED_PATTERNS = ("include/cgn/cgn_*.h", "src/cgn_*.c", "tests/cgn_cases_*.c")
+OWNED_PATTERNS = ("include/cgn/cgn_*.h", "src/cgn_*.c", "tests/cgn_cases_*.c", "docs/*.md")
 
 
 class Paths:
@@ -52,7 +52,7 @@ def _generate(paths: Paths, diags: Diagnostics):
     """{output path relative to out dir: content}, or None after diagnostics."""
     try:
         with open(paths.header, encoding="utf-8") as f:
-            enums = enum_sets(f.read(), FIELD_TYPES)
+            enums = enum_sets(f.read(), FIELD_TYPES, NODE_CHECKS)
     except (OSError, RuntimeError) as e:
         diags.error(Mark(paths.rel(paths.header), 1, 1), f"cannot read the cgn enums: {e}")
         return None

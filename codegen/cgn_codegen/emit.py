@@ -6,8 +6,9 @@ import re
 
 import jinja2
 
-from .cfmt import Call, INDENT, c_string, comment_block, render_lines, version_text, wrap_call
-from .fieldtypes import ROLE_ARGS, ROLE_KERNEL, ROLE_OWNER
+from .cfmt import (Call, INDENT, WIDTH, c_string, comment_block, render_lines, version_text,
+                   wrap_call)
+from .fieldtypes import ROLE_ARGS, ROLE_KERNEL
 from .model import Field, Fill, Node
 
 AGGREGATE_ORIGIN = "spec/"  # not "spec/*.yaml": "/*" inside a C comment trips -Wcomment
@@ -40,6 +41,18 @@ def _uses(lines, name: str) -> bool:
     return any(pat.search(line) for line in lines)
 
 
+def _split_assignments(indent: str, stmts) -> list:
+    """Statements at indent; an assignment too long for one line continues after its `=`."""
+    out = []
+    for stmt in stmts:
+        if len(indent + stmt) <= WIDTH or " = " not in stmt:
+            out.append(indent + stmt)
+        else:
+            lhs, rhs = stmt.split(" = ", 1)
+            out += [indent + lhs + " =", indent + INDENT + rhs]
+    return out
+
+
 def _voids(lines, params) -> list:
     return [f"(void){p};" for p in params if not _uses(lines, p)]
 
@@ -70,8 +83,12 @@ class NodeView:
     def bit(self, f: Field) -> str:
         return f"{self.P}_SET_{f.name.upper()}"
 
+    def _kw(self, f: Field) -> dict:
+        return dict(self.snip, name=f.name, cuda=f.cuda or "", bit=self.bit(f),
+                    replaced=self.bit(self.n.field(f.leader)))
+
     def _snippet(self, f: Field, items) -> list:
-        kw = dict(self.snip, name=f.name, cuda=f.cuda or "", bit=self.bit(f))
+        kw = self._kw(f)
         return [i.format(**kw) for i in items]
 
     # ---- header --------------------------------------------------------------------------
@@ -82,7 +99,10 @@ class NodeView:
         members = []  # (decl, doc)
         for f in n.fields:
             for m in f.type.members:
-                members.append((m.decl(f.name) + ";", m.doc.format(name=f.name, doc=f.doc)))
+                doc = m.doc.format(name=f.name, doc=f.doc)
+                if m.internal:
+                    doc = "Set by cgn, ignored on input. " + doc
+                members.append((m.decl(f.name) + ";", doc))
         width = max(len(d) for d, _ in members)
         desc_members = [f"{d.ljust(width)} /* {doc} */" for d, doc in members]
         defaults = [f".{f.name} = {f.default}" for f in n.fields if f.default is not None]
@@ -111,7 +131,7 @@ class NodeView:
             desc_init="{" + ", ".join(defaults) + "}" if defaults else "{0}",
             bits=bits, all_mask=f"UINT64_C({all_mask})",
             update_doc=comment_block(update_doc),
-            update_members=[m.decl(f.name) + ";" for f in n.fields for m in f.type.members],
+            update_members=[m.decl(f.name) + ";" for f in n.fields for m in self._inputs(f)],
             setters=self._setters(),
             add_proto=wrap_call("", Call(f"CGN_API cgn_status cgn_graph_add_{n.node}(",
                                          ("cgn_graph *graph", "cgn_node *const *deps",
@@ -127,7 +147,9 @@ class NodeView:
                 "Applies a partial update with one cuGraphNodeSetParams, all or nothing; future "
                 "instantiations see it, existing executables keep their parameters and owners. "
                 f"Needs driver {self.gate_text}.\nAn update with nothing set returns CGN_OK "
-                "without touching the driver."),
+                "without touching the driver."
+                + (f"\n{n.update_check.status} when {n.update_check.doc}."
+                   if n.update_check is not None else "")),
         )
 
     def groups(self) -> list:
@@ -160,11 +182,11 @@ class NodeView:
             names = [g.name for g in fields]
             doc = f"Sets {_join_words(names)}{' together' if len(names) > 1 else ''}."
             params = [f"{self.update} *update"] + [m.decl(g.name) for g in fields
-                                                     for m in g.type.members]
+                                                     for m in self._inputs(g)]
             sig = wrap_call("", Call(f"static inline void cgn_{self.node}_update_set_"
                                      f"{first.name}(", tuple(params), ") {"))
             body = [f"update->{m.name.format(name=g.name)} = {m.name.format(name=g.name)};"
-                    for g in fields for m in g.type.members]
+                    for g in fields for m in self._inputs(g)]
             body += render_lines("", [Call("update->set |= ",
                                            tuple(self.bit(g) for g in fields), ";", " | ")])
             setters.append(dict(doc=comment_block(doc), sig=sig,
@@ -190,13 +212,13 @@ class NodeView:
         stage = render_lines(INDENT, [l for f in n.fields for l in self._snippet(f, f.type.stage)])
         stage_voids = _voids(stage, ("txn", "d", "changed", "p", "where"))
 
-        owner_fields = [f for f in n.owners if f.type.role == ROLE_OWNER]
+        owner_exprs = tuple(f"d->{m.format(name=f.name)}" for f in n.owners
+                            if f.type.role != ROLE_ARGS for m in f.type.owner_members)
         args = next((f for f in n.owners if f.type.role == ROLE_ARGS), None)
         arg_pair = (f"d->{args.name}", f"d->num_{args.name}") if args else ("NULL", "0")
         owners = []
-        if owner_fields:
-            owners += render_lines(INDENT, [Call("cgn_owner *const owners[] = {",
-                                                 tuple(f"d->{f.name}" for f in owner_fields),
+        if owner_exprs:
+            owners += render_lines(INDENT, [Call("cgn_owner *const owners[] = {", owner_exprs,
                                                  "};")])
             owners += render_lines(INDENT, [Call("return cgn__txn_stage_owners(",
                                                  ("txn", "owners",
@@ -207,8 +229,12 @@ class NodeView:
                                                  ("txn", "NULL", "0") + arg_pair, ");")])
         owners = _voids(owners, ("d",)) + owners
 
+        settle = render_lines(INDENT, [l for f in n.fields
+                                       for l in self._snippet(f, f.type.settle)])
+
         build = [f"p->type = {n.cu_node_type};"]
         build += [l for f in n.fields for l in self._snippet(f, f.type.build)]
+        build += [f"p->{n.member}.{m} = {v};" for m, v in n.fixed]
         if n.context_field:
             build.append(f"p->{n.member}.{n.context_field} = ctx;")
         build = render_lines(INDENT, build)
@@ -217,8 +243,12 @@ class NodeView:
         requires = []
         for f in n.fields:
             for r in f.requires:
-                requires.append(INDENT + f"if ((set & {self.bit(f)}) && "
-                                f"!(set & {self.bit(n.field(r))}))")
+                cond = INDENT + f"if ((set & {self.bit(f)}) && !(set & {self.bit(n.field(r))}))"
+                if len(cond) <= WIDTH:
+                    requires.append(cond)
+                else:
+                    requires += [INDENT + f"if ((set & {self.bit(f)}) &&",
+                                 INDENT + f"    !(set & {self.bit(n.field(r))}))"]
                 requires += wrap_call(INDENT * 2, Call("return cgn__fail(", (
                     "CGN_ERROR_MISSING_FIELD", c_string(f"%s: {f.name} requires {r}"), "where"),
                     ");"))
@@ -227,20 +257,39 @@ class NodeView:
         for f in n.fields:
             if f.follows:
                 continue
-            stmts = [f"d.{m} = update->{m};" for m in self._member_names(f)]
+            stmts = [f"d.{m.name.format(name=f.name)} = update->{m.name.format(name=f.name)};"
+                     for m in self._inputs(f)]
             for fol_name in f.followers:
                 fol = n.field(fol_name)
-                for m, mem in zip(self._member_names(fol), fol.type.members):
+                for mem in self._inputs(fol):
+                    m = mem.name.format(name=fol.name)
                     stmts.append(f"d.{m} = (set & {self.bit(fol)}) ? update->{m} : {mem.zero};")
+            stmts += [f"d.{m} = {zero}; /* set by cgn */"
+                      for m, zero in self._internals([f] + [n.field(x) for x in f.followers])]
             merge.append(INDENT + f"if (set & {self.bit(f)})" + (" {" if len(stmts) > 1 else ""))
-            merge += render_lines(INDENT * 2, stmts)
+            merge += _split_assignments(INDENT * 2, stmts)
             if len(stmts) > 1:
                 merge.append(INDENT + "}")
+
+        add_resets = render_lines(INDENT, [f"d.{m} = {zero};"
+                                           for m, zero in self._internals(n.fields)])
+        update_check = []
+        if n.update_check is not None:
+            update_check = [INDENT + f"st = {n.update_check.call}(&txn, where);",
+                            INDENT + "if (st != CGN_OK)", INDENT * 2 + "return st;"]
 
         node = n.node
         return dict(
             origin=self.origin, node=node, desc=self.desc, update=self.update, P=self.P,
             type_enum=n.type_enum, gate=n.update_gate, needs_context=self.needs_context,
+            settle=settle,
+            settle_doc=comment_block(f"Drops the references {node}_stage created, once the "
+                                     "owners are staged or staging failed: the staged "
+                                     "attachment, if any, holds its own, and a rollback "
+                                     "releases that one."),
+            settle_sig=wrap_call("", Call(f"static void {node}_settle(", (
+                f"const {self.desc} *d", "uint64_t changed"), ") {")),
+            add_resets=add_resets, update_check=update_check,
             rules=rules, rules_voids=rules_voids,
             checks=checks, check_voids=check_voids,
             check_sig=wrap_call("", Call(f"static cgn_status {node}_check_kinds(", (
@@ -274,8 +323,15 @@ class NodeView:
         )
 
     @staticmethod
-    def _member_names(f: Field) -> list:
-        return [m.name.format(name=f.name) for m in f.type.members]
+    def _inputs(f: Field) -> list:
+        """The members a caller sets (everything but those set by cgn)."""
+        return [m for m in f.type.members if not m.internal]
+
+    @staticmethod
+    def _internals(fields) -> list:
+        """(member name, zero) of the members set by cgn."""
+        return [(m.name.format(name=f.name), m.zero) for f in fields for m in f.type.members
+                if m.internal]
 
     # ---- test cases ----------------------------------------------------------------------
 
@@ -286,7 +342,8 @@ class NodeView:
         body = [f"{ctype} *{t} = out;", f"*{t} = ({ctype}){init};"]
         if is_update:
             bits = [self.bit(self.n.field(f)) for f in fill.fields]
-            body += render_lines("", [Call(f"{t}->set = ", tuple(bits), ";", " | ")])
+            body += [line[len(INDENT):] for line in
+                     render_lines(INDENT, [Call(f"{t}->set = ", tuple(bits), ";", " | ")])]
         body += [line.replace("$t", t) for line in fill.lines]
         body = _voids(body, ("env",)) + body
         return dict(sig=f"static void {name}(cgn_test_env *env, void *out) {{",
@@ -314,8 +371,7 @@ class NodeView:
         equal_terms = []
         helpers = []
         for f in n.fields:
-            kw = dict(self.snip, name=f.name, cuda=f.cuda or "", bit=self.bit(f))
-            equal_terms.append(f.type.equal.format(**kw))
+            equal_terms.append(f.type.equal.format(**self._kw(f)))
             if f.type.test_helper and f.type.test_helper not in helpers:
                 helpers.append(f.type.test_helper)
         node = n.node
@@ -352,4 +408,161 @@ class Emitter:
                                                       nodes=names)
         out["tests/cgn_cases_all.c"] = self._render("cases_all.c.j2", origin=AGGREGATE_ORIGIN,
                                                     nodes=names, count=len(names))
+        out["docs/nodes.md"] = self._render("docs.md.j2", **DocsView(nodes).render_ctx())
         return dict(sorted(out.items()))
+
+
+# ---- docs ------------------------------------------------------------------------------------
+
+def _md_cell(text: str) -> str:
+    """Text for a Markdown table cell: pipes escaped, one line."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def _code(text: str) -> str:
+    return f"`{text}`"
+
+
+# Statuses every node type's functions can return, after the node type's own.
+_COMMON_ERRORS = (
+    ("CGN_ERROR_DRIVER_TOO_OLD", "update on a driver older than the update gate; checked "
+                                 "before anything is touched"),
+    ("CGN_ERROR_DESTROYED", "the node (or a dependency given to add) has been destroyed"),
+    ("CGN_ERROR_WRONG_NODE_TYPE", "update or get of a node of another type"),
+    ("CGN_ERROR_INVALID_ARGUMENT", "a NULL graph, node, desc, update or out pointer; unknown "
+                                   "bits in `set`; a dependency that is NULL or of another "
+                                   "graph"),
+    ("CGN_ERROR_DRIVER", "a driver call failed (the message names it and its CUresult); the "
+                         "node, its owners and every executable are as before"),
+    ("CGN_ERROR_OUT_OF_MEMORY", "host memory for cgn's records ran out"),
+)
+
+
+class DocsView:
+    """generated/docs/nodes.md: one section per node type, from the validated model."""
+
+    def __init__(self, nodes: list) -> None:
+        self.nodes = nodes
+
+    def render_ctx(self) -> dict:
+        return dict(origin=AGGREGATE_ORIGIN, nodes=[self._node(n) for n in self.nodes])
+
+    def _node(self, n: Node) -> dict:
+        v = NodeView(n)
+        title = n.node.replace("_", " ").capitalize() + " node"
+        return dict(
+            anchor=n.node, title=title, summary=n.summary, reference=n.reference,
+            facts=self._facts(n, v), fields=self._fields(n, v), internal=self._internal(n),
+            updates=self._updates(n), retains=self._retains(n), errors=self._errors(n),
+            differences=list(n.differences),
+        )
+
+    def _facts(self, n: Node, v: NodeView) -> list:
+        setters = []
+        for first, fields in v.groups():
+            params = ", ".join(["update"] + [m.name.format(name=g.name) for g in fields
+                                             for m in NodeView._inputs(g)])
+            setters.append(_code(f"cgn_{n.node}_update_set_{first.name}({params})"))
+        context = "none (the node type has no context field)"
+        if n.context_field:
+            context = (f"the one current at add, recorded in `{n.member}.{n.context_field}`; "
+                       "adding without a current context is CGN_ERROR_NO_CONTEXT")
+            if n.context_current:
+                context += "; made current around each update when another one is current"
+        facts = [
+            ("Descriptor", f"{_code(v.desc)}, {_code(v.P + '_DESC_INIT')}"),
+            ("Update", f"{_code(v.update)}, {_code(v.P + '_UPDATE_INIT')}, one bit per field "
+                       f"({_code(v.P + '_SET_<FIELD>')}, {_code(v.P + '_SET_ALL')})"),
+            ("Setters", ", ".join(setters)),
+            ("Functions", ", ".join(_code(f) for f in (
+                f"cgn_graph_add_{n.node}", f"cgn_{n.node}_node_update",
+                f"cgn_{n.node}_node_get"))),
+            ("CUDA node", f"{_code(n.cu_node_type)}, params member {_code(n.member)}"
+                          + "".join(f", {_code(m)} always {val}" for m, val in n.fixed)),
+            ("Context", context),
+            ("Driver gates", f"add: every driver cgn loads (12.0+, typed adder); update: "
+                             f"{version_text(n.update_gate)} ({_code('cuGraphNodeSetParams')})"),
+        ]
+        return [(k, _md_cell(val)) for k, val in facts]
+
+    def _fields(self, n: Node, v: NodeView) -> list:
+        rows = []
+        for f in n.fields:
+            ctype = f.type.doc_type or f.type.name
+            cuda = "—"
+            if f.cuda:
+                sfx = f.type.cuda_suffixes
+                cuda = f.cuda + ("{" + ",".join(sfx) + "}" if sfx != ("",) else "")
+            rows.append(dict(name=_code(f.name), ctype=_md_cell(_code(ctype)),
+                             default=_md_cell(_code(f.default)) if f.default else "—",
+                             cuda=_md_cell(_code(cuda)) if f.cuda else cuda,
+                             doc=_md_cell(f.doc)))
+        return rows
+
+    @staticmethod
+    def _internal(n: Node) -> list:
+        out = []
+        for f in n.fields:
+            for m in f.type.members:
+                if m.internal:
+                    out.append(f"{_code(m.name.format(name=f.name))}: "
+                               + m.doc.format(name=f.name, doc=f.doc))
+        return out
+
+    def _updates(self, n: Node) -> list:
+        out = ["Any field may be updated; a field whose bit is not in `set` keeps its value, "
+               "and an update with nothing set returns CGN_OK without a driver call."]
+        for f in n.fields:
+            if not f.requires:
+                continue
+            text = f"{_code(f.name)} requires " + _join_words([_code(r) for r in f.requires])
+            if f.follows:
+                text += (f"; {_code(f.follows)} set without it resets it to "
+                         f"{_code(f.type.members[0].zero)}")
+            out.append(text + ".")
+        if n.update_check is not None:
+            out.append(f"Before each update cgn checks the node's current form "
+                       f"({_code(n.update_check.call)}): CGN_ERROR_NOT_SUPPORTED when "
+                       f"{n.update_check.doc}.")
+        inter = [f for f in n.fields if any(m.internal for m in f.type.members)]
+        if inter:
+            out.append("Members set by cgn (" + ", ".join(
+                _code(m.name.format(name=f.name)) for f in inter for m in f.type.members
+                if m.internal) + ") are recomputed when their field is replaced and kept "
+                "otherwise; they are ignored on input.")
+        return out
+
+    @staticmethod
+    def _retains(n: Node) -> list:
+        out = []
+        for f in n.owners:
+            what = f.type.doc_retains or "retained with the version"
+            out.append(f"{_code(f.name)}: {what}.")
+        if out:
+            out.append("Each version's owners form one attachment, held by a CUDA user object "
+                       "on the graph: executables made earlier keep theirs; an update with "
+                       "unchanged owners makes no user object (docs/ownership.md).")
+        else:
+            out.append("Nothing.")
+        return out
+
+    @staticmethod
+    def _errors(n: Node) -> list:
+        rows = []
+        for r in n.rules:
+            rows.append((r.status, f"`{r.when.replace('d->', '')}`: " + r.message))
+        for f in n.fields:
+            for req in f.requires:
+                rows.append(("CGN_ERROR_MISSING_FIELD", f"`{f.name}` set without `{req}`"))
+        if n.update_check is not None:
+            rows.append((n.update_check.status, n.update_check.doc))
+        by_error = {}  # (status, cause) -> field names, in field order
+        for f in n.fields:
+            for status, cause in f.type.doc_errors:
+                by_error.setdefault((status, cause), []).append(_code(f.name))
+        for (status, cause), names in by_error.items():
+            rows.append((status, f"{', '.join(names)}: {cause}"))
+        if n.context_field:
+            rows.append(("CGN_ERROR_NO_CONTEXT", "add with no current CUDA context"))
+        rows += list(_COMMON_ERRORS)
+        return [(_code(s), _md_cell(c)) for s, c in rows]

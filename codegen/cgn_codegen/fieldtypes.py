@@ -4,13 +4,23 @@ adding one entry here, never an `if` in the emitter.
 
 Snippet placeholders, filled per field by emit.py:
   {name}  the field name          {bit}   its CGN_<NODE>_SET_<FIELD> macro
+  {replaced} the bit whose presence in `changed` means the field was replaced: its own bit, or
+          the bit of the field it follows (a follower always comes with its leader)
   {member} the CUgraphNodeParams union member (spec cuda.member)
   {cuda}  the field's `cuda:` name
   {args} / {args_bit}, {kernel} / {kernel_bit}  the node's args / kernel field and its bit
 Variables in scope: build: d (const desc *), p (CUgraphNodeParams *), ctx (CUcontext);
-stage: txn, d (desc *), changed (uint64_t), p, where; check: d (const desc *), changed, where.
+stage: txn, d (desc *), changed (uint64_t), p, where; check: d (const desc *), changed, where;
+settle: d (const desc *), changed.
 Test values (spec `cases:`) are parsed by each type's `case` codec into C statements over `$t`
 (the desc or update pointer) and a normalised value used to check replacements.
+
+Members set by cgn (`internal`: a detected memory type, the owner of a cgn-owned copy) are in
+the desc only: ignored on input (reset to zero whenever their field is replaced, before
+staging), never in the update struct or a setter, reported by the node's get function.
+A type whose stage creates references (a cgn-owned copy held by an internal owner) drops them
+in `settle`, which runs after the owners are staged, whether staging succeeded or not: the
+staged attachment then holds the only reference, and a rollback releases it.
 """
 from __future__ import annotations
 
@@ -31,6 +41,7 @@ class Member:
     name: str    # "{name}" or "num_{name}"
     zero: str    # the C value a follower is reset to
     doc: str = "{doc}"
+    internal: bool = False  # set by cgn: desc only, ignored on input (see the module doc)
 
     def decl(self, fname: str) -> str:
         n = self.name.format(name=fname)
@@ -60,6 +71,13 @@ class FieldType:
     test_helper: str = ""                      # C emitted once into a test file that needs it
     needs: tuple = ()                          # roles this type needs in the same node
     cuda_suffixes: tuple = ("",)               # CUDA members written: `cuda:` + each suffix
+    settle: tuple = ()                         # after staging owners: drop what stage created
+    owner_members: tuple = ()                  # members holding owners, staged when the field
+                                               # is listed in `owners:`
+    # For the generated docs (generated/docs/nodes.md):
+    doc_type: str = ""                         # how the C type reads; "" means `name`
+    doc_errors: tuple = ()                     # (status, cause) the type's codecs can return
+    doc_retains: str = ""                      # what cgn keeps for the field, if anything
 
 
 # ---- value codecs --------------------------------------------------------------------------
@@ -90,16 +108,30 @@ def _int_default(ctype, lo, hi):
     return parse
 
 
-def _int_case(ctype, lo, hi, tagged=None):
-    """Integers; `tagged` = (prefix, C function): also "prefix:N" (e.g. buf:0 for pointers)."""
+def _tags_text(tags) -> str:
+    return " or ".join(f"\"{t}:N\"" for t, _ in tags)
+
+
+def _tagged_index(node, tags, name, diags, what) -> Optional[CaseValue]:
+    """"tag:N" for one of `tags` ((prefix, C function returning the value), ...)."""
+    prefix = node.value.split(":", 1)[0]
+    fn = dict(tags).get(prefix)
+    if fn is None:
+        diags.error(node.mark, f"{what}: expected {_tags_text(tags)}, got \"{node.value}\"")
+        return None
+    n = _tag_index(node, prefix, diags, what)
+    if n is None:
+        return None
+    return CaseValue((prefix, n), (f"$t->{name} = {fn}(env, {n});",))
+
+
+def _int_case(ctype, lo, hi, tags=()):
+    """Integers; `tags` ((prefix, C function), ...): also "prefix:N" (e.g. buf:0 for pointers)."""
     def parse(node, name, diags, what):
-        if tagged and isinstance(node, YScalar) and isinstance(node.value, str):
-            n = _tag_index(node, tagged[0], diags, what)
-            if n is None:
-                return None
-            return CaseValue((tagged[0], n), (f"$t->{name} = {tagged[1]}(env, {n});",))
-        if tagged and not _is_int(node):
-            diags.error(node.mark, f"{what}: expected an integer or \"{tagged[0]}:N\", "
+        if tags and isinstance(node, YScalar) and isinstance(node.value, str):
+            return _tagged_index(node, tags, name, diags, what)
+        if tags and not _is_int(node):
+            diags.error(node.mark, f"{what}: expected an integer or {_tags_text(tags)}, "
                                    f"got {_describe(node)}")
             return None
         v = _int_in(node, lo, hi, diags, what, ctype)
@@ -130,6 +162,54 @@ def _null_case(node, name, diags, what):
         diags.error(node.mark, f"{what}: test values of this type can only be null so far")
         return None
     return CaseValue(None, (f"$t->{name} = NULL;",))
+
+
+def _handle_case(tags=(), named=None):
+    """null, "tag:N" for `tags` ((prefix, C function), ...) or, with named = (prefix, C
+    function), "prefix:NAME" (a test callback by name)."""
+    def parse(node, name, diags, what):
+        if isinstance(node, YScalar) and node.value is None:
+            return CaseValue(None, (f"$t->{name} = NULL;",))
+        forms = ([_tags_text(tags)] if tags else []) \
+            + ([f"\"{named[0]}:NAME\""] if named else []) + ["null"]
+        expected = " or ".join(forms)
+        if not (isinstance(node, YScalar) and isinstance(node.value, str)):
+            diags.error(node.mark, f"{what}: expected {expected}, got {_describe(node)}")
+            return None
+        if named and node.value.startswith(named[0] + ":"):
+            if not re.fullmatch(re.escape(named[0]) + r":[A-Za-z_][A-Za-z0-9_]*", node.value):
+                diags.error(node.mark, f"{what}: expected \"{named[0]}:NAME\" with NAME a C "
+                                       f"identifier, got \"{node.value}\"")
+                return None
+            label = node.value.split(":", 1)[1]
+            return CaseValue((named[0], label),
+                             (f"$t->{name} = {named[1]}(env, \"{label}\");",))
+        if tags and node.value.split(":", 1)[0] in dict(tags):
+            return _tagged_index(node, tags, name, diags, what)
+        diags.error(node.mark, f"{what}: expected {expected}, got \"{node.value}\"")
+        return None
+    return parse
+
+
+def _bytes_case(node, name, diags, what):
+    """[0xA1, ...] (bytes given by value; [] is a zero-length payload) or null."""
+    if isinstance(node, YScalar) and node.value is None:
+        return CaseValue((), (f"$t->{name} = NULL;", f"$t->{name}_size = 0;"))
+    if not isinstance(node, YSeq):
+        diags.error(node.mark, f"{what}: expected a list of byte values or null, "
+                               f"got {_describe(node)}")
+        return None
+    vals = [_int_in(n, 0, 0xFF, diags, what, "a byte") for n in node.items]
+    if any(v is None for v in vals):
+        return None
+    if not vals:  # a non-NULL pointer to zero bytes
+        return CaseValue((), (f"$t->{name} = cgn_test_bytes(env, NULL, 0);",
+                              f"$t->{name}_size = 0;"))
+    init = ", ".join("0x%02x" % v for v in vals)
+    lines = ("{", f"    static const unsigned char bytes[] = {{{init}}};",
+             f"    $t->{name} = cgn_test_bytes(env, bytes, sizeof bytes);",
+             f"    $t->{name}_size = sizeof bytes;", "}")
+    return CaseValue(tuple(vals), lines)
 
 
 def _owner_case(node, name, diags, what):
@@ -216,22 +296,22 @@ def _args_case(node, name, diags, what):
 
 # ---- the table -----------------------------------------------------------------------------
 
-def _scalar(ctype: str, lo: int, hi: int, tagged=None) -> FieldType:
+def _scalar(ctype: str, lo: int, hi: int, tags=()) -> FieldType:
     return FieldType(
         name=ctype, cuda="required",
         members=(Member(ctype, "{name}", "0"),),
         build=("p->{member}.{cuda} = d->{name};",),
         default=_int_default(ctype, lo, hi),
-        case=_int_case(ctype, lo, hi, tagged),
+        case=_int_case(ctype, lo, hi, tags),
     )
 
 
-def _handle(spec_name: str, ctype: str) -> FieldType:
+def _handle(spec_name: str, ctype: str, case=_null_case, build=None, doc_type="") -> FieldType:
     return FieldType(
         name=spec_name, cuda="required",
         members=(Member(ctype, "{name}", "NULL"),),
-        build=("p->{member}.{cuda} = d->{name};",),
-        default=_null_default, case=_null_case, zero_norm=None,
+        build=build or ("p->{member}.{cuda} = d->{name};",),
+        default=_null_default, case=case, zero_norm=None, doc_type=doc_type,
     )
 
 
@@ -253,20 +333,94 @@ static int args_equal(const cgn_arg *a, uint32_t na, const cgn_arg *b, uint32_t 
 }
 """
 
+_BYTES_EQUAL = """\
+/* Same size and same bytes (a node's get returns cgn's copy, not the caller's pointer). */
+static int bytes_equal(const void *a, size_t na, const void *b, size_t nb) {
+    return na == nb && (na == 0 || memcmp(a, b, na) == 0);
+}
+"""
+
 FIELD_TYPES = {t.name: t for t in (
     _scalar("uint32_t", *_U32),
     _scalar("int32_t", -0x80000000, 0x7FFFFFFF),
     _scalar("uint64_t", *_U64),
     _scalar("size_t", *_U64),
-    _scalar("CUdeviceptr", *_U64, tagged=("buf", "cgn_test_buf")),
-    _handle("CUevent", "CUevent"),
+    _scalar("CUdeviceptr", *_U64, tags=(("buf", "cgn_test_buf"),)),
+    _handle("CUevent", "CUevent", case=_handle_case(tags=(("event", "cgn_test_event"),))),
     _handle("CUgraph", "CUgraph"),
-    _handle("CUhostFn", "CUhostFn"),
-    _handle("void_ptr", "void *"),
+    _handle("CUhostFn", "CUhostFn", case=_handle_case(named=("callback", "cgn_test_callback"))),
+    # p is zeroed, so writing only a non-NULL pointer changes nothing, and lets two pointer
+    # fields share one CUDA member (a host node's userData: user_data or payload) when a rule
+    # keeps at most one of them non-NULL.
+    _handle("void_ptr", "void *", case=_handle_case(tags=(("host", "cgn_test_host_ptr"),)),
+            build=("if (d->{name} != NULL)", "    p->{member}.{cuda} = d->{name};"),
+            doc_type="void *"),
     FieldType(
         name="owner", cuda="forbidden", role="owner",
         members=(Member("cgn_owner *", "{name}", "NULL"),),
-        case=_owner_case, zero_norm=None,
+        case=_owner_case, zero_norm=None, owner_members=("{name}",), doc_type="cgn_owner *",
+        doc_retains="retained while any graph, clone or executable may use that version",
+    ),
+    # A CUdeviceptr-typed address of device or host memory. Its memory type is asked of the
+    # driver when the field is set (add, or an update that replaces it) and kept in the desc, so
+    # an update of anything else makes no query.
+    FieldType(
+        name="address", cuda="required",
+        members=(Member("CUdeviceptr", "{name}", "0"),
+                 Member("CUmemorytype", "{name}_memory_type", "(CUmemorytype)0",
+                        "Memory type of {name} as cgn detected it: CU_MEMORYTYPE_DEVICE "
+                        "(device or managed) or CU_MEMORYTYPE_HOST.", internal=True)),
+        stage=("if (changed & {replaced}) {{",
+               Call("    cgn_status st = cgn__detect_memory_type(",
+                    ("d->{name}", "&d->{name}_memory_type", '"{name}"', "where"), ");"),
+               "    if (st != CGN_OK)",
+               "        return st;",
+               "}}"),
+        build=("p->{member}.{cuda}MemoryType = d->{name}_memory_type;",
+               "if (d->{name}_memory_type == CU_MEMORYTYPE_HOST)",
+               "    p->{member}.{cuda}Host = (void *)(uintptr_t)d->{name};",
+               "else",
+               "    p->{member}.{cuda}Device = d->{name};"),
+        default=_int_default("CUdeviceptr", *_U64),
+        case=_int_case("CUdeviceptr", *_U64,
+                       (("buf", "cgn_test_buf"), ("host", "cgn_test_host"))),
+        cuda_suffixes=("MemoryType", "Host", "Device"),
+        doc_type="CUdeviceptr (device or host memory)",
+        doc_errors=(("CGN_ERROR_DRIVER", "cuPointerGetAttribute failed with anything but "
+                     "CUDA_ERROR_INVALID_VALUE (which means pageable host memory)"),
+                    ("CGN_ERROR_NOT_SUPPORTED", "the address is in memory of another type "
+                     "(an array)")),
+    ),
+    # Bytes cgn copies: the copy is a cgn owner (release = free) that the version's attachment
+    # retains, so it lives exactly as long as a graph, clone, executable or launch may use it.
+    FieldType(
+        name="bytes", cuda="required",
+        members=(Member("const void *", "{name}", "NULL"),
+                 Member("size_t", "{name}_size", "0",
+                        "Bytes in {name}; with 0 the driver gets NULL."),
+                 Member("cgn_owner *", "{name}_owner", "NULL",
+                        "Owner of cgn's copy of {name}, held by the node's attachment.",
+                        internal=True)),
+        stage=("if (changed & {replaced}) {{",
+               Call("    cgn_status st = cgn__stage_bytes(",
+                    ("d->{name}", "d->{name}_size", "&d->{name}", "&d->{name}_owner",
+                     '"{name}"', "where"), ");"),
+               "    if (st != CGN_OK)",
+               "        return st;",
+               "}}"),
+        settle=("if (changed & {replaced})",
+                "    cgn__release_staged_copy(d->{name}_owner);"),
+        build=("if (d->{name} != NULL)",
+               "    p->{member}.{cuda} = (void *)(uintptr_t)d->{name};"),
+        equal="bytes_equal(a->{name}, a->{name}_size, b->{name}, b->{name}_size)",
+        test_helper=_BYTES_EQUAL,
+        rule_names=("{name}", "{name}_size"),
+        owner_members=("{name}_owner",),
+        case=_bytes_case, zero_norm=(),
+        doc_type="const void * + size_t (copied by cgn)",
+        doc_errors=(("CGN_ERROR_OUT_OF_MEMORY", "no host memory for the copy"),),
+        doc_retains="cgn's copy of the bytes (freed once no graph, clone, executable or "
+                    "launch can use that version)",
     ),
     FieldType(
         name="dim3", cuda="required",
@@ -284,7 +438,9 @@ FIELD_TYPES = {t.name: t for t in (
         members=(Member("cgn_kernel", "{name}", "CGN_FUNCTION(NULL)"),),
         build=("cgn__set_kernel_handle(&p->{member}, d->{name}, ctx);",),
         equal="a->{name}.function == b->{name}.function && a->{name}.kernel == b->{name}.kernel",
-        case=_kernel_case, zero_norm=None,
+        case=_kernel_case, zero_norm=None, doc_type="cgn_kernel",
+        doc_errors=(("CGN_ERROR_INVALID_VALUE", "the kernel names neither or both of a "
+                     "CUfunction and a CUkernel"),),
     ),
     FieldType(
         name="args", cuda="required", role="args", needs=("kernel",),
@@ -304,6 +460,13 @@ FIELD_TYPES = {t.name: t for t in (
         equal="args_equal(a->{name}, a->num_{name}, b->{name}, b->num_{name})",
         rule_names=("{name}", "num_{name}"),
         case=_args_case, zero_norm=(), test_helper=_ARGS_EQUAL,
+        doc_type="const cgn_arg * + uint32_t",
+        doc_errors=(("CGN_ERROR_INVALID_VALUE", "on 12.4+, the argument count or a size does "
+                     "not match the kernel"),
+                    ("CGN_ERROR_INVALID_ARGUMENT", "args is NULL with num_args > 0, or an "
+                     "argument has no value"),
+                    ("CGN_ERROR_OUT_OF_MEMORY", "no host memory for the argument copies")),
+        doc_retains="each argument's owner (the values themselves are copied)",
     ),
 )}
 
@@ -311,3 +474,23 @@ FIELD_TYPES = {t.name: t for t in (
 ROLE_ARGS = "args"
 ROLE_OWNER = "owner"
 ROLE_KERNEL = "kernel"
+
+
+@dataclass(frozen=True)
+class NodeCheck:
+    """A check of the node's current driver-side form, run on every update before anything
+    else reads or stages: `call(const cgn__txn *txn, const char *where)` returns a status."""
+
+    name: str
+    call: str
+    status: str
+    doc: str
+
+
+# spec `cuda.update_check:` names one of these.
+NODE_CHECKS = {c.name: c for c in (
+    NodeCheck("memcpy_1d", "cgn__check_memcpy_1d", "CGN_ERROR_NOT_SUPPORTED",
+              "the node's descriptor, read back with cuGraphMemcpyNodeGetParams, is "
+              "multidimensional, pitched, offset, array-backed or of a memory type other than "
+              "host or device (changed outside cgn); the node is left unchanged"),
+)}

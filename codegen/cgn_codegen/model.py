@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from .fieldtypes import FieldType
+from .fieldtypes import FieldType, NodeCheck
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,11 @@ class Field:
     @property
     def bit_value(self) -> int:
         return 1 << self.index
+
+    @property
+    def leader(self) -> str:
+        """The field whose bit says this one was replaced: itself, or the one it follows."""
+        return self.follows or self.name
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,9 @@ class Node:
     rules: tuple
     owners: tuple               # Field, in staging order
     cases: tuple
+    fixed: tuple = ()           # (CUDA member, integer) set on every build
+    update_check: Optional[NodeCheck] = None
+    differences: tuple = ()     # how the node type differs from the reference, for the docs
 
     def field(self, name: str) -> Field:
         return next(f for f in self.fields if f.name == name)

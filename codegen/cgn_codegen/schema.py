@@ -1,8 +1,8 @@
 """The spec schema, as data, and the checker that applies it to a loaded spec.
 
 Kinds: Str, Int, List, Map (fixed keys), MapOf (free keys), Any. Str may name an enum set
-("status", "failure_status", "node_type", "field_type", "cu_node_type", "cu_member") resolved
-from include/cgn/cgn.h and the field-type table. Unknown keys are "soft" errors (reported, the
+("status", "failure_status", "node_type", "field_type", "cu_node_type", "cu_member",
+"node_check") resolved from include/cgn/cgn.h and the field-type table. Unknown keys are "soft" errors (reported, the
 key ignored); every other mismatch is "hard": the checker returns the paths that had one so
 semantic checks skip what they cannot trust instead of piling up follow-on errors.
 """
@@ -109,6 +109,10 @@ SPEC = Map({
         # memcpy on 12.2-13.1): cgn pushes it around the update when another one is current.
         "context_current": Key(Bool(), required=False),
         "add": Key(Str(pattern=IDENT, what="a lowercase C identifier")),
+        # CUDA members every build sets to a constant (memcpy: copyParams.Height: 1).
+        "fixed": Key(MapOf(), required=False),
+        # A check of the node's current driver-side form before each update (fieldtypes.py).
+        "update_check": Key(Str(enum="node_check"), required=False),
     })),
     "gates": Key(Map({
         "update": Key(Int(min=10000, max=99990)),
@@ -117,6 +121,8 @@ SPEC = Map({
     "fields": Key(List(FIELD, min_items=1)),
     "rules": Key(List(RULE), required=False),
     "owners": Key(List(Str(pattern=IDENT, what="a field name")), required=False),
+    # How this node type differs from the reference implementation (for the generated docs).
+    "differences": Key(List(Str()), required=False),
     "cases": Key(List(CASE, min_items=1)),
 })
 
@@ -173,7 +179,7 @@ def _c_names(header_text: str) -> tuple:
     return statuses, types
 
 
-def enum_sets(header_text: str, field_types) -> dict:
+def enum_sets(header_text: str, field_types, node_checks=()) -> dict:
     statuses, node_types = _c_names(header_text)
     if not statuses or not node_types:
         raise RuntimeError("cannot find CGN_STATUS_TABLE or cgn_node_type in include/cgn/cgn.h")
@@ -184,6 +190,7 @@ def enum_sets(header_text: str, field_types) -> dict:
         "field_type": sorted(field_types),
         "cu_node_type": sorted(CU_NODE_TYPES),
         "cu_member": sorted(set(CU_NODE_TYPES.values())),
+        "node_check": sorted(node_checks),
     }
 
 

@@ -10,7 +10,7 @@ from typing import Optional
 from . import cexpr
 from .cfmt import one_line
 from .diag import Diagnostics
-from .fieldtypes import FIELD_TYPES, ROLE_ARGS, ROLE_KERNEL, ROLE_OWNER
+from .fieldtypes import FIELD_TYPES, NODE_CHECKS, ROLE_ARGS, ROLE_KERNEL
 from .load import YMap, YNode, YScalar, YSeq
 from .model import Case, Field, Fill, Invalid, Node, Rule
 from .schema import CU_NODE_TYPES, CU_PARAMS_MEMBERS, SPEC, Checker
@@ -42,6 +42,11 @@ def _join(words) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def _is_small_int(node) -> bool:
+    return isinstance(node, YScalar) and isinstance(node.value, int) \
+        and not isinstance(node.value, bool) and 0 <= node.value <= 0xFFFFFFFF
+
+
 def _a(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
@@ -49,9 +54,15 @@ def _a(word: str) -> str:
 def _norm_text(v) -> str:
     if v is None:
         return "null"
-    if isinstance(v, tuple) and v and isinstance(v[0], str) and v[0] in ("buf", "owner", "kernel"):
+    if isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) \
+            and v[0] in ("buf", "owner", "kernel", "event", "callback", "host"):
         return f"{v[0]}:{v[1]}"
     return str(v)
+
+
+def _carries_owners(ftype) -> bool:
+    """Listed in `owners:`: owner fields, types with an owner member, argument lists."""
+    return bool(ftype.owner_members) or ftype.role == ROLE_ARGS
 
 
 class SpecValidator:
@@ -78,13 +89,17 @@ class SpecValidator:
             rules = self._rules(fields)
             cases = self._cases(fields) if isinstance(self.root.get("cases"), YSeq) else None
         cuda = self.root.get("cuda")
+        fixed = ()
         if ok("cuda") and isinstance(cuda, YMap):
-            self._cuda_members(cuda, fields)
+            if self._cuda_members(cuda, fields):
+                fixed = self._fixed(cuda, fields)
         if self.diags.count() != before or fields is None:
             return None
         r = self.root
         cuda = r.get("cuda")
         ctx = cuda.get("context_field")
+        check = cuda.get("update_check")
+        diffs = r.get("differences")
         return Node(
             spec_file=self.spec_file,
             node=r.get("node").value,
@@ -102,23 +117,55 @@ class SpecValidator:
             rules=tuple(rules),
             owners=tuple(owners),
             cases=tuple(cases),
+            fixed=fixed,
+            update_check=NODE_CHECKS[check.value] if check is not None else None,
+            differences=tuple(one_line(d.value) for d in diffs.items) if diffs is not None
+            else (),
         )
 
-    def _cuda_members(self, cuda: YMap, fields: Optional[dict]) -> None:
+    def _fixed(self, cuda: YMap, fields: Optional[dict]) -> tuple:
+        """cuda.fixed: CUDA members of the node's params with a constant value."""
+        fnode = cuda.get("fixed")
+        if fnode is None:
+            return ()
+        known = CU_PARAMS_MEMBERS[cuda.get("member").value]
+        written = {}
+        for f in (fields or {}).values():
+            for sfx in f.type.cuda_suffixes:
+                if f.cuda is not None:
+                    written[f.cuda + sfx] = f.name
+        out = []
+        for key, value in fnode.items:
+            if key.value not in known:
+                self.err(key.mark, f"cuda.fixed: '{key.value}' is not a member of the "
+                                   f"{cuda.get('member').value} params (expected one of: "
+                                   f"{', '.join(known)})")
+            elif key.value in written:
+                self.err(key.mark, f"cuda.fixed: '{key.value}' is already set by field "
+                                   f"'{written[key.value]}'")
+            elif not _is_small_int(value):
+                self.err(value.mark, f"cuda.fixed.{key.value}: expected an integer in "
+                                     f"[0, 4294967295], got {value.kind()}"
+                                     + (f" {value.text}" if isinstance(value, YScalar) else ""))
+            else:
+                out.append((key.value, value.value))
+        return tuple(out)
+
+    def _cuda_members(self, cuda: YMap, fields: Optional[dict]) -> bool:
         """cuda.member matches cuda.node_type; every CUDA member named exists in its struct."""
         member = cuda.get("member").value
         want = CU_NODE_TYPES[cuda.get("node_type").value]
         if member != want:
             self.err(cuda.get("member").mark,
                      f"cuda.member of {cuda.get('node_type').value} is '{want}', not '{member}'")
-            return
+            return False
         known = CU_PARAMS_MEMBERS[member]
         ctx = cuda.get("context_field")
         if ctx is not None and ctx.value not in known:
             self.err(ctx.mark, f"cuda.context_field: '{ctx.value}' is not a member of the "
                                f"{member} params (expected one of: {', '.join(known)})")
         if fields is None:
-            return
+            return True
         for fnode in self.root.get("fields").items:
             cnode = fnode.get("cuda")
             f = fields.get(fnode.get("name").value)
@@ -131,6 +178,7 @@ class SpecValidator:
                                      f"{'is not a member' if len(missing) == 1 else 'are not members'}"
                                      f" of the {member} params (expected one of: "
                                      f"{', '.join(known)})")
+        return True
 
     # ---- fields --------------------------------------------------------------------------
 
@@ -250,9 +298,9 @@ class SpecValidator:
             f = fields.get(item.value)
             if f is None:
                 self.err(item.mark, f"owners: unknown field '{item.value}'")
-            elif f.type.role not in (ROLE_OWNER, ROLE_ARGS):
+            elif not _carries_owners(f.type):
                 self.err(item.mark, f"owners: field '{item.value}' is of type {f.type.name}; "
-                                    f"only owner and args fields carry owners")
+                                    f"only owner, bytes and args fields carry owners")
             elif item.value in seen:
                 self.err(item.mark, f"owners: '{item.value}' is listed twice")
             else:
@@ -265,7 +313,7 @@ class SpecValidator:
                          f"are staged after the owner fields)")
         where = onode.mark if onode is not None else self.root.mark
         for f in fields.values():
-            if f.type.role in (ROLE_OWNER, ROLE_ARGS) and f.name not in seen:
+            if _carries_owners(f.type) and f.name not in seen:
                 self.err(where, f"owners: {f.type.name} field '{f.name}' is missing "
                                 f"(its owners would not be retained)")
         return tuple(listed)

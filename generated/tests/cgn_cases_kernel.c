@@ -8,7 +8,7 @@ extern const cgn_test_case cgn_test_cases_kernel[];
 extern const size_t cgn_test_cases_kernel_count;
 extern const cgn_test_type cgn_test_type_kernel;
 
-/* ---- cases: fill functions write a full cgn_kernel_desc or a cgn_kernel_update ---- */
+/* ---- cases: each fill function writes a full desc or an update ---- */
 
 static void case_kernel_config_original(cgn_test_env *env, void *out) {
     cgn_kernel_desc *d = out;

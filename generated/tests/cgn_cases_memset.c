@@ -8,7 +8,7 @@ extern const cgn_test_case cgn_test_cases_memset[];
 extern const size_t cgn_test_cases_memset_count;
 extern const cgn_test_type cgn_test_type_memset;
 
-/* ---- cases: fill functions write a full cgn_memset_desc or a cgn_memset_update ---- */
+/* ---- cases: each fill function writes a full desc or an update ---- */
 
 static void case_memset_value_original(cgn_test_env *env, void *out) {
     cgn_memset_desc *d = out;

@@ -204,7 +204,8 @@ class GoodSpecs(unittest.TestCase):
         outputs = r.stdout.split()
         self.assertIn("generated/include/cgn/cgn_nodes.h", outputs)
         self.assertIn("generated/tests/cgn_cases_all.c", outputs)
-        for node in ("kernel", "memset"):
+        self.assertIn("generated/docs/nodes.md", outputs)
+        for node in ("kernel", "memset", "memcpy", "host_callback", "event_record", "event_wait"):
             for path in (f"generated/include/cgn/cgn_{node}.h", f"generated/src/cgn_{node}.c",
                          f"generated/tests/cgn_cases_{node}.c"):
                 self.assertIn(path, outputs)
@@ -217,8 +218,12 @@ class GoodSpecs(unittest.TestCase):
             with open(os.path.join(ROOT, path), encoding="utf-8") as f:
                 text = f.read()
             first = text.split("\n", 1)[0]
-            self.assertRegex(first, r"^/\* Generated from spec/(\w+\.yaml)? by codegen; "
-                                    r"do not edit\. \*/$", path)
+            if path.endswith(".md"):
+                self.assertEqual(first, "<!-- Generated from spec/ by codegen; do not edit. -->",
+                                 path)
+            else:
+                self.assertRegex(first, r"^/\* Generated from spec/(\w+\.yaml)? by codegen; "
+                                        r"do not edit\. \*/$", path)
             self.assertNotIn(ROOT, text)
             self.assertNotIn(tempfile.gettempdir() + "/", text)
 
@@ -256,6 +261,130 @@ class GoodSpecs(unittest.TestCase):
         self.assertIn("cgn__set_kernel_handle(&p->kernel, d->kernel, ctx);", c)
         self.assertRegex(c, r"cgn__txn_stage_owners\(txn, owners, sizeof owners / sizeof "
                             r"owners\[0\], d->args,\s+d->num_args\)")
+
+    def _read(self, *parts):
+        with open(os.path.join(GENERATED, *parts)) as f:
+            return f.read()
+
+    def test_memcpy_shape(self):
+        h = self._read("include", "cgn", "cgn_memcpy.h")
+        # The detected memory types are desc members set by cgn: never in the update struct.
+        desc = h[h.index("typedef struct cgn_memcpy_desc"):h.index("} cgn_memcpy_desc;")]
+        update = h[h.index("typedef struct cgn_memcpy_update"):h.index("} cgn_memcpy_update;")]
+        self.assertRegex(desc, r"CUmemorytype dst_memory_type; +/\* Set by cgn, ignored on input")
+        self.assertNotIn("memory_type", update)
+        self.assertIn("#define CGN_MEMCPY_SET_ALL UINT64_C(0x1f)", h)
+        c = self._read("src", "cgn_memcpy.c")
+        self.assertIn("p->memcpy.copyParams.Height = 1;", c)
+        self.assertIn("p->memcpy.copyParams.Depth = 1;", c)
+        self.assertIn("p->memcpy.copyParams.WidthInBytes = d->size;", c)
+        self.assertIn("if (d->src_memory_type == CU_MEMORYTYPE_HOST)", c)
+        # The operand's memory type is asked only when it is replaced.
+        self.assertRegex(c, r"if \(changed & CGN_MEMCPY_SET_SRC\) \{\s+cgn_status st = "
+                            r"cgn__detect_memory_type\(d->src, &d->src_memory_type")
+        # Input values of members set by cgn are dropped on add, and reset when replaced.
+        add = c[c.index("cgn_status cgn_graph_add_memcpy("):]
+        self.assertLess(add.index("d.dst_memory_type = (CUmemorytype)0;"),
+                        add.index("memcpy_check_rules(&d"))
+        self.assertIn("d.src_memory_type = (CUmemorytype)0; /* set by cgn */", c)
+        # The form check runs right after the gate, before anything is merged or staged.
+        body = c[c.index("cgn_status cgn_memcpy_node_update("):]
+        order = ["cgn__update_begin(", "cgn__check_memcpy_1d(&txn, where)", "d.dst = update->dst",
+                 "memcpy_stage(&txn", "cgn__txn_apply("]
+        positions = [body.index(x) for x in order]
+        self.assertEqual(positions, sorted(positions))
+
+    def test_host_callback_shape(self):
+        h = self._read("include", "cgn", "cgn_host_callback.h")
+        # Everything follows fn: one setter, replacing the function and its argument together.
+        self.assertRegex(h, r"cgn_host_callback_update_set_fn\(cgn_host_callback_update \*update, "
+                            r"CUhostFn fn,\s+void \*user_data, cgn_owner \*user_data_owner,"
+                            r"\s+const void \*payload, size_t payload_size\)")
+        self.assertNotIn("cgn_host_callback_update_set_payload(", h)
+        update = h[h.index("typedef struct cgn_host_callback_update"):]
+        self.assertNotIn("payload_owner", update[:update.index("}")])
+        c = self._read("src", "cgn_host_callback.c")
+        self.assertIn("cgn_owner *const owners[] = {d->user_data_owner, d->payload_owner};", c)
+        self.assertIn("d.payload = (set & CGN_HOST_CALLBACK_SET_PAYLOAD) ? update->payload : NULL;",
+                      c)
+        self.assertIn("d.payload_owner = NULL; /* set by cgn */", c)
+        # Both paths: stage, stage the owners, then drop the copy's creation reference whether
+        # or not staging succeeded, and only then roll back on failure.
+        for fn in ("cgn_status cgn_graph_add_host_callback(",
+                   "cgn_status cgn_host_callback_node_update("):
+            body = c[c.index(fn):]
+            order = ["host_callback_stage(&txn", "host_callback_stage_owners(&txn",
+                     "host_callback_settle(&d", "cgn__txn_rollback(&txn)",
+                     "host_callback_build(&d", "cgn__txn_apply("]
+            positions = [body.index(x) for x in order]
+            self.assertEqual(positions, sorted(positions), fn)
+        self.assertRegex(c, r"static void host_callback_settle\(const cgn_host_callback_desc \*d, "
+                            r"uint64_t changed\) \{\s+if \(changed & CGN_HOST_CALLBACK_SET_FN\)"
+                            r"\s+cgn__release_staged_copy\(d->payload_owner\);")
+        # userData comes from whichever of user_data and payload is set (a rule keeps one).
+        self.assertIn("if (d->payload != NULL)\n        p->host.userData = (void *)(uintptr_t)"
+                      "d->payload;", c)
+        # Types without copies have no settle step.
+        self.assertNotIn("_settle(", self._read("src", "cgn_memcpy.c"))
+
+    def test_event_shape(self):
+        for node, member in (("event_record", "eventRecord"), ("event_wait", "eventWait")):
+            c = self._read("src", f"cgn_{node}.c")
+            self.assertIn(f"p->{member}.event = d->event;", c)
+            self.assertIn('"%s: event must not be NULL"', c)
+            self.assertIn(f"d.event_owner = (set & CGN_{node.upper()}_SET_EVENT_OWNER) ? "
+                          f"update->event_owner : NULL;", c)
+
+    def test_test_tokens(self):
+        t = self._read("tests", "cgn_cases_memcpy.c")
+        self.assertIn("d->dst = cgn_test_host(env, 0);", t)
+        self.assertIn("d->src = cgn_test_buf(env, 0);", t)
+        t = self._read("tests", "cgn_cases_host_callback.c")
+        self.assertIn('d->fn = cgn_test_callback(env, "record_a");', t)
+        self.assertIn("d->user_data = cgn_test_host_ptr(env, 0);", t)
+        self.assertIn("static const unsigned char bytes[] = {0xb2, 0x01};", t)
+        self.assertIn("u->payload = cgn_test_bytes(env, NULL, 0);", t)
+        self.assertIn("bytes_equal(a->payload, a->payload_size, b->payload, b->payload_size)", t)
+        t = self._read("tests", "cgn_cases_event_wait.c")
+        self.assertIn("d->event = cgn_test_event(env, 0);", t)
+        self.assertIn("u->event = NULL;", t)
+
+    def test_docs_page(self):
+        md = self._read("docs", "nodes.md")
+        for node in ("kernel", "memset", "memcpy", "host_callback", "event_record",
+                     "event_wait"):
+            self.assertIn(f'<a id="{node}"></a>', md)
+            section = md[md.index(f'<a id="{node}"></a>'):]
+            nxt = section.find('<a id="', 1)
+            section = section[:nxt if nxt > 0 else None]
+            for heading in ("### Fields", "### Updates", "### Retained", "### Errors",
+                            "### Differences from cuda.core"):
+                self.assertIn(heading, section, node)
+            self.assertIn(f"`cgn_{node}_node_update`", section)
+            self.assertIn("update: 12.2 (`cuGraphNodeSetParams`)", section)
+            self.assertIn("| `CGN_ERROR_DRIVER_TOO_OLD` |", section)
+        memcpy = md[md.index('<a id="memcpy"></a>'):md.index('<a id="memset"></a>')]
+        self.assertIn("| `CGN_ERROR_NOT_SUPPORTED` | the node's descriptor, read back with "
+                      "cuGraphMemcpyNodeGetParams", memcpy)
+        self.assertIn("| `CGN_ERROR_INVALID_VALUE` | `size == 0`: size must be at least 1 |",
+                      memcpy)
+        self.assertIn("`copyParams.Height` always 1", memcpy)
+        kernel = md[md.index('<a id="kernel"></a>'):md.index('<a id="memcpy"></a>')]
+        # A `|` inside a table cell is escaped, or it would split the cell.
+        self.assertIn("`grid.x == 0 \\|\\| grid.y == 0", kernel)
+        host = md[md.index('<a id="host_callback"></a>'):md.index('<a id="kernel"></a>')]
+        self.assertIn("`payload` set without `fn`", host)
+        self.assertIn("- `payload`: cgn's copy of the bytes", host)
+
+    def test_docs_page_is_checked(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "gen")
+            self.assertEqual(generate("--spec-dir", SPEC_DIR, "--out", out).returncode, 0)
+            with open(os.path.join(out, "docs", "nodes.md"), "a") as f:
+                f.write("hand edit\n")
+            r = generate("--spec-dir", SPEC_DIR, "--out", out, "--check")
+            self.assertEqual(r.returncode, 1)
+            self.assertRegex(r.stderr, r"generated/ is stale: \S*docs/nodes\.md")
 
 
 def _cuda_include():

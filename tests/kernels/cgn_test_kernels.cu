@@ -29,3 +29,22 @@ extern "C" __global__ void fill_u32(unsigned *out, unsigned value) {
 }
 
 extern "C" __global__ void empty(void) {}
+
+// Holds its stream until the host sets flag[0]: flag[1] = 1 says it is running; after about
+// 10 s it gives up and sets flag[2] = 1, so a failing test cannot hang the device. flag is
+// pinned host memory mapped into the device's address space.
+extern "C" __global__ void wait_flag(volatile int *flag) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        flag[1] = 1;
+        __threadfence_system();
+        unsigned long long start, now;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+        while (flag[0] == 0) {
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+            if (now - start > 10000000000ull) {
+                flag[2] = 1;
+                break;
+            }
+        }
+    }
+}

@@ -103,9 +103,63 @@ static cgn_kernel fake_kernel(cgn_test_env *env, const char *name) {
     abort();
 }
 
+/* Plain malloc: the fake does not know it, as the driver does not know pageable memory, so
+ * copies through it take the host path that a CUDA_ERROR_INVALID_VALUE from
+ * cuPointerGetAttribute leads to. */
+static void *fake_alloc_host(cgn_test_env *env, size_t size) {
+    (void)env;
+    void *p = calloc(1, size);
+    if (p == NULL)
+        abort();
+    return p;
+}
+
+static void fake_free_host(cgn_test_env *env, void *p) {
+    (void)env;
+    free(p);
+}
+
+static CUevent fake_event_create(cgn_test_env *env) {
+    (void)env;
+    CUevent e = cgn_fake_event_create();
+    if (e == NULL)
+        abort();
+    return e;
+}
+
+static void fake_event_destroy(cgn_test_env *env, CUevent e) {
+    (void)env;
+    (void)e; /* fake events live until cgn_fake_reset, at env close */
+}
+
 static cgn_status fake_launch(cgn_test_env *env, cgn_exec *exec) {
     (void)env;
     return cgn_exec_launch(exec, NULL);
+}
+
+/* The fake counts the records of each event. */
+static cgn_status fake_observe_records(cgn_test_env *env, cgn_exec *exec,
+                                       int recorded[CGN_TEST_NUM_EVENTS]) {
+    int before[CGN_TEST_NUM_EVENTS];
+    for (int i = 0; i < CGN_TEST_NUM_EVENTS; i++)
+        before[i] = cgn_fake_event_record_count(env->event[i]);
+    cgn_status st = cgn_exec_launch(exec, NULL);
+    for (int i = 0; i < CGN_TEST_NUM_EVENTS; i++)
+        recorded[i] = cgn_fake_event_record_count(env->event[i]) - before[i];
+    return st;
+}
+
+/* Fake launches never wait (they run to completion at once), so what can be observed is
+ * which event the executable's wait nodes carry: its own snapshot, not the definition. */
+static cgn_status fake_observe_waits(cgn_test_env *env, cgn_exec *exec,
+                                     int waited[CGN_TEST_NUM_EVENTS]) {
+    CUgraphExec raw = NULL;
+    cgn_status st = cgn_exec_raw(exec, &raw);
+    if (st == CGN_OK)
+        st = cgn_exec_launch(exec, NULL);
+    for (int i = 0; st == CGN_OK && i < CGN_TEST_NUM_EVENTS; i++)
+        waited[i] = (int)cgn_fake_exec_event_waits(raw, env->event[i]);
+    return st;
 }
 
 static const cgn_driver_table *fake_driver(cgn_test_env *env) {
@@ -114,5 +168,21 @@ static const cgn_driver_table *fake_driver(cgn_test_env *env) {
 }
 
 const cgn_test_backend cgn_test_backend_selected = {
-    "fake",     fake_open,   fake_close,  fake_alloc,  fake_free, fake_read,
-    fake_write,  fake_kernel, fake_launch, fake_driver, 0.0};
+    .name = "fake",
+    .open = fake_open,
+    .close = fake_close,
+    .alloc = fake_alloc,
+    .free = fake_free,
+    .read = fake_read,
+    .write = fake_write,
+    .alloc_host = fake_alloc_host,
+    .free_host = fake_free_host,
+    .event_create = fake_event_create,
+    .event_destroy = fake_event_destroy,
+    .kernel = fake_kernel,
+    .launch = fake_launch,
+    .launch_observe_records = fake_observe_records,
+    .launch_observe_waits = fake_observe_waits,
+    .driver = fake_driver,
+    .release_timeout = 0.0,
+};

@@ -1,19 +1,32 @@
-/* Test backend on the real driver and a GPU: device buffers, kernels from the embedded fatbin. */
+/* Test backend on the real driver and a GPU: device buffers, pinned host buffers, events, and
+ * kernels from the embedded fatbin. Event nodes are observed by holding a stream with the
+ * wait_flag kernel (tests/kernels/cgn_test_kernels.cu) while the executable is launched. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../examples/cgn_cuda.h"
 #include "cgn_test_env.h"
+#include "runtime.h"
 
 extern const unsigned char cgn_test_kernels_fatbin[];
 extern const size_t cgn_test_kernels_fatbin_size;
 
+/* How long a launch that waits for a held event must stay incomplete: one that does not wait
+ * completes in microseconds. */
+#define GPU_WAIT_WINDOW_S 0.2
+
 static struct {
     cgn_cuda cu;
     CUlibrary lib;
-    CUstream stream;
+    CUstream stream; /* executables run here */
+    CUstream side;   /* event_wait observation records the event here, behind a hold */
     cgn_kernel add_one, write_config, fill_u32, empty;
+    CUfunction wait_flag;
+    volatile int *flag; /* pinned: [0] release, [1] running, [2] gave up (wait_flag) */
+    CUdeviceptr flag_dev;
 } gpu;
 
 static CUkernel gpu_get(const char *name) {
@@ -38,6 +51,13 @@ static int gpu_open(cgn_test_env *env) {
     CGN_CUDA_CHECK(gpu.cu.cuLibraryLoadData(&gpu.lib, cgn_test_kernels_fatbin, NULL, NULL, 0,
                                             NULL, NULL, 0));
     CGN_CUDA_CHECK(gpu.cu.cuStreamCreate(&gpu.stream, CU_STREAM_NON_BLOCKING));
+    CGN_CUDA_CHECK(gpu.cu.cuStreamCreate(&gpu.side, CU_STREAM_NON_BLOCKING));
+    void *flag = NULL;
+    CGN_CUDA_CHECK(gpu.cu.cuMemAllocHost(&flag, 4 * sizeof(int)));
+    memset(flag, 0, 4 * sizeof(int));
+    gpu.flag = flag;
+    CGN_CUDA_CHECK(gpu.cu.cuMemHostGetDevicePointer(&gpu.flag_dev, flag, 0));
+    CGN_CUDA_CHECK(gpu.cu.cuKernelGetFunction(&gpu.wait_flag, gpu_get("wait_flag")));
     /* add_one as a context-bound CUfunction, the others as CUkernels: both kinds covered. */
     CUfunction f;
     CGN_CUDA_CHECK(gpu.cu.cuKernelGetFunction(&f, gpu_get("add_one")));
@@ -75,6 +95,31 @@ static void gpu_write(cgn_test_env *env, CUdeviceptr p, const void *data, size_t
     CGN_CUDA_CHECK(gpu.cu.cuMemcpyHtoD(p, data, size));
 }
 
+static void *gpu_alloc_host(cgn_test_env *env, size_t size) {
+    (void)env;
+    void *p = NULL;
+    CGN_CUDA_CHECK(gpu.cu.cuMemAllocHost(&p, size)); /* pinned: the driver reports HOST */
+    memset(p, 0, size);
+    return p;
+}
+
+static void gpu_free_host(cgn_test_env *env, void *p) {
+    (void)env;
+    CGN_CUDA_CHECK(gpu.cu.cuMemFreeHost(p));
+}
+
+static CUevent gpu_event_create(cgn_test_env *env) {
+    (void)env;
+    CUevent e;
+    CGN_CUDA_CHECK(gpu.cu.cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
+    return e;
+}
+
+static void gpu_event_destroy(cgn_test_env *env, CUevent e) {
+    (void)env;
+    CGN_CUDA_CHECK(gpu.cu.cuEventDestroy(e));
+}
+
 static cgn_kernel gpu_kernel(cgn_test_env *env, const char *name) {
     (void)env;
     if (strcmp(name, "add_one") == 0)
@@ -96,11 +141,126 @@ static cgn_status gpu_launch(cgn_test_env *env, cgn_exec *exec) {
     return st;
 }
 
+static double gpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void gpu_pause(long ns) {
+    struct timespec pause = {0, ns};
+    nanosleep(&pause, NULL);
+}
+
+static void gpu_release(void) {
+    gpu.flag[0] = 1;
+    atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* Starts wait_flag on `stream` and waits until it runs, so work queued behind it is held until
+ * gpu_release(). 0 (with the kernel released) when it did not start within 5 s. */
+static int gpu_hold(CUstream stream) {
+    gpu.flag[0] = gpu.flag[1] = gpu.flag[2] = 0;
+    atomic_thread_fence(memory_order_seq_cst);
+    void *args[] = {&gpu.flag_dev};
+    CGN_CUDA_CHECK(gpu.cu.cuLaunchKernel(gpu.wait_flag, 1, 1, 1, 1, 1, 1, 0, stream, args, NULL));
+    double deadline = gpu_now() + 5.0;
+    while (gpu.flag[1] == 0) {
+        if (gpu_now() > deadline) {
+            gpu_release();
+            return 0;
+        }
+        gpu_pause(100000);
+    }
+    return 1;
+}
+
+/* An event is recorded by a launch if its record is still pending while the launch is held
+ * behind wait_flag on the same stream: cuEventQuery says CUDA_ERROR_NOT_READY for it and
+ * CUDA_SUCCESS for the others (never recorded, or recorded by launches that have finished). */
+static cgn_status gpu_observe_records(cgn_test_env *env, cgn_exec *exec,
+                                      int recorded[CGN_TEST_NUM_EVENTS]) {
+    CUresult before[CGN_TEST_NUM_EVENTS], during[CGN_TEST_NUM_EVENTS];
+    if (!gpu_hold(gpu.stream))
+        return cgn__fail(CGN_ERROR_DRIVER, "observing event records: wait_flag did not start");
+    for (int i = 0; i < CGN_TEST_NUM_EVENTS; i++)
+        before[i] = gpu.cu.cuEventQuery(env->event[i]);
+    cgn_status st = cgn_exec_launch(exec, gpu.stream);
+    for (int i = 0; i < CGN_TEST_NUM_EVENTS; i++)
+        during[i] = st == CGN_OK ? gpu.cu.cuEventQuery(env->event[i]) : CUDA_SUCCESS;
+    gpu_release();
+    CGN_CUDA_CHECK(gpu.cu.cuStreamSynchronize(gpu.stream));
+    if (st != CGN_OK)
+        return st;
+    if (gpu.flag[2])
+        return cgn__fail(CGN_ERROR_DRIVER, "observing event records: wait_flag gave up");
+    for (int i = 0; i < CGN_TEST_NUM_EVENTS; i++) {
+        if (before[i] != CUDA_SUCCESS)
+            return cgn__fail(CGN_ERROR_DRIVER, "observing event records: event %d reported %d "
+                                               "before the launch", i, (int)before[i]);
+        if (during[i] != CUDA_SUCCESS && during[i] != CUDA_ERROR_NOT_READY)
+            return cgn__fail(CGN_ERROR_DRIVER, "observing event records: cuEventQuery of event "
+                                               "%d returned %d", i, (int)during[i]);
+        CUresult after = gpu.cu.cuEventQuery(env->event[i]);
+        if (after != CUDA_SUCCESS)
+            return cgn__fail(CGN_ERROR_DRIVER, "observing event records: event %d reported %d "
+                                               "after the launch completed", i, (int)after);
+        recorded[i] = during[i] == CUDA_ERROR_NOT_READY;
+    }
+    return CGN_OK;
+}
+
+/* Per test event: hold the side stream, record the event behind the hold, launch: a launch
+ * that waits for that event stays incomplete (cuStreamQuery NOT_READY) for the whole window and
+ * completes once released; one that waits for another (complete) event finishes at once. */
+static cgn_status gpu_observe_waits(cgn_test_env *env, cgn_exec *exec,
+                                    int waited[CGN_TEST_NUM_EVENTS]) {
+    for (int i = 0; i < CGN_TEST_NUM_EVENTS; i++) {
+        if (!gpu_hold(gpu.side))
+            return cgn__fail(CGN_ERROR_DRIVER, "observing event waits: wait_flag did not start");
+        CGN_CUDA_CHECK(gpu.cu.cuEventRecord(env->event[i], gpu.side));
+        cgn_status st = cgn_exec_launch(exec, gpu.stream);
+        CUresult r = CUDA_ERROR_NOT_READY;
+        double deadline = gpu_now() + GPU_WAIT_WINDOW_S;
+        while (st == CGN_OK && (r = gpu.cu.cuStreamQuery(gpu.stream)) == CUDA_ERROR_NOT_READY &&
+               gpu_now() < deadline)
+            gpu_pause(1000000);
+        gpu_release();
+        CGN_CUDA_CHECK(gpu.cu.cuStreamSynchronize(gpu.side));
+        CGN_CUDA_CHECK(gpu.cu.cuStreamSynchronize(gpu.stream));
+        if (st != CGN_OK)
+            return st;
+        if (gpu.flag[2])
+            return cgn__fail(CGN_ERROR_DRIVER, "observing event waits: wait_flag gave up");
+        if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_READY)
+            return cgn__fail(CGN_ERROR_DRIVER, "observing event waits: cuStreamQuery returned %d",
+                             (int)r);
+        waited[i] = r == CUDA_ERROR_NOT_READY;
+    }
+    return CGN_OK;
+}
+
 static const cgn_driver_table *gpu_driver(cgn_test_env *env) {
     (void)env;
     return cgn_driver_real();
 }
 
 const cgn_test_backend cgn_test_backend_selected = {
-    "gpu",    gpu_open,   gpu_close,  gpu_alloc,  gpu_free, gpu_read,
-    gpu_write, gpu_kernel, gpu_launch, gpu_driver, 5.0};
+    .name = "gpu",
+    .open = gpu_open,
+    .close = gpu_close,
+    .alloc = gpu_alloc,
+    .free = gpu_free,
+    .read = gpu_read,
+    .write = gpu_write,
+    .alloc_host = gpu_alloc_host,
+    .free_host = gpu_free_host,
+    .event_create = gpu_event_create,
+    .event_destroy = gpu_event_destroy,
+    .kernel = gpu_kernel,
+    .launch = gpu_launch,
+    .launch_observe_records = gpu_observe_records,
+    .launch_observe_waits = gpu_observe_waits,
+    .driver = gpu_driver,
+    .release_timeout = 5.0,
+};

@@ -26,11 +26,16 @@ static void cgn_test_owner_released(void *resource) {
 
 int cgn_test_env_open(cgn_test_env *env) {
     memset(env, 0, sizeof *env);
+    atomic_init(&env->num_calls, 0);
     env->backend = &cgn_test_backend_selected;
     int rc = env->backend->open(env);
     if (rc != 0)
         return rc;
     cgn_test_current_env = env;
+    for (int i = 0; i < CGN_TEST_NUM_HOST_BUFS; i++)
+        env->host[i] = env->backend->alloc_host(env, CGN_TEST_BUF_SIZE);
+    for (int i = 0; i < CGN_TEST_NUM_EVENTS; i++)
+        env->event[i] = env->backend->event_create(env);
     for (int i = 0; i < CGN_TEST_NUM_BUFS; i++) {
         env->buf[i] = env->backend->alloc(env, CGN_TEST_BUF_SIZE);
         if (cgn_owner_create(&env->released[i], cgn_test_owner_released, &env->owner[i]) !=
@@ -56,6 +61,10 @@ void cgn_test_env_close(cgn_test_env *env) {
     cgn_collect();
     for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
         env->backend->free(env, env->buf[i]);
+    for (int i = 0; i < CGN_TEST_NUM_HOST_BUFS; i++)
+        env->backend->free_host(env, env->host[i]);
+    for (int i = 0; i < CGN_TEST_NUM_EVENTS; i++)
+        env->backend->event_destroy(env, env->event[i]);
     env->backend->close(env);
     cgn_test_current_env = NULL;
 }
@@ -98,6 +107,57 @@ int cgn_test_wait_released(cgn_test_env *env, int i, int count) {
 
 CUdeviceptr cgn_test_buf(cgn_test_env *env, int i) { return env->buf[i]; }
 
+CUdeviceptr cgn_test_host(cgn_test_env *env, int i) {
+    return (CUdeviceptr)(uintptr_t)cgn_test_host_ptr(env, i);
+}
+
+void *cgn_test_host_ptr(cgn_test_env *env, int i) {
+    if (i < 0 || i >= CGN_TEST_NUM_HOST_BUFS)
+        abort();
+    return env->host[i];
+}
+
+CUevent cgn_test_event(cgn_test_env *env, int i) {
+    if (i < 0 || i >= CGN_TEST_NUM_EVENTS)
+        abort();
+    return env->event[i];
+}
+
+/* ---- test host callbacks: each logs which one ran and the first byte of its argument ------ */
+
+/* Runs on a CUDA thread on a GPU: it makes no CUDA call and publishes its entry before the
+ * count (the launch's stream synchronisation orders it before the test reads the log). */
+static void cgn_test_log_call(int callback, void *argument) {
+    cgn_test_env *env = cgn_test_current_env;
+    if (env == NULL)
+        abort();
+    int n = atomic_load_explicit(&env->num_calls, memory_order_relaxed);
+    if (n < CGN_TEST_MAX_CALLS) {
+        env->calls[n].callback = callback;
+        env->calls[n].has_argument = argument != NULL;
+        env->calls[n].first = argument != NULL ? *(const unsigned char *)argument : 0;
+    }
+    atomic_store_explicit(&env->num_calls, n + 1, memory_order_release);
+}
+
+static void CUDA_CB cgn_test_record_a(void *argument) { cgn_test_log_call(0, argument); }
+static void CUDA_CB cgn_test_record_b(void *argument) { cgn_test_log_call(1, argument); }
+
+static const struct {
+    const char *name;
+    CUhostFn fn;
+} cgn_test_callbacks[] = {{"record_a", cgn_test_record_a}, {"record_b", cgn_test_record_b}};
+#define CGN_TEST_NUM_CALLBACKS (sizeof cgn_test_callbacks / sizeof cgn_test_callbacks[0])
+
+CUhostFn cgn_test_callback(cgn_test_env *env, const char *name) {
+    (void)env;
+    for (size_t i = 0; i < CGN_TEST_NUM_CALLBACKS; i++)
+        if (strcmp(cgn_test_callbacks[i].name, name) == 0)
+            return cgn_test_callbacks[i].fn;
+    fprintf(stderr, "no test callback named %s\n", name);
+    abort();
+}
+
 cgn_owner *cgn_test_owner(cgn_test_env *env, int i) { return env->owner[i]; }
 
 cgn_kernel cgn_test_kernel(cgn_test_env *env, const char *name) {
@@ -111,6 +171,11 @@ static void *cgn_test_arena(cgn_test_env *env, const void *value, size_t size) {
     memcpy(p, value, size);
     env->arena_used += (size + 15) / 16 * 16;
     return p;
+}
+
+const void *cgn_test_bytes(cgn_test_env *env, const void *bytes, size_t size) {
+    static const unsigned char none = 0;
+    return cgn_test_arena(env, size ? bytes : &none, size ? size : 1);
 }
 
 cgn_arg cgn_test_arg_buf(cgn_test_env *env, int i, int owned) {
@@ -130,22 +195,32 @@ cgn_arg *cgn_test_args(cgn_test_env *env, size_t n) {
     return a;
 }
 
-/* ---- the model: what each node type writes ------------------------------------------------ */
+/* ---- the model: what each node type does ------------------------------------------------- */
 
-static int cgn_test_buffer_of(cgn_test_env *env, CUdeviceptr p, size_t *offset) {
-    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
-        if (p >= env->buf[i] && p < env->buf[i] + CGN_TEST_BUF_SIZE) {
-            *offset = (size_t)(p - env->buf[i]);
+typedef unsigned char cgn_test_regions[CGN_TEST_NUM_REGIONS][CGN_TEST_BUF_SIZE];
+
+/* The region (device buffers first, then host buffers) holding p, and p's offset in it. */
+static int cgn_test_region_of(cgn_test_env *env, uintptr_t p, size_t *offset) {
+    for (int i = 0; i < CGN_TEST_NUM_REGIONS; i++) {
+        uintptr_t base = i < CGN_TEST_NUM_BUFS ? (uintptr_t)env->buf[i]
+                                               : (uintptr_t)env->host[i - CGN_TEST_NUM_BUFS];
+        if (p >= base && p < base + CGN_TEST_BUF_SIZE) {
+            *offset = (size_t)(p - base);
             return i;
         }
-    fprintf(stderr, "test model: pointer 0x%llx is not in a test buffer\n",
+    }
+    fprintf(stderr, "test model: address 0x%llx is not in a test buffer\n",
             (unsigned long long)p);
     abort();
 }
 
-static void cgn_test_put(unsigned char expected[CGN_TEST_NUM_BUFS][CGN_TEST_BUF_SIZE], int b,
-                         size_t at, const void *bytes, size_t n) {
-    if (b < 0 || b >= CGN_TEST_NUM_BUFS || at + n > CGN_TEST_BUF_SIZE) {
+static int cgn_test_buffer_of(cgn_test_env *env, CUdeviceptr p, size_t *offset) {
+    return cgn_test_region_of(env, (uintptr_t)p, offset);
+}
+
+static void cgn_test_put(cgn_test_regions expected, int b, size_t at, const void *bytes,
+                         size_t n) {
+    if (b < 0 || b >= CGN_TEST_NUM_REGIONS || at + n > CGN_TEST_BUF_SIZE) {
         fprintf(stderr, "test model: write outside the test buffers\n");
         abort();
     }
@@ -153,7 +228,7 @@ static void cgn_test_put(unsigned char expected[CGN_TEST_NUM_BUFS][CGN_TEST_BUF_
 }
 
 static void cgn_test_predict_memset(cgn_test_env *env, const cgn_memset_desc *d,
-                                    unsigned char expected[CGN_TEST_NUM_BUFS][CGN_TEST_BUF_SIZE]) {
+                                    cgn_test_regions expected) {
     size_t base = 0;
     int b = cgn_test_buffer_of(env, d->dst, &base);
     unsigned char elem[4];
@@ -163,6 +238,20 @@ static void cgn_test_predict_memset(cgn_test_env *env, const cgn_memset_desc *d,
         for (size_t e = 0; e < d->width; e++)
             cgn_test_put(expected, b, base + r * d->pitch + e * d->element_size, elem,
                          d->element_size);
+}
+
+static void cgn_test_predict_memcpy(cgn_test_env *env, const cgn_memcpy_desc *d,
+                                    cgn_test_regions expected) {
+    size_t src_at = 0, dst_at = 0;
+    int src = cgn_test_buffer_of(env, d->src, &src_at);
+    int dst = cgn_test_buffer_of(env, d->dst, &dst_at);
+    if (src_at + d->size > CGN_TEST_BUF_SIZE) {
+        fprintf(stderr, "test model: copy reads outside the test buffers\n");
+        abort();
+    }
+    unsigned char bytes[CGN_TEST_BUF_SIZE];
+    memcpy(bytes, &expected[src][src_at], d->size);
+    cgn_test_put(expected, dst, dst_at, bytes, d->size);
 }
 
 static int cgn_test_is_kernel(cgn_test_env *env, cgn_kernel k, const char *name) {
@@ -182,7 +271,7 @@ static int cgn_test_arg_buffer(cgn_test_env *env, const cgn_kernel_desc *d, uint
 }
 
 static void cgn_test_predict_kernel(cgn_test_env *env, const cgn_kernel_desc *d,
-                                    unsigned char expected[CGN_TEST_NUM_BUFS][CGN_TEST_BUF_SIZE]) {
+                                    cgn_test_regions expected) {
     size_t at = 0;
     if (cgn_test_is_kernel(env, d->kernel, "add_one")) {
         int b = cgn_test_arg_buffer(env, d, 0, &at);
@@ -206,14 +295,60 @@ static void cgn_test_predict_kernel(cgn_test_env *env, const cgn_kernel_desc *d,
     }
 }
 
+static int cgn_test_event_index(cgn_test_env *env, CUevent e) {
+    for (int i = 0; i < CGN_TEST_NUM_EVENTS; i++)
+        if (env->event[i] == e)
+            return i;
+    fprintf(stderr, "test model: event %p is not a test event\n", (void *)e);
+    abort();
+}
+
+/* One run of the callback, with the first byte of the payload or of what user_data points at
+ * (a host test buffer, holding its initial contents while the launch runs). */
+static void cgn_test_predict_host(cgn_test_env *env, const cgn_host_callback_desc *d,
+                                  cgn_test_observation *expected) {
+    cgn_test_call call = {-1, 0, 0};
+    for (size_t i = 0; i < CGN_TEST_NUM_CALLBACKS; i++)
+        if (cgn_test_callbacks[i].fn == d->fn)
+            call.callback = (int)i;
+    if (call.callback < 0) {
+        fprintf(stderr, "test model: unknown host callback\n");
+        abort();
+    }
+    if (d->payload != NULL && d->payload_size > 0) {
+        call.has_argument = 1;
+        call.first = *(const unsigned char *)d->payload;
+    } else if (d->user_data != NULL) {
+        size_t at = 0;
+        int b = cgn_test_region_of(env, (uintptr_t)d->user_data, &at);
+        call.has_argument = 1;
+        call.first = expected->mem[b][at];
+    }
+    expected->calls[expected->num_calls++] = call;
+}
+
 void cgn_test_predict(cgn_test_env *env, cgn_node_type type, const void *desc,
-                      unsigned char expected[CGN_TEST_NUM_BUFS][CGN_TEST_BUF_SIZE]) {
+                      cgn_test_observation *expected) {
     switch (type) {
     case CGN_NODE_MEMSET:
-        cgn_test_predict_memset(env, desc, expected);
+        cgn_test_predict_memset(env, desc, expected->mem);
         break;
     case CGN_NODE_KERNEL:
-        cgn_test_predict_kernel(env, desc, expected);
+        cgn_test_predict_kernel(env, desc, expected->mem);
+        break;
+    case CGN_NODE_MEMCPY:
+        cgn_test_predict_memcpy(env, desc, expected->mem);
+        break;
+    case CGN_NODE_HOST:
+        cgn_test_predict_host(env, desc, expected);
+        break;
+    case CGN_NODE_EVENT_RECORD:
+        expected->recorded[cgn_test_event_index(
+            env, ((const cgn_event_record_desc *)desc)->event)] = 1;
+        break;
+    case CGN_NODE_EVENT_WAIT:
+        expected->waited[cgn_test_event_index(env, ((const cgn_event_wait_desc *)desc)->event)] =
+            1;
         break;
     default:
         fprintf(stderr, "test model: no model for node type %d\n", (int)type);
@@ -221,35 +356,96 @@ void cgn_test_predict(cgn_test_env *env, cgn_node_type type, const void *desc,
     }
 }
 
-void cgn_test_initial_contents(unsigned char contents[CGN_TEST_NUM_BUFS][CGN_TEST_BUF_SIZE]) {
-    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+void cgn_test_initial_contents(unsigned char contents[CGN_TEST_NUM_REGIONS][CGN_TEST_BUF_SIZE]) {
+    /* Region bases 0x80, 0xc0, 0x00, 0x40 (device), 0xa0, 0xe0 (host): distinct mod 256, so
+     * at every offset every region holds a different byte. */
+    for (int i = 0; i < CGN_TEST_NUM_REGIONS; i++)
         for (int k = 0; k < CGN_TEST_BUF_SIZE; k++)
-            contents[i][k] = (unsigned char)(0x80 + i * CGN_TEST_BUF_SIZE + k);
+            contents[i][k] = (unsigned char)(0x80 + i * CGN_TEST_BUF_SIZE + k +
+                                             (i >= CGN_TEST_NUM_BUFS ? 0x20 : 0));
+}
+
+static void cgn_test_fill_regions(cgn_test_env *env, cgn_test_regions contents) {
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        env->backend->write(env, env->buf[i], contents[i], CGN_TEST_BUF_SIZE);
+    for (int i = 0; i < CGN_TEST_NUM_HOST_BUFS; i++)
+        memcpy(env->host[i], contents[CGN_TEST_NUM_BUFS + i], CGN_TEST_BUF_SIZE);
+}
+
+static void cgn_test_read_regions(cgn_test_env *env, cgn_test_regions out) {
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        env->backend->read(env, env->buf[i], out[i], CGN_TEST_BUF_SIZE);
+    for (int i = 0; i < CGN_TEST_NUM_HOST_BUFS; i++)
+        memcpy(out[CGN_TEST_NUM_BUFS + i], env->host[i], CGN_TEST_BUF_SIZE);
+}
+
+/* Prints the first difference; 1 when none. */
+static int cgn_test_compare(const cgn_test_observation *got, const cgn_test_observation *want,
+                            const char *label) {
+    for (int i = 0; i < CGN_TEST_NUM_REGIONS; i++)
+        for (int k = 0; k < CGN_TEST_BUF_SIZE; k++)
+            if (got->mem[i][k] != want->mem[i][k]) {
+                fprintf(stderr, "%s: %s buffer %d byte %d is 0x%02x, expected 0x%02x\n", label,
+                        i < CGN_TEST_NUM_BUFS ? "device" : "host",
+                        i < CGN_TEST_NUM_BUFS ? i : i - CGN_TEST_NUM_BUFS, k, got->mem[i][k],
+                        want->mem[i][k]);
+                return 0;
+            }
+    for (int i = 0; i < CGN_TEST_NUM_EVENTS; i++) {
+        if (got->recorded[i] != want->recorded[i]) {
+            fprintf(stderr, "%s: event %d was %srecorded\n", label, i,
+                    got->recorded[i] ? "" : "not ");
+            return 0;
+        }
+        if (got->waited[i] != want->waited[i]) {
+            fprintf(stderr, "%s: the launch %s for event %d\n", label,
+                    got->waited[i] ? "waited" : "did not wait", i);
+            return 0;
+        }
+    }
+    if (got->num_calls != want->num_calls) {
+        fprintf(stderr, "%s: %d host callback run(s), expected %d\n", label, got->num_calls,
+                want->num_calls);
+        return 0;
+    }
+    for (int i = 0; i < want->num_calls && i < CGN_TEST_MAX_CALLS; i++) {
+        const cgn_test_call *g = &got->calls[i], *w = &want->calls[i];
+        if (g->callback != w->callback || g->has_argument != w->has_argument ||
+            g->first != w->first) {
+            fprintf(stderr,
+                    "%s: host callback run %d: %s with %s 0x%02x, expected %s with %s 0x%02x\n",
+                    label, i, cgn_test_callbacks[g->callback].name,
+                    g->has_argument ? "first byte" : "no argument", g->first,
+                    cgn_test_callbacks[w->callback].name,
+                    w->has_argument ? "first byte" : "no argument", w->first);
+            return 0;
+        }
+    }
+    return 1;
 }
 
 int cgn_test_exec_matches(cgn_test_env *env, cgn_node_type type, cgn_exec *exec, const void *desc,
                           const char *label) {
-    unsigned char initial[CGN_TEST_NUM_BUFS][CGN_TEST_BUF_SIZE];
-    unsigned char expected[CGN_TEST_NUM_BUFS][CGN_TEST_BUF_SIZE];
-    cgn_test_initial_contents(initial);
-    memcpy(expected, initial, sizeof expected);
-    cgn_test_predict(env, type, desc, expected);
-    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
-        env->backend->write(env, env->buf[i], initial[i], CGN_TEST_BUF_SIZE);
-    cgn_status st = env->backend->launch(env, exec);
+    cgn_test_observation want, got;
+    memset(&want, 0, sizeof want);
+    memset(&got, 0, sizeof got);
+    cgn_test_initial_contents(want.mem);
+    cgn_test_fill_regions(env, want.mem);
+    cgn_test_predict(env, type, desc, &want);
+    atomic_store(&env->num_calls, 0);
+    cgn_status st;
+    if (type == CGN_NODE_EVENT_RECORD)
+        st = env->backend->launch_observe_records(env, exec, got.recorded);
+    else if (type == CGN_NODE_EVENT_WAIT)
+        st = env->backend->launch_observe_waits(env, exec, got.waited);
+    else
+        st = env->backend->launch(env, exec);
     if (st != CGN_OK) {
         fprintf(stderr, "%s: launch failed: %s\n", label, cgn_last_error());
         return 0;
     }
-    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++) {
-        unsigned char got[CGN_TEST_BUF_SIZE];
-        env->backend->read(env, env->buf[i], got, sizeof got);
-        for (int k = 0; k < CGN_TEST_BUF_SIZE; k++)
-            if (got[k] != expected[i][k]) {
-                fprintf(stderr, "%s: buffer %d byte %d is 0x%02x, expected 0x%02x\n", label, i, k,
-                        got[k], expected[i][k]);
-                return 0;
-            }
-    }
-    return 1;
+    cgn_test_read_regions(env, got.mem);
+    got.num_calls = atomic_load(&env->num_calls);
+    memcpy(got.calls, env->calls, sizeof got.calls);
+    return cgn_test_compare(&got, &want, label);
 }

@@ -1,16 +1,23 @@
 /* The test environment shared by the fake-driver and GPU runs of the same scenarios: test
- * buffers with owners, test kernels by name, and a model of what each node type must write. */
+ * buffers (device and host) with owners, test events, test kernels and host callbacks by name,
+ * and a model of what each node type must do when an executable runs. */
 #ifndef CGN_TESTS_CGN_TEST_ENV_H
 #define CGN_TESTS_CGN_TEST_ENV_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "cgn/cgn.h"
 #include "driver.h"
 
-#define CGN_TEST_NUM_BUFS 4
+#define CGN_TEST_NUM_BUFS 4      /* device buffers, "buf:N"; owner N goes with buffer N */
+#define CGN_TEST_NUM_HOST_BUFS 2 /* host buffers, "host:N" */
+/* Every buffer a launch may read or write: the device buffers, then the host buffers. */
+#define CGN_TEST_NUM_REGIONS (CGN_TEST_NUM_BUFS + CGN_TEST_NUM_HOST_BUFS)
 #define CGN_TEST_BUF_SIZE 64
+#define CGN_TEST_NUM_EVENTS 2 /* "event:N" */
+#define CGN_TEST_MAX_CALLS 8  /* host callback runs logged per launch */
 #define CGN_TEST_ARENA 4096
 #define CGN_TEST_MAX_ARGS 64
 
@@ -26,25 +33,50 @@ typedef struct cgn_test_backend {
     void (*free)(cgn_test_env *env, CUdeviceptr p);
     void (*read)(cgn_test_env *env, CUdeviceptr p, void *out, size_t size);
     void (*write)(cgn_test_env *env, CUdeviceptr p, const void *data, size_t size);
+    /* Host memory copies may use: pinned on a GPU, plain malloc (pageable) on the fake. */
+    void *(*alloc_host)(cgn_test_env *env, size_t size);
+    void (*free_host)(cgn_test_env *env, void *p);
+    CUevent (*event_create)(cgn_test_env *env);
+    void (*event_destroy)(cgn_test_env *env, CUevent event);
     /* A kernel by name: add_one, write_config, fill_u32, empty. */
     cgn_kernel (*kernel)(cgn_test_env *env, const char *name);
     /* Launches and waits for completion. */
     cgn_status (*launch)(cgn_test_env *env, cgn_exec *exec);
+    /* Launches, waits for completion and tells which test events the launch recorded:
+     * recorded[i] = 1 for env->event[i]. */
+    cgn_status (*launch_observe_records)(cgn_test_env *env, cgn_exec *exec,
+                                         int recorded[CGN_TEST_NUM_EVENTS]);
+    /* Launches (on a GPU, once per test event) and tells which test events a launch waits for:
+     * waited[i] = 1 for env->event[i]. */
+    cgn_status (*launch_observe_waits)(cgn_test_env *env, cgn_exec *exec,
+                                       int waited[CGN_TEST_NUM_EVENTS]);
     /* The raw driver table the backend runs on (wrapped by the fault proxy in tests). */
     const cgn_driver_table *(*driver)(cgn_test_env *env);
     /* Seconds to wait for CUDA's asynchronous user-object destructors. */
     double release_timeout;
 } cgn_test_backend;
 
+/* One run of a test host callback: which callback, and the first byte of its argument. */
+typedef struct cgn_test_call {
+    int callback;      /* index into the test callbacks: 0 record_a, 1 record_b */
+    int has_argument;  /* the argument (userData) was not NULL */
+    unsigned char first; /* its first byte, when it has one */
+} cgn_test_call;
+
 struct cgn_test_env {
     const cgn_test_backend *backend;
     void *backend_state;
     CUdeviceptr buf[CGN_TEST_NUM_BUFS];
+    unsigned char *host[CGN_TEST_NUM_HOST_BUFS];
+    CUevent event[CGN_TEST_NUM_EVENTS];
     cgn_owner *owner[CGN_TEST_NUM_BUFS];
     int owner_held[CGN_TEST_NUM_BUFS]; /* 1 while the env holds its own reference */
     int released[CGN_TEST_NUM_BUFS];   /* release callback count per owner */
     int released_in_driver;            /* release callbacks run inside a driver callback */
     size_t live_at_close;              /* driver objects still alive when the env closed */
+    /* Host callback runs since the last launch began; on a GPU they run on a CUDA thread. */
+    cgn_test_call calls[CGN_TEST_MAX_CALLS];
+    atomic_int num_calls;
     unsigned char arena[CGN_TEST_ARENA];
     size_t arena_used;
     cgn_arg args[CGN_TEST_MAX_ARGS];
@@ -55,13 +87,22 @@ extern const cgn_test_backend cgn_test_backend_selected;
 
 /* Used by the generated case tables. */
 CUdeviceptr cgn_test_buf(cgn_test_env *env, int i);
+/* Host buffer i as a copy operand address ("host:N" of an address field). */
+CUdeviceptr cgn_test_host(cgn_test_env *env, int i);
+/* Host buffer i as a pointer ("host:N" of a void * field). */
+void *cgn_test_host_ptr(cgn_test_env *env, int i);
+CUevent cgn_test_event(cgn_test_env *env, int i);
+/* A test host callback by name: record_a or record_b. */
+CUhostFn cgn_test_callback(cgn_test_env *env, const char *name);
+/* A copy of `size` bytes in the env's arena (a non-NULL pointer even for size 0). */
+const void *cgn_test_bytes(cgn_test_env *env, const void *bytes, size_t size);
 cgn_owner *cgn_test_owner(cgn_test_env *env, int i);
 cgn_kernel cgn_test_kernel(cgn_test_env *env, const char *name);
 cgn_arg cgn_test_arg_buf(cgn_test_env *env, int i, int owned);
 cgn_arg cgn_test_arg_u32(cgn_test_env *env, uint32_t value);
 cgn_arg *cgn_test_args(cgn_test_env *env, size_t n);
 
-/* Env lifecycle: buffers, owners and the backend. 0, or 77 to skip. */
+/* Env lifecycle: buffers, events, owners and the backend. 0, or 77 to skip. */
 int cgn_test_env_open(cgn_test_env *env);
 void cgn_test_env_close(cgn_test_env *env);
 /* Drops the env's own owner references, so only graphs and executables hold them. */
@@ -73,16 +114,26 @@ int cgn_test_settle(cgn_test_env *env);
 /* Polls cgn_collect() until owner i has been released `count` times or the backend's timeout. */
 int cgn_test_wait_released(cgn_test_env *env, int i, int count);
 
-/* The contents every test buffer starts a launch with: distinct per buffer and byte, so any
- * write (zeros too) and any wrong source shows. */
-void cgn_test_initial_contents(unsigned char contents[CGN_TEST_NUM_BUFS][CGN_TEST_BUF_SIZE]);
-/* What the node described by desc must leave in the test buffers, starting from
- * cgn_test_initial_contents. */
+/* What one launch of an executable does, as far as the tests can see. */
+typedef struct cgn_test_observation {
+    unsigned char mem[CGN_TEST_NUM_REGIONS][CGN_TEST_BUF_SIZE]; /* every buffer afterwards */
+    int recorded[CGN_TEST_NUM_EVENTS]; /* event record nodes: the launch recorded event i */
+    int waited[CGN_TEST_NUM_EVENTS];   /* event wait nodes: the launch waited for event i */
+    int num_calls;                     /* host callback runs, in order */
+    cgn_test_call calls[CGN_TEST_MAX_CALLS];
+} cgn_test_observation;
+
+/* The contents every test buffer starts a launch with: distinct per buffer at every offset,
+ * so any write (zeros too) and any wrong source shows. */
+void cgn_test_initial_contents(unsigned char contents[CGN_TEST_NUM_REGIONS][CGN_TEST_BUF_SIZE]);
+/* What the node described by desc must do when run alone, starting from *expected holding
+ * the initial contents and nothing else. */
 void cgn_test_predict(cgn_test_env *env, cgn_node_type type, const void *desc,
-                      unsigned char expected[CGN_TEST_NUM_BUFS][CGN_TEST_BUF_SIZE]);
-/* Fills the buffers with their initial contents, launches exec, and compares every buffer with
- * the prediction for desc.
- * Returns 1 when they match, else prints the first difference and returns 0. */
+                      cgn_test_observation *expected);
+/* Fills the buffers with their initial contents, launches exec (observing events as the node
+ * type needs), and compares buffers, event records and waits, and host callback runs with the
+ * prediction for desc. Returns 1 when they match, else prints the first difference and
+ * returns 0. */
 int cgn_test_exec_matches(cgn_test_env *env, cgn_node_type type, cgn_exec *exec, const void *desc,
                           const char *label);
 

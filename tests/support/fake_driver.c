@@ -110,6 +110,7 @@ typedef struct fake_ctx {
 
 typedef struct fake_range {
     uintptr_t begin, end;
+    unsigned int type; /* the CUmemorytype cuPointerGetAttribute reports */
 } fake_range;
 
 typedef struct fake_slot {
@@ -663,6 +664,27 @@ static int memcpy_shape_ok(size_t x, size_t y, size_t pitch, size_t height,
     return 1;
 }
 
+/* The memory type marked for an address (the latest mark wins); 0 when the fake does not know
+ * it, as the driver does not know pageable host memory. */
+static unsigned int memory_type_of(uintptr_t p)
+{
+    for (size_t i = S.num_ranges; i-- > 0;)
+        if (S.ranges[i].begin <= p && p < S.ranges[i].end)
+            return S.ranges[i].type;
+    return 0;
+}
+
+/* What the driver accepts: a DEVICE operand must be memory it knows (device, managed, or pinned
+ * host memory, which unified addressing maps), and a HOST operand must not be device memory. */
+static int memcpy_operand_ok(CUmemorytype t, const void *host, CUdeviceptr device)
+{
+    if (t == CU_MEMORYTYPE_DEVICE)
+        return memory_type_of((uintptr_t)device) != 0;
+    if (t == CU_MEMORYTYPE_HOST)
+        return memory_type_of((uintptr_t)host) != CU_MEMORYTYPE_DEVICE;
+    return 1;
+}
+
 static CUresult build_memcpy(const CUDA_MEMCPY_NODE_PARAMS *in, fake_payload *out)
 {
     const CUDA_MEMCPY3D *c = &in->copyParams;
@@ -677,6 +699,9 @@ static CUresult build_memcpy(const CUDA_MEMCPY_NODE_PARAMS *in, fake_payload *ou
         return CUDA_ERROR_INVALID_VALUE;
     if (c->WidthInBytes && (!memcpy_side(c->srcMemoryType, c->srcHost, c->srcDevice) ||
                             !memcpy_side(c->dstMemoryType, c->dstHost, c->dstDevice)))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (c->WidthInBytes && (!memcpy_operand_ok(c->srcMemoryType, c->srcHost, c->srcDevice) ||
+                            !memcpy_operand_ok(c->dstMemoryType, c->dstHost, c->dstDevice)))
         return CUDA_ERROR_INVALID_VALUE;
     CUcontext ctx = in->copyCtx ? in->copyCtx : S.current;
     if (!context_valid(ctx))
@@ -967,18 +992,21 @@ static CUresult fake_cuGetErrorName(CUresult e, const char **s)
     return CUDA_SUCCESS;
 }
 
+/* Like the driver: marked ranges report their type (the latest mark wins), and an address the
+ * driver does not know (pageable host memory) is CUDA_ERROR_INVALID_VALUE. */
 static CUresult fake_cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p)
 {
     if (!data || !p)
         return CUDA_ERROR_INVALID_VALUE;
     if (a != CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
         return CUDA_ERROR_NOT_SUPPORTED;
-    unsigned int type = CU_MEMORYTYPE_HOST;
-    for (size_t i = 0; i < S.num_ranges; i++)
-        if (S.ranges[i].begin <= (uintptr_t)p && (uintptr_t)p < S.ranges[i].end)
-            type = CU_MEMORYTYPE_DEVICE;
-    memcpy(data, &type, sizeof type);
-    return CUDA_SUCCESS;
+    for (size_t i = S.num_ranges; i-- > 0;)
+        if (S.ranges[i].begin <= (uintptr_t)p && (uintptr_t)p < S.ranges[i].end) {
+            unsigned int type = S.ranges[i].type;
+            memcpy(data, &type, sizeof type);
+            return CUDA_SUCCESS;
+        }
+    return CUDA_ERROR_INVALID_VALUE;
 }
 
 /* ---- entry points: contexts ------------------------------------------------------------------ */
@@ -1163,6 +1191,15 @@ static CUresult fake_cuGraphChildGraphNodeGetGraph(CUgraphNode n, CUgraph *g)
     if (!g || !node || !node->pl.child)
         return CUDA_ERROR_INVALID_VALUE;
     *g = (CUgraph)node->pl.child;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_cuGraphMemcpyNodeGetParams(CUgraphNode n, CUDA_MEMCPY3D *p)
+{
+    const fake_node *node = lookup_node(n);
+    if (!p || !node || node->pl.p.type != CU_GRAPH_NODE_TYPE_MEMCPY)
+        return CUDA_ERROR_INVALID_VALUE;
+    *p = node->pl.p.memcpy.copyParams;
     return CUDA_SUCCESS;
 }
 
@@ -1518,6 +1555,11 @@ int cgn_fake_event_record_count(CUevent event)
 
 void cgn_fake_mark_device_memory(void *p, size_t size)
 {
+    cgn_fake_mark_memory(p, size, CU_MEMORYTYPE_DEVICE);
+}
+
+void cgn_fake_mark_memory(void *p, size_t size, CUmemorytype type)
+{
     if (S.num_ranges == S.cap_ranges) {
         size_t cap = S.cap_ranges ? S.cap_ranges * 2 : 8;
         fake_range *ranges = realloc(S.ranges, cap * sizeof *ranges);
@@ -1528,6 +1570,7 @@ void cgn_fake_mark_device_memory(void *p, size_t size)
     }
     S.ranges[S.num_ranges].begin = (uintptr_t)p;
     S.ranges[S.num_ranges].end = (uintptr_t)p + (size ? size : 1);
+    S.ranges[S.num_ranges].type = (unsigned int)type;
     S.num_ranges++;
 }
 
@@ -1551,6 +1594,25 @@ int cgn_fake_exec_node_params(CUgraphExec exec, CUgraphNode node, CUgraphNodePar
         return 0;
     *out = n->pl.p;
     return 1;
+}
+
+static size_t graph_tree_event_waits(const fake_graph *g, CUevent event)
+{
+    size_t waits = 0;
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        const fake_payload *pl = &g->nodes[i]->pl;
+        if (pl->p.type == CU_GRAPH_NODE_TYPE_WAIT_EVENT && pl->p.eventWait.event == event)
+            waits++;
+        if (pl->child)
+            waits += graph_tree_event_waits(pl->child, event);
+    }
+    return waits;
+}
+
+size_t cgn_fake_exec_event_waits(CUgraphExec exec, CUevent event)
+{
+    const fake_exec *e = lookup_exec(exec);
+    return e ? graph_tree_event_waits(e->snapshot, event) : 0;
 }
 
 size_t cgn_fake_graph_node_count(CUgraph graph)

@@ -4,7 +4,9 @@
  * What it models:
  * - graphs, nodes (empty, kernel, memset, memcpy, host, child graph, event record/wait), edges,
  *   clones, per-node parameter updates in graphs and executables, with the driver's validation
- *   of the fields cgn sets;
+ *   of the fields cgn sets, and the memcpy node getter;
+ * - pointer memory types: marked ranges (device, pinned host, managed); anything else is
+ *   unknown to the fake, as pageable memory is to the driver;
  * - executables as deep snapshots, launched synchronously on the host in insertion order (a
  *   topological order: a node can only depend on nodes added before it). CUdeviceptr values are
  *   host addresses; kernels are host functions registered with cgn_fake_register_kernel;
@@ -80,8 +82,13 @@ CUevent cgn_fake_event_create(void);
 /* Times an event record node recorded the event; -1 for an unknown event. */
 int cgn_fake_event_record_count(CUevent event);
 
-/* Makes cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_MEMORY_TYPE) report CU_MEMORYTYPE_DEVICE for
- * addresses in [p, p + size) (size 0 counts as 1); everything else reports host memory. */
+/* Makes cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_MEMORY_TYPE) report `type` for addresses in
+ * [p, p + size) (size 0 counts as 1; the latest mark of an address wins). Addresses never
+ * marked are unknown to the fake, as pageable host memory is to the driver: the query fails
+ * with CUDA_ERROR_INVALID_VALUE. Pinned host memory is marked CU_MEMORYTYPE_HOST, managed
+ * memory CU_MEMORYTYPE_UNIFIED (or DEVICE). The marks only change what the query reports. */
+void cgn_fake_mark_memory(void *p, size_t size, CUmemorytype type);
+/* cgn_fake_mark_memory(p, size, CU_MEMORYTYPE_DEVICE). */
 void cgn_fake_mark_device_memory(void *p, size_t size);
 
 /* ---- inspection ----------------------------------------------------------------------------- */
@@ -93,6 +100,10 @@ int cgn_fake_node_params(CUgraphNode node, CUgraphNodeParams *out);
 /* The same for the executable's snapshot of a (live) node of the graph it was instantiated
  * from; 0 when either is unknown. */
 int cgn_fake_exec_node_params(CUgraphExec exec, CUgraphNode node, CUgraphNodeParams *out);
+/* Event wait nodes waiting for `event` in the executable's snapshot, embedded child graphs
+ * included; 0 for an unknown executable. (The fake does not model waiting itself: launches run
+ * to completion at once, so tests observe which event an executable waits for this way.) */
+size_t cgn_fake_exec_event_waits(CUgraphExec exec, CUevent event);
 /* Nodes of the graph itself (not of embedded child graphs); 0 for an unknown graph. */
 size_t cgn_fake_graph_node_count(CUgraph graph);
 /* Completed cuGraphLaunch calls of an executable; 0 for an unknown one. */

@@ -289,6 +289,14 @@ static void test_launch(void)
     c.dstHost = b;
     c.WidthInBytes = 4;
     c.Height = c.Depth = 1;
+    /* A device operand must be memory the driver knows, a host operand must not be device
+     * memory: a copy typed by the wrong kind of memory is refused. */
+    CHECK_CU(T->cuGraphAddMemcpyNode(&copy, g, &set_a, 1, &c, cgn_fake_context(1)), BAD);
+    cgn_fake_mark_device_memory(a, sizeof a);
+    CUDA_MEMCPY3D wrong = c;
+    wrong.dstMemoryType = CU_MEMORYTYPE_HOST;
+    wrong.dstHost = a;
+    CHECK_CU(T->cuGraphAddMemcpyNode(&copy, g, &set_a, 1, &wrong, cgn_fake_context(1)), BAD);
     CHECK_CU(T->cuGraphAddMemcpyNode(&copy, g, &set_a, 1, &c, cgn_fake_context(1)), OK);
     CHECK(cgn_fake_node_context(copy) == cgn_fake_context(1));
 
@@ -654,10 +662,51 @@ static void test_events_and_pointers(void)
                                       (CUdeviceptr)(uintptr_t)(dev + 31)),
              OK);
     CHECK(type == CU_MEMORYTYPE_DEVICE);
+    /* Unknown (pageable) memory is an error, as on the driver; marked host memory is HOST. */
     CHECK_CU(T->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
                                       (CUdeviceptr)(uintptr_t)host),
+             BAD);
+    cgn_fake_mark_memory(host, sizeof host, CU_MEMORYTYPE_HOST);
+    CHECK_CU(T->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                      (CUdeviceptr)(uintptr_t)(host + 3)),
              OK);
     CHECK(type == CU_MEMORYTYPE_HOST);
+    cgn_fake_mark_memory(dev, 4, CU_MEMORYTYPE_UNIFIED); /* the latest mark wins */
+    CHECK_CU(T->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                      (CUdeviceptr)(uintptr_t)dev),
+             OK);
+    CHECK(type == CU_MEMORYTYPE_UNIFIED);
+    CHECK_CU(T->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                      (CUdeviceptr)(uintptr_t)(dev + 4)),
+             OK);
+    CHECK(type == CU_MEMORYTYPE_DEVICE);
+
+    /* The memcpy getter returns the descriptor as set; other node types are refused. */
+    CUDA_MEMCPY3D c, got;
+    memset(&c, 0, sizeof c);
+    c.srcMemoryType = CU_MEMORYTYPE_HOST;
+    c.srcHost = host;
+    c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    c.dstDevice = (CUdeviceptr)(uintptr_t)dev;
+    c.WidthInBytes = sizeof host;
+    c.Height = c.Depth = 1;
+    CUgraphNode copy = NULL;
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    CHECK_CU(T->cuGraphAddMemcpyNode(&copy, g, NULL, 0, &c, cgn_fake_context(0)), OK);
+    CHECK_CU(T->cuGraphAddEventWaitNode(&wait, g, NULL, 0, ev), OK);
+    memset(&got, 0xff, sizeof got);
+    CHECK_CU(T->cuGraphMemcpyNodeGetParams(copy, &got), OK);
+    CHECK(memcmp(&got, &c, sizeof c) == 0);
+    CHECK_CU(T->cuGraphMemcpyNodeGetParams(wait, &got), BAD);
+    CHECK_CU(T->cuGraphMemcpyNodeGetParams(copy, NULL), BAD);
+    /* Executables report the wait nodes of their snapshot. */
+    CUgraphExec e = NULL;
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&e, g, 0), OK);
+    CHECK(cgn_fake_exec_event_waits(e, ev) == 1);
+    CHECK(cgn_fake_exec_event_waits(e, NULL) == 0);
+    CHECK(cgn_fake_exec_event_waits(NULL, ev) == 0);
+    CHECK_CU(T->cuGraphExecDestroy(e), OK);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
 }
 
 /* Many handles: the registry grows, and removals keep every other handle findable. */

@@ -3,7 +3,11 @@
 #ifndef CGN_CGN_NODES_H
 #define CGN_CGN_NODES_H
 
+#include "cgn/cgn_event_record.h"
+#include "cgn/cgn_event_wait.h"
+#include "cgn/cgn_host_callback.h"
 #include "cgn/cgn_kernel.h"
+#include "cgn/cgn_memcpy.h"
 #include "cgn/cgn_memset.h"
 
 #endif /* CGN_CGN_NODES_H */

@@ -1,0 +1,62 @@
+/* Generated from spec/event_record.yaml by codegen; do not edit. */
+#ifndef CGN_CGN_EVENT_RECORD_H
+#define CGN_CGN_EVENT_RECORD_H
+
+/* Included by cgn/cgn.h (through cgn/cgn_nodes.h); standalone it includes cgn/cgn.h first. */
+#include "cgn/cgn.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Event record node: Record an event when the node runs.
+ * Reference: cuda.core 1.2.0 EventRecordNode.update(event) */
+typedef struct cgn_event_record_desc {
+    CUevent event;          /* The event to record; must not be NULL. */
+    cgn_owner *event_owner; /* Optional owner of the event, retained while any graph or executable may record it. */
+} cgn_event_record_desc;
+
+#define CGN_EVENT_RECORD_DESC_INIT {0}
+
+/* One bit per field of cgn_event_record_update; a field is applied only when its bit is set. */
+#define CGN_EVENT_RECORD_SET_EVENT UINT64_C(0x1)
+#define CGN_EVENT_RECORD_SET_EVENT_OWNER UINT64_C(0x2)
+#define CGN_EVENT_RECORD_SET_ALL UINT64_C(0x3)
+
+/* A partial update: fields whose bit is not in `set` keep their current value.
+ * Coupled: event_owner requires event (event without event_owner resets event_owner to NULL). */
+typedef struct cgn_event_record_update {
+    uint64_t set;
+    CUevent event;
+    cgn_owner *event_owner;
+} cgn_event_record_update;
+
+#define CGN_EVENT_RECORD_UPDATE_INIT {.set = 0}
+
+/* Sets event and event_owner together. */
+static inline void cgn_event_record_update_set_event(cgn_event_record_update *update, CUevent event,
+                                                     cgn_owner *event_owner) {
+    update->event = event;
+    update->event_owner = event_owner;
+    update->set |= CGN_EVENT_RECORD_SET_EVENT | CGN_EVENT_RECORD_SET_EVENT_OWNER;
+}
+
+/* Adds a event record node after `deps`. */
+CGN_API cgn_status cgn_graph_add_event_record(cgn_graph *graph, cgn_node *const *deps,
+                                              size_t num_deps, const cgn_event_record_desc *desc,
+                                              cgn_node **node_out);
+
+/* Applies a partial update with one cuGraphNodeSetParams, all or nothing; future instantiations
+ * see it, existing executables keep their parameters and owners. Needs driver 12.2.
+ * An update with nothing set returns CGN_OK without touching the driver. */
+CGN_API cgn_status cgn_event_record_node_update(cgn_node *node,
+                                                const cgn_event_record_update *update);
+
+/* The node's current parameters. */
+CGN_API cgn_status cgn_event_record_node_get(const cgn_node *node, cgn_event_record_desc *desc_out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CGN_CGN_EVENT_RECORD_H */

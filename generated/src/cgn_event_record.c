@@ -1,0 +1,136 @@
+/* Generated from spec/event_record.yaml by codegen; do not edit. */
+#include <string.h>
+
+#include "runtime.h"
+
+/* Field rules from the spec, checked on the complete (merged) parameters. */
+static cgn_status event_record_check_rules(const cgn_event_record_desc *d, const char *where) {
+    if (d->event == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: event must not be NULL", where);
+    return CGN_OK;
+}
+
+/* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
+static cgn_status event_record_check_kinds(const cgn_event_record_desc *d, uint64_t changed,
+                                           const char *where) {
+    (void)d;
+    (void)changed;
+    (void)where;
+    return CGN_OK;
+}
+
+/* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
+ * *d is rewritten to point at the copies. */
+static cgn_status event_record_stage(cgn__txn *txn, cgn_event_record_desc *d, uint64_t changed,
+                                     CUgraphNodeParams *p, const char *where) {
+    (void)txn;
+    (void)d;
+    (void)changed;
+    (void)p;
+    (void)where;
+    return CGN_OK;
+}
+
+/* The owners of the new version, in the spec's `owners` order. */
+static cgn_status event_record_stage_owners(cgn__txn *txn, const cgn_event_record_desc *d) {
+    cgn_owner *const owners[] = {d->event_owner};
+    return cgn__txn_stage_owners(txn, owners, sizeof owners / sizeof owners[0], NULL, 0);
+}
+
+/* Fills the driver params from the merged fields; fields staged by event_record_stage are kept. */
+static void event_record_build(const cgn_event_record_desc *d, CUcontext ctx,
+                               CUgraphNodeParams *p) {
+    (void)ctx;
+    p->type = CU_GRAPH_NODE_TYPE_EVENT_RECORD;
+    p->eventRecord.event = d->event;
+}
+
+cgn_status cgn_graph_add_event_record(cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
+                                      const cgn_event_record_desc *desc, cgn_node **node_out) {
+    static const char where[] = "cgn_graph_add_event_record";
+    if (desc == NULL || node_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc and node_out must not be NULL",
+                         where);
+    cgn_event_record_desc d = *desc;
+    cgn_status st = event_record_check_rules(&d, where);
+    if (st == CGN_OK)
+        st = event_record_check_kinds(&d, CGN_EVENT_RECORD_SET_ALL, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn txn;
+    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_EVENT_RECORD, sizeof d, 0);
+    if (st != CGN_OK)
+        return st;
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    st = event_record_stage(&txn, &d, CGN_EVENT_RECORD_SET_ALL, &p, where);
+    if (st == CGN_OK)
+        st = event_record_stage_owners(&txn, &d);
+    if (st != CGN_OK) {
+        cgn__txn_rollback(&txn);
+        return st;
+    }
+    event_record_build(&d, cgn__txn_context(&txn), &p);
+    st = cgn__txn_apply(&txn, &p, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn_commit(&txn, &d, sizeof d, node_out);
+    return CGN_OK;
+}
+
+cgn_status cgn_event_record_node_update(cgn_node *node, const cgn_event_record_update *update) {
+    static const char where[] = "cgn_event_record_node_update";
+    cgn_status st = cgn__check_node(node, CGN_NODE_EVENT_RECORD, where);
+    if (st != CGN_OK)
+        return st;
+    if (update == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+    const uint64_t set = update->set;
+    if (set & ~CGN_EVENT_RECORD_SET_ALL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                         (unsigned long long)(set & ~CGN_EVENT_RECORD_SET_ALL));
+    if (set == 0)
+        return CGN_OK;
+    if ((set & CGN_EVENT_RECORD_SET_EVENT_OWNER) && !(set & CGN_EVENT_RECORD_SET_EVENT))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: event_owner requires event", where);
+    cgn__txn txn;
+    st = cgn__update_begin(&txn, node, CGN_NODE_EVENT_RECORD, where, 12020, 0);
+    if (st != CGN_OK)
+        return st;
+    cgn_event_record_desc d = *(const cgn_event_record_desc *)cgn__txn_current_state(&txn);
+    if (set & CGN_EVENT_RECORD_SET_EVENT) {
+        d.event = update->event;
+        d.event_owner = (set & CGN_EVENT_RECORD_SET_EVENT_OWNER) ? update->event_owner : NULL;
+    }
+    st = event_record_check_rules(&d, where);
+    if (st == CGN_OK)
+        st = event_record_check_kinds(&d, set, where);
+    if (st != CGN_OK)
+        return st;
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    st = event_record_stage(&txn, &d, set, &p, where);
+    if (st == CGN_OK)
+        st = event_record_stage_owners(&txn, &d);
+    if (st != CGN_OK) {
+        cgn__txn_rollback(&txn);
+        return st;
+    }
+    event_record_build(&d, cgn__txn_context(&txn), &p);
+    st = cgn__txn_apply(&txn, &p, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    return CGN_OK;
+}
+
+cgn_status cgn_event_record_node_get(const cgn_node *node, cgn_event_record_desc *desc_out) {
+    static const char where[] = "cgn_event_record_node_get";
+    cgn_status st = cgn__check_node(node, CGN_NODE_EVENT_RECORD, where);
+    if (st != CGN_OK)
+        return st;
+    if (desc_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
+    memcpy(desc_out, node->state, sizeof *desc_out);
+    return CGN_OK;
+}

@@ -1,0 +1,171 @@
+/* Generated from spec/host_callback.yaml by codegen; do not edit. */
+#include <string.h>
+
+#include "runtime.h"
+
+/* Field rules from the spec, checked on the complete (merged) parameters. */
+static cgn_status host_callback_check_rules(const cgn_host_callback_desc *d, const char *where) {
+    if (d->fn == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: fn must not be NULL", where);
+    if (d->payload == NULL && d->payload_size != 0)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: payload is NULL but payload_size is %zu",
+                         where, d->payload_size);
+    if (d->user_data != NULL && d->payload != NULL)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: user_data and payload are exclusive: give one of them", where);
+    return CGN_OK;
+}
+
+/* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
+static cgn_status host_callback_check_kinds(const cgn_host_callback_desc *d, uint64_t changed,
+                                            const char *where) {
+    (void)d;
+    (void)changed;
+    (void)where;
+    return CGN_OK;
+}
+
+/* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
+ * *d is rewritten to point at the copies. */
+static cgn_status host_callback_stage(cgn__txn *txn, cgn_host_callback_desc *d, uint64_t changed,
+                                      CUgraphNodeParams *p, const char *where) {
+    (void)txn;
+    (void)p;
+    if (changed & CGN_HOST_CALLBACK_SET_FN) {
+        cgn_status st = cgn__stage_bytes(d->payload, d->payload_size, &d->payload,
+                                         &d->payload_owner, "payload", where);
+        if (st != CGN_OK)
+            return st;
+    }
+    return CGN_OK;
+}
+
+/* The owners of the new version, in the spec's `owners` order. */
+static cgn_status host_callback_stage_owners(cgn__txn *txn, const cgn_host_callback_desc *d) {
+    cgn_owner *const owners[] = {d->user_data_owner, d->payload_owner};
+    return cgn__txn_stage_owners(txn, owners, sizeof owners / sizeof owners[0], NULL, 0);
+}
+
+/* Drops the references host_callback_stage created, once the owners are staged or staging
+ * failed: the staged attachment, if any, holds its own, and a rollback releases that one. */
+static void host_callback_settle(const cgn_host_callback_desc *d, uint64_t changed) {
+    if (changed & CGN_HOST_CALLBACK_SET_FN)
+        cgn__release_staged_copy(d->payload_owner);
+}
+
+/* Fills the driver params from the merged fields; fields staged by host_callback_stage are kept. */
+static void host_callback_build(const cgn_host_callback_desc *d, CUcontext ctx,
+                                CUgraphNodeParams *p) {
+    (void)ctx;
+    p->type = CU_GRAPH_NODE_TYPE_HOST;
+    p->host.fn = d->fn;
+    if (d->user_data != NULL)
+        p->host.userData = d->user_data;
+    if (d->payload != NULL)
+        p->host.userData = (void *)(uintptr_t)d->payload;
+}
+
+cgn_status cgn_graph_add_host_callback(cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
+                                       const cgn_host_callback_desc *desc, cgn_node **node_out) {
+    static const char where[] = "cgn_graph_add_host_callback";
+    if (desc == NULL || node_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc and node_out must not be NULL",
+                         where);
+    cgn_host_callback_desc d = *desc;
+    /* Members set by cgn are ignored on input. */
+    d.payload_owner = NULL;
+    cgn_status st = host_callback_check_rules(&d, where);
+    if (st == CGN_OK)
+        st = host_callback_check_kinds(&d, CGN_HOST_CALLBACK_SET_ALL, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn txn;
+    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_HOST, sizeof d, 0);
+    if (st != CGN_OK)
+        return st;
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    st = host_callback_stage(&txn, &d, CGN_HOST_CALLBACK_SET_ALL, &p, where);
+    if (st == CGN_OK)
+        st = host_callback_stage_owners(&txn, &d);
+    host_callback_settle(&d, CGN_HOST_CALLBACK_SET_ALL);
+    if (st != CGN_OK) {
+        cgn__txn_rollback(&txn);
+        return st;
+    }
+    host_callback_build(&d, cgn__txn_context(&txn), &p);
+    st = cgn__txn_apply(&txn, &p, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn_commit(&txn, &d, sizeof d, node_out);
+    return CGN_OK;
+}
+
+cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback_update *update) {
+    static const char where[] = "cgn_host_callback_node_update";
+    cgn_status st = cgn__check_node(node, CGN_NODE_HOST, where);
+    if (st != CGN_OK)
+        return st;
+    if (update == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+    const uint64_t set = update->set;
+    if (set & ~CGN_HOST_CALLBACK_SET_ALL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                         (unsigned long long)(set & ~CGN_HOST_CALLBACK_SET_ALL));
+    if (set == 0)
+        return CGN_OK;
+    if ((set & CGN_HOST_CALLBACK_SET_USER_DATA) && !(set & CGN_HOST_CALLBACK_SET_FN))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data requires fn", where);
+    if ((set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) && !(set & CGN_HOST_CALLBACK_SET_FN))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data_owner requires fn", where);
+    if ((set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) && !(set & CGN_HOST_CALLBACK_SET_USER_DATA))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data_owner requires user_data", where);
+    if ((set & CGN_HOST_CALLBACK_SET_PAYLOAD) && !(set & CGN_HOST_CALLBACK_SET_FN))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: payload requires fn", where);
+    cgn__txn txn;
+    st = cgn__update_begin(&txn, node, CGN_NODE_HOST, where, 12020, 0);
+    if (st != CGN_OK)
+        return st;
+    cgn_host_callback_desc d = *(const cgn_host_callback_desc *)cgn__txn_current_state(&txn);
+    if (set & CGN_HOST_CALLBACK_SET_FN) {
+        d.fn = update->fn;
+        d.user_data = (set & CGN_HOST_CALLBACK_SET_USER_DATA) ? update->user_data : NULL;
+        d.user_data_owner =
+            (set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) ? update->user_data_owner : NULL;
+        d.payload = (set & CGN_HOST_CALLBACK_SET_PAYLOAD) ? update->payload : NULL;
+        d.payload_size = (set & CGN_HOST_CALLBACK_SET_PAYLOAD) ? update->payload_size : 0;
+        d.payload_owner = NULL; /* set by cgn */
+    }
+    st = host_callback_check_rules(&d, where);
+    if (st == CGN_OK)
+        st = host_callback_check_kinds(&d, set, where);
+    if (st != CGN_OK)
+        return st;
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    st = host_callback_stage(&txn, &d, set, &p, where);
+    if (st == CGN_OK)
+        st = host_callback_stage_owners(&txn, &d);
+    host_callback_settle(&d, set);
+    if (st != CGN_OK) {
+        cgn__txn_rollback(&txn);
+        return st;
+    }
+    host_callback_build(&d, cgn__txn_context(&txn), &p);
+    st = cgn__txn_apply(&txn, &p, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    return CGN_OK;
+}
+
+cgn_status cgn_host_callback_node_get(const cgn_node *node, cgn_host_callback_desc *desc_out) {
+    static const char where[] = "cgn_host_callback_node_get";
+    cgn_status st = cgn__check_node(node, CGN_NODE_HOST, where);
+    if (st != CGN_OK)
+        return st;
+    if (desc_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
+    memcpy(desc_out, node->state, sizeof *desc_out);
+    return CGN_OK;
+}

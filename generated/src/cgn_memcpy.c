@@ -1,0 +1,174 @@
+/* Generated from spec/memcpy.yaml by codegen; do not edit. */
+#include <string.h>
+
+#include "runtime.h"
+
+/* Field rules from the spec, checked on the complete (merged) parameters. */
+static cgn_status memcpy_check_rules(const cgn_memcpy_desc *d, const char *where) {
+    if (d->dst == 0)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: dst must not be 0", where);
+    if (d->src == 0)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: src must not be 0", where);
+    if (d->size == 0)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: size must be at least 1", where);
+    return CGN_OK;
+}
+
+/* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
+static cgn_status memcpy_check_kinds(const cgn_memcpy_desc *d, uint64_t changed,
+                                     const char *where) {
+    (void)d;
+    (void)changed;
+    (void)where;
+    return CGN_OK;
+}
+
+/* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
+ * *d is rewritten to point at the copies. */
+static cgn_status memcpy_stage(cgn__txn *txn, cgn_memcpy_desc *d, uint64_t changed,
+                               CUgraphNodeParams *p, const char *where) {
+    (void)txn;
+    (void)p;
+    if (changed & CGN_MEMCPY_SET_DST) {
+        cgn_status st = cgn__detect_memory_type(d->dst, &d->dst_memory_type, "dst", where);
+        if (st != CGN_OK)
+            return st;
+    }
+    if (changed & CGN_MEMCPY_SET_SRC) {
+        cgn_status st = cgn__detect_memory_type(d->src, &d->src_memory_type, "src", where);
+        if (st != CGN_OK)
+            return st;
+    }
+    return CGN_OK;
+}
+
+/* The owners of the new version, in the spec's `owners` order. */
+static cgn_status memcpy_stage_owners(cgn__txn *txn, const cgn_memcpy_desc *d) {
+    cgn_owner *const owners[] = {d->dst_owner, d->src_owner};
+    return cgn__txn_stage_owners(txn, owners, sizeof owners / sizeof owners[0], NULL, 0);
+}
+
+/* Fills the driver params from the merged fields; fields staged by memcpy_stage are kept. */
+static void memcpy_build(const cgn_memcpy_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
+    p->type = CU_GRAPH_NODE_TYPE_MEMCPY;
+    p->memcpy.copyParams.dstMemoryType = d->dst_memory_type;
+    if (d->dst_memory_type == CU_MEMORYTYPE_HOST)
+        p->memcpy.copyParams.dstHost = (void *)(uintptr_t)d->dst;
+    else
+        p->memcpy.copyParams.dstDevice = d->dst;
+    p->memcpy.copyParams.srcMemoryType = d->src_memory_type;
+    if (d->src_memory_type == CU_MEMORYTYPE_HOST)
+        p->memcpy.copyParams.srcHost = (void *)(uintptr_t)d->src;
+    else
+        p->memcpy.copyParams.srcDevice = d->src;
+    p->memcpy.copyParams.WidthInBytes = d->size;
+    p->memcpy.copyParams.Height = 1;
+    p->memcpy.copyParams.Depth = 1;
+    p->memcpy.copyCtx = ctx;
+}
+
+cgn_status cgn_graph_add_memcpy(cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
+                                const cgn_memcpy_desc *desc, cgn_node **node_out) {
+    static const char where[] = "cgn_graph_add_memcpy";
+    if (desc == NULL || node_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc and node_out must not be NULL",
+                         where);
+    cgn_memcpy_desc d = *desc;
+    /* Members set by cgn are ignored on input. */
+    d.dst_memory_type = (CUmemorytype)0;
+    d.src_memory_type = (CUmemorytype)0;
+    cgn_status st = memcpy_check_rules(&d, where);
+    if (st == CGN_OK)
+        st = memcpy_check_kinds(&d, CGN_MEMCPY_SET_ALL, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn txn;
+    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_MEMCPY, sizeof d, 1);
+    if (st != CGN_OK)
+        return st;
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    st = memcpy_stage(&txn, &d, CGN_MEMCPY_SET_ALL, &p, where);
+    if (st == CGN_OK)
+        st = memcpy_stage_owners(&txn, &d);
+    if (st != CGN_OK) {
+        cgn__txn_rollback(&txn);
+        return st;
+    }
+    memcpy_build(&d, cgn__txn_context(&txn), &p);
+    st = cgn__txn_apply(&txn, &p, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn_commit(&txn, &d, sizeof d, node_out);
+    return CGN_OK;
+}
+
+cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *update) {
+    static const char where[] = "cgn_memcpy_node_update";
+    cgn_status st = cgn__check_node(node, CGN_NODE_MEMCPY, where);
+    if (st != CGN_OK)
+        return st;
+    if (update == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+    const uint64_t set = update->set;
+    if (set & ~CGN_MEMCPY_SET_ALL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                         (unsigned long long)(set & ~CGN_MEMCPY_SET_ALL));
+    if (set == 0)
+        return CGN_OK;
+    if ((set & CGN_MEMCPY_SET_DST_OWNER) && !(set & CGN_MEMCPY_SET_DST))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
+    if ((set & CGN_MEMCPY_SET_SRC_OWNER) && !(set & CGN_MEMCPY_SET_SRC))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: src_owner requires src", where);
+    cgn__txn txn;
+    st = cgn__update_begin(&txn, node, CGN_NODE_MEMCPY, where, 12020, 1);
+    if (st != CGN_OK)
+        return st;
+    st = cgn__check_memcpy_1d(&txn, where);
+    if (st != CGN_OK)
+        return st;
+    cgn_memcpy_desc d = *(const cgn_memcpy_desc *)cgn__txn_current_state(&txn);
+    if (set & CGN_MEMCPY_SET_DST) {
+        d.dst = update->dst;
+        d.dst_owner = (set & CGN_MEMCPY_SET_DST_OWNER) ? update->dst_owner : NULL;
+        d.dst_memory_type = (CUmemorytype)0; /* set by cgn */
+    }
+    if (set & CGN_MEMCPY_SET_SRC) {
+        d.src = update->src;
+        d.src_owner = (set & CGN_MEMCPY_SET_SRC_OWNER) ? update->src_owner : NULL;
+        d.src_memory_type = (CUmemorytype)0; /* set by cgn */
+    }
+    if (set & CGN_MEMCPY_SET_SIZE)
+        d.size = update->size;
+    st = memcpy_check_rules(&d, where);
+    if (st == CGN_OK)
+        st = memcpy_check_kinds(&d, set, where);
+    if (st != CGN_OK)
+        return st;
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    st = memcpy_stage(&txn, &d, set, &p, where);
+    if (st == CGN_OK)
+        st = memcpy_stage_owners(&txn, &d);
+    if (st != CGN_OK) {
+        cgn__txn_rollback(&txn);
+        return st;
+    }
+    memcpy_build(&d, cgn__txn_context(&txn), &p);
+    st = cgn__txn_apply(&txn, &p, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    return CGN_OK;
+}
+
+cgn_status cgn_memcpy_node_get(const cgn_node *node, cgn_memcpy_desc *desc_out) {
+    static const char where[] = "cgn_memcpy_node_get";
+    cgn_status st = cgn__check_node(node, CGN_NODE_MEMCPY, where);
+    if (st != CGN_OK)
+        return st;
+    if (desc_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
+    memcpy(desc_out, node->state, sizeof *desc_out);
+    return CGN_OK;
+}

@@ -1,0 +1,121 @@
+/* Generated from spec/event_record.yaml by codegen; do not edit. */
+#include <string.h>
+
+#include "cgn_test_env.h"
+#include "cgn_test_cases.h"
+
+extern const cgn_test_case cgn_test_cases_event_record[];
+extern const size_t cgn_test_cases_event_record_count;
+extern const cgn_test_type cgn_test_type_event_record;
+
+/* ---- cases: each fill function writes a full desc or an update ---- */
+
+static void case_event_record_original(cgn_test_env *env, void *out) {
+    cgn_event_record_desc *d = out;
+    *d = (cgn_event_record_desc)CGN_EVENT_RECORD_DESC_INIT;
+    d->event = cgn_test_event(env, 0);
+    d->event_owner = cgn_test_owner(env, 0);
+}
+
+static void case_event_record_update(cgn_test_env *env, void *out) {
+    cgn_event_record_update *u = out;
+    *u = (cgn_event_record_update)CGN_EVENT_RECORD_UPDATE_INIT;
+    u->set = CGN_EVENT_RECORD_SET_EVENT | CGN_EVENT_RECORD_SET_EVENT_OWNER;
+    u->event = cgn_test_event(env, 1);
+    u->event_owner = cgn_test_owner(env, 1);
+}
+
+static void case_event_record_replacement(cgn_test_env *env, void *out) {
+    cgn_event_record_desc *d = out;
+    *d = (cgn_event_record_desc)CGN_EVENT_RECORD_DESC_INIT;
+    d->event = cgn_test_event(env, 1);
+    d->event_owner = cgn_test_owner(env, 1);
+}
+
+static void case_event_record_invalid_0(cgn_test_env *env, void *out) {
+    (void)env;
+    cgn_event_record_update *u = out;
+    *u = (cgn_event_record_update)CGN_EVENT_RECORD_UPDATE_INIT;
+    u->set = CGN_EVENT_RECORD_SET_EVENT;
+    u->event = NULL;
+}
+
+static void case_event_record_invalid_1(cgn_test_env *env, void *out) {
+    cgn_event_record_update *u = out;
+    *u = (cgn_event_record_update)CGN_EVENT_RECORD_UPDATE_INIT;
+    u->set = CGN_EVENT_RECORD_SET_EVENT_OWNER;
+    u->event_owner = cgn_test_owner(env, 1);
+}
+
+static void case_event_record_drop_owner_original(cgn_test_env *env, void *out) {
+    cgn_event_record_desc *d = out;
+    *d = (cgn_event_record_desc)CGN_EVENT_RECORD_DESC_INIT;
+    d->event = cgn_test_event(env, 0);
+    d->event_owner = cgn_test_owner(env, 0);
+}
+
+static void case_event_record_drop_owner_update(cgn_test_env *env, void *out) {
+    cgn_event_record_update *u = out;
+    *u = (cgn_event_record_update)CGN_EVENT_RECORD_UPDATE_INIT;
+    u->set = CGN_EVENT_RECORD_SET_EVENT;
+    u->event = cgn_test_event(env, 1);
+}
+
+static void case_event_record_drop_owner_replacement(cgn_test_env *env, void *out) {
+    cgn_event_record_desc *d = out;
+    *d = (cgn_event_record_desc)CGN_EVENT_RECORD_DESC_INIT;
+    d->event = cgn_test_event(env, 1);
+}
+
+static void case_event_record_drop_owner_invalid_0(cgn_test_env *env, void *out) {
+    cgn_event_record_update *u = out;
+    *u = (cgn_event_record_update)CGN_EVENT_RECORD_UPDATE_INIT;
+    u->set = CGN_EVENT_RECORD_SET_EVENT | CGN_EVENT_RECORD_SET_EVENT_OWNER;
+    u->event = NULL;
+    u->event_owner = cgn_test_owner(env, 1);
+}
+
+static const cgn_test_invalid case_event_record_invalid[] = {
+    {case_event_record_invalid_0, CGN_ERROR_INVALID_VALUE, "{event: null}"},
+    {case_event_record_invalid_1, CGN_ERROR_MISSING_FIELD, "{event_owner: owner:1}"},
+};
+
+static const cgn_test_invalid case_event_record_drop_owner_invalid[] = {
+    {case_event_record_drop_owner_invalid_0, CGN_ERROR_INVALID_VALUE,
+     "{event: null, event_owner: owner:1}"},
+};
+
+const cgn_test_case cgn_test_cases_event_record[] = {
+    {"event-record", case_event_record_original, case_event_record_update,
+     case_event_record_replacement, case_event_record_invalid, 2},
+    {"event-record-drop-owner", case_event_record_drop_owner_original,
+     case_event_record_drop_owner_update, case_event_record_drop_owner_replacement,
+     case_event_record_drop_owner_invalid, 1},
+};
+const size_t cgn_test_cases_event_record_count = 2;
+
+/* ---- type adapter: lets scenario runners treat every node type alike ---- */
+
+static cgn_status type_event_record_add(cgn_graph *g, const void *desc, cgn_node **out) {
+    return cgn_graph_add_event_record(g, NULL, 0, desc, out);
+}
+
+static cgn_status type_event_record_update(cgn_node *n, const void *u) {
+    return cgn_event_record_node_update(n, u);
+}
+
+static cgn_status type_event_record_get(const cgn_node *n, void *desc) {
+    return cgn_event_record_node_get(n, desc);
+}
+
+static int type_event_record_desc_equal(const void *a_, const void *b_) {
+    const cgn_event_record_desc *a = a_;
+    const cgn_event_record_desc *b = b_;
+    return a->event == b->event && a->event_owner == b->event_owner;
+}
+
+const cgn_test_type cgn_test_type_event_record = {
+    "event_record", CGN_NODE_EVENT_RECORD, sizeof(cgn_event_record_desc),
+    sizeof(cgn_event_record_update), type_event_record_add, type_event_record_update,
+    type_event_record_get, type_event_record_desc_equal, cgn_test_cases_event_record, 2
+};
