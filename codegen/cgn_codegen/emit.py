@@ -238,7 +238,7 @@ class NodeView:
         if n.context_field:
             build.append(f"p->{n.member}.{n.context_field} = ctx;")
         build = render_lines(INDENT, build)
-        build_voids = _voids(build, ("ctx",))
+        build_voids = _voids(build, ("d", "ctx"))
 
         requires = []
         for f in n.fields:

@@ -422,6 +422,29 @@ FIELD_TYPES = {t.name: t for t in (
         doc_retains="cgn's copy of the bytes (freed once no graph, clone, executable or "
                     "launch can use that version)",
     ),
+    # A cgn graph the node embeds a copy of. The child-graph codec checks it (alive, another
+    # hierarchy) and prepares cgn's records of the copy before the mutation (runtime/child.c).
+    FieldType(
+        name="graph", cuda="required",
+        members=(Member("cgn_graph *", "{name}", "NULL"),),
+        stage=("if (changed & {replaced}) {{",
+               Call("    cgn_status st = cgn__stage_child_graph(",
+                    ("txn", "d->{name}", "&p->{member}.{cuda}", "where"), ");"),
+               "    if (st != CGN_OK)",
+               "        return st;",
+               "}}"),
+        default=_null_default,
+        case=_handle_case(tags=(("graph", "cgn_test_graph"),)), zero_norm=None,
+        doc_type="cgn_graph *",
+        doc_errors=(("CGN_ERROR_INVALID_VALUE", "the graph is NULL"),
+                    ("CGN_ERROR_SAME_HIERARCHY", "the graph belongs to the destination's "
+                     "hierarchy (the node's own graph, its root, or a graph embedded in it)"),
+                    ("CGN_ERROR_DESTROYED", "the graph is an embedding that was replaced or "
+                     "whose child node was destroyed"),
+                    ("CGN_ERROR_OUT_OF_MEMORY", "no host memory for cgn's records of the copy")),
+        doc_retains="nothing itself: CUDA copies the source's owner references into the "
+                    "embedded copy, which keeps them while it or an executable of it lives",
+    ),
     FieldType(
         name="dim3", cuda="required",
         members=(Member("cgn_dim3", "{name}", "CGN_DIM3(0, 0, 0)"),),

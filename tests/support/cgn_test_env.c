@@ -48,7 +48,35 @@ int cgn_test_env_open(cgn_test_env *env) {
     return 0;
 }
 
+static cgn_memset_desc cgn_test_graph_fill(cgn_test_env *env, int i) {
+    cgn_memset_desc d = CGN_MEMSET_DESC_INIT;
+    d.dst = env->buf[i];
+    d.dst_owner = env->owner[i];
+    d.value = 0x40u + (uint32_t)i;
+    d.width = 8;
+    return d;
+}
+
+cgn_graph *cgn_test_graph(cgn_test_env *env, int i) {
+    if (env->graph[i] == NULL) {
+        cgn_node *fill;
+        cgn_memset_desc d = cgn_test_graph_fill(env, i);
+        if (cgn_graph_create(&env->graph[i]) != CGN_OK ||
+            cgn_graph_add_memset(env->graph[i], NULL, 0, &d, &fill) != CGN_OK) {
+            fprintf(stderr, "test graph %d: %s\n", i, cgn_last_error());
+            abort();
+        }
+        env->graph_id[i] = env->graph[i];
+    }
+    return env->graph[i];
+}
+
 void cgn_test_env_drop_owners(cgn_test_env *env) {
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        if (env->graph[i] != NULL) {
+            cgn_graph_destroy(env->graph[i]);
+            env->graph[i] = NULL;
+        }
     for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
         if (env->owner_held[i]) {
             env->owner_held[i] = 0;
@@ -81,7 +109,8 @@ int cgn_test_settle(cgn_test_env *env) {
         cgn_collect();
         int settled = 1;
         for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
-            if (env->owner_held[i] && atomic_load(&env->owner[i]->refs) != 1)
+            if (env->owner_held[i] &&
+                atomic_load(&env->owner[i]->refs) != 1 + (env->graph[i] != NULL))
                 settled = 0;
         if (settled)
             return 1;
@@ -346,6 +375,19 @@ void cgn_test_predict(cgn_test_env *env, cgn_node_type type, const void *desc,
         expected->recorded[cgn_test_event_index(
             env, ((const cgn_event_record_desc *)desc)->event)] = 1;
         break;
+    case CGN_NODE_CHILD_GRAPH: {
+        const cgn_child_graph_desc *d = desc;
+        int i = 0;
+        while (i < CGN_TEST_NUM_BUFS && env->graph_id[i] != d->graph)
+            i++;
+        if (i == CGN_TEST_NUM_BUFS) {
+            fprintf(stderr, "test model: not a test graph\n");
+            abort();
+        }
+        cgn_memset_desc fill = cgn_test_graph_fill(env, i);
+        cgn_test_predict_memset(env, &fill, expected->mem);
+        break;
+    }
     case CGN_NODE_EVENT_WAIT:
         expected->waited[cgn_test_event_index(env, ((const cgn_event_wait_desc *)desc)->event)] =
             1;

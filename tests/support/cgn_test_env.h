@@ -81,6 +81,10 @@ struct cgn_test_env {
     size_t arena_used;
     cgn_arg args[CGN_TEST_MAX_ARGS];
     size_t args_used;
+    /* Test graphs for child-graph nodes, made on first use; graph_id keeps the pointer value
+     * after the graph is destroyed, so the model can still tell which one a desc names. */
+    cgn_graph *graph[CGN_TEST_NUM_BUFS];
+    const cgn_graph *graph_id[CGN_TEST_NUM_BUFS];
 };
 
 extern const cgn_test_backend cgn_test_backend_selected;
@@ -97,6 +101,9 @@ CUhostFn cgn_test_callback(cgn_test_env *env, const char *name);
 /* A copy of `size` bytes in the env's arena (a non-NULL pointer even for size 0). */
 const void *cgn_test_bytes(cgn_test_env *env, const void *bytes, size_t size);
 cgn_owner *cgn_test_owner(cgn_test_env *env, int i);
+/* Test graph i ("graph:N"): one memset filling test buffer i with 0x40 + i (8 bytes), with
+ * owner i. cgn_test_env_drop_owners destroys it, so only embedded copies keep the owner. */
+cgn_graph *cgn_test_graph(cgn_test_env *env, int i);
 cgn_kernel cgn_test_kernel(cgn_test_env *env, const char *name);
 cgn_arg cgn_test_arg_buf(cgn_test_env *env, int i, int owned);
 cgn_arg cgn_test_arg_u32(cgn_test_env *env, uint32_t value);
@@ -107,7 +114,8 @@ int cgn_test_env_open(cgn_test_env *env);
 void cgn_test_env_close(cgn_test_env *env);
 /* Drops the env's own owner references, so only graphs and executables hold them. */
 void cgn_test_env_drop_owners(cgn_test_env *env);
-/* Polls cgn_collect() until every owner the env still holds is referenced by the env alone,
+/* Polls cgn_collect() until every owner the env still holds is referenced by the env (and its
+ * test graph, if made) alone,
  * i.e. CUDA has run every pending destructor of earlier graphs and executables (on a GPU they
  * may run asynchronously). Returns 0 on timeout. */
 int cgn_test_settle(cgn_test_env *env);

@@ -3,6 +3,7 @@
 #ifndef CGN_CGN_NODES_H
 #define CGN_CGN_NODES_H
 
+#include "cgn/cgn_child_graph.h"
 #include "cgn/cgn_event_record.h"
 #include "cgn/cgn_event_wait.h"
 #include "cgn/cgn_host_callback.h"

@@ -1,0 +1,131 @@
+/* Generated from spec/child_graph.yaml by codegen; do not edit. */
+#include <string.h>
+
+#include "runtime.h"
+
+/* Field rules from the spec, checked on the complete (merged) parameters. */
+static cgn_status child_graph_check_rules(const cgn_child_graph_desc *d, const char *where) {
+    (void)d;
+    (void)where;
+    return CGN_OK;
+}
+
+/* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
+static cgn_status child_graph_check_kinds(const cgn_child_graph_desc *d, uint64_t changed,
+                                          const char *where) {
+    (void)d;
+    (void)changed;
+    (void)where;
+    return CGN_OK;
+}
+
+/* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
+ * *d is rewritten to point at the copies. */
+static cgn_status child_graph_stage(cgn__txn *txn, cgn_child_graph_desc *d, uint64_t changed,
+                                    CUgraphNodeParams *p, const char *where) {
+    if (changed & CGN_CHILD_GRAPH_SET_GRAPH) {
+        cgn_status st = cgn__stage_child_graph(txn, d->graph, &p->graph.graph, where);
+        if (st != CGN_OK)
+            return st;
+    }
+    return CGN_OK;
+}
+
+/* The owners of the new version, in the spec's `owners` order. */
+static cgn_status child_graph_stage_owners(cgn__txn *txn, const cgn_child_graph_desc *d) {
+(void)d;
+    return cgn__txn_stage_owners(txn, NULL, 0, NULL, 0);
+}
+
+/* Fills the driver params from the merged fields; fields staged by child_graph_stage are kept. */
+static void child_graph_build(const cgn_child_graph_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
+    (void)d;
+    (void)ctx;
+    p->type = CU_GRAPH_NODE_TYPE_GRAPH;
+}
+
+cgn_status cgn_graph_add_child_graph(cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
+                                     const cgn_child_graph_desc *desc, cgn_node **node_out) {
+    static const char where[] = "cgn_graph_add_child_graph";
+    if (desc == NULL || node_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc and node_out must not be NULL",
+                         where);
+    cgn_child_graph_desc d = *desc;
+    cgn_status st = child_graph_check_rules(&d, where);
+    if (st == CGN_OK)
+        st = child_graph_check_kinds(&d, CGN_CHILD_GRAPH_SET_ALL, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn txn;
+    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_CHILD_GRAPH, sizeof d, 0);
+    if (st != CGN_OK)
+        return st;
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    st = child_graph_stage(&txn, &d, CGN_CHILD_GRAPH_SET_ALL, &p, where);
+    if (st == CGN_OK)
+        st = child_graph_stage_owners(&txn, &d);
+    if (st != CGN_OK) {
+        cgn__txn_rollback(&txn);
+        return st;
+    }
+    child_graph_build(&d, cgn__txn_context(&txn), &p);
+    st = cgn__txn_apply(&txn, &p, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn_commit(&txn, &d, sizeof d, node_out);
+    return CGN_OK;
+}
+
+cgn_status cgn_child_graph_node_update(cgn_node *node, const cgn_child_graph_update *update) {
+    static const char where[] = "cgn_child_graph_node_update";
+    cgn_status st = cgn__check_node(node, CGN_NODE_CHILD_GRAPH, where);
+    if (st != CGN_OK)
+        return st;
+    if (update == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+    const uint64_t set = update->set;
+    if (set & ~CGN_CHILD_GRAPH_SET_ALL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                         (unsigned long long)(set & ~CGN_CHILD_GRAPH_SET_ALL));
+    if (set == 0)
+        return CGN_OK;
+    cgn__txn txn;
+    st = cgn__update_begin(&txn, node, CGN_NODE_CHILD_GRAPH, where, 12020, 0);
+    if (st != CGN_OK)
+        return st;
+    cgn_child_graph_desc d = *(const cgn_child_graph_desc *)cgn__txn_current_state(&txn);
+    if (set & CGN_CHILD_GRAPH_SET_GRAPH)
+        d.graph = update->graph;
+    st = child_graph_check_rules(&d, where);
+    if (st == CGN_OK)
+        st = child_graph_check_kinds(&d, set, where);
+    if (st != CGN_OK)
+        return st;
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    st = child_graph_stage(&txn, &d, set, &p, where);
+    if (st == CGN_OK)
+        st = child_graph_stage_owners(&txn, &d);
+    if (st != CGN_OK) {
+        cgn__txn_rollback(&txn);
+        return st;
+    }
+    child_graph_build(&d, cgn__txn_context(&txn), &p);
+    st = cgn__txn_apply(&txn, &p, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    return CGN_OK;
+}
+
+cgn_status cgn_child_graph_node_get(const cgn_node *node, cgn_child_graph_desc *desc_out) {
+    static const char where[] = "cgn_child_graph_node_get";
+    cgn_status st = cgn__check_node(node, CGN_NODE_CHILD_GRAPH, where);
+    if (st != CGN_OK)
+        return st;
+    if (desc_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
+    memcpy(desc_out, node->state, sizeof *desc_out);
+    return CGN_OK;
+}

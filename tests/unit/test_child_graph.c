@@ -1,0 +1,224 @@
+/* Child-graph embeddings on the fake driver: same-hierarchy sources rejected untouched, nodes
+ * inside an embedding updatable, old embedded handles invalid after a replacement, nested
+ * embeddings, and owners carried by the embedded copy. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cgn_fault.h"
+#include "cgn_test_env.h"
+#include "fake_driver.h"
+#include "runtime.h"
+
+#define OK(call) assert_int_equal((call), CGN_OK)
+
+static int setup(void **state) {
+    cgn_test_env *env = calloc(1, sizeof *env);
+    if (env == NULL || cgn_test_env_open(env) != 0)
+        return -1;
+    cgn_fault_install(cgn_fake_table());
+    *state = env;
+    return 0;
+}
+
+static int teardown(void **state) {
+    cgn_test_env *env = *state;
+    cgn_test_env_close(env);
+    size_t live = env->live_at_close;
+    int in_driver = env->released_in_driver;
+    free(env);
+    assert_int_equal(live, 0);
+    assert_int_equal(in_driver, 0);
+    return 0;
+}
+
+/* A graph with one memset of `value` into test buffer `buf`, owned by owner `buf`. */
+static cgn_graph *fill_graph(cgn_test_env *env, int buf, uint32_t value, cgn_node **fill) {
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = CGN_MEMSET_DESC_INIT;
+    d.dst = env->buf[buf];
+    d.dst_owner = env->owner[buf];
+    d.value = value;
+    d.width = 8;
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, fill));
+    return g;
+}
+
+static cgn_node *add_child(cgn_graph *parent, cgn_graph *source) {
+    cgn_child_graph_desc d = CGN_CHILD_GRAPH_DESC_INIT;
+    d.graph = source;
+    cgn_node *node;
+    OK(cgn_graph_add_child_graph(parent, NULL, 0, &d, &node));
+    return node;
+}
+
+static uint8_t launch_and_read(cgn_test_env *env, cgn_graph *g, int buf) {
+    cgn_exec *e;
+    unsigned char zeros[CGN_TEST_BUF_SIZE] = {0}, got[CGN_TEST_BUF_SIZE];
+    env->backend->write(env, env->buf[buf], zeros, sizeof zeros);
+    OK(cgn_graph_instantiate(g, &e));
+    OK(env->backend->launch(env, e));
+    env->backend->read(env, env->buf[buf], got, sizeof got);
+    OK(cgn_exec_destroy(e));
+    return got[0];
+}
+
+static void test_same_hierarchy_rejected_untouched(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *fill;
+    cgn_graph *source = fill_graph(env, 0, 0x11, &fill);
+    cgn_graph *parent;
+    OK(cgn_graph_create(&parent));
+    cgn_node *child = add_child(parent, source);
+    cgn_graph *embedded;
+    OK(cgn_child_graph_node_embedded(child, &embedded));
+    cgn_child_graph_update u = CGN_CHILD_GRAPH_UPDATE_INIT;
+    cgn_child_graph_update_set_graph(&u, embedded);
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_child_graph_node_update(child, &u), CGN_ERROR_SAME_HIERARCHY);
+    cgn_child_graph_update_set_graph(&u, parent);
+    assert_int_equal(cgn_child_graph_node_update(child, &u), CGN_ERROR_SAME_HIERARCHY);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphNodeSetParams), 0);
+    cgn_graph *still;
+    OK(cgn_child_graph_node_embedded(child, &still));
+    assert_ptr_equal(still, embedded);
+    assert_int_equal(launch_and_read(env, parent, 0), 0x11);
+    /* Embedding the parent into a graph of its own hierarchy is refused at add too. */
+    cgn_child_graph_desc d = CGN_CHILD_GRAPH_DESC_INIT;
+    d.graph = parent;
+    cgn_node *loop;
+    assert_int_equal(cgn_graph_add_child_graph(embedded, NULL, 0, &d, &loop),
+                     CGN_ERROR_SAME_HIERARCHY);
+    assert_int_equal(cgn_graph_destroy(embedded), CGN_ERROR_INVALID_ARGUMENT);
+    OK(cgn_graph_destroy(parent));
+    OK(cgn_graph_destroy(source));
+}
+
+static void test_update_inside_embedding(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *fill;
+    cgn_graph *source = fill_graph(env, 0, 0x11, &fill);
+    cgn_graph *parent;
+    OK(cgn_graph_create(&parent));
+    cgn_node *child = add_child(parent, source);
+    cgn_node *inner;
+    OK(cgn_child_graph_node_find(child, fill, &inner));
+    assert_ptr_not_equal(inner, fill);
+    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_value(&u, 0x5a, 1);
+    OK(cgn_memset_node_update(inner, &u));
+    assert_int_equal(launch_and_read(env, parent, 0), 0x5a); /* the embedding changed */
+    assert_int_equal(launch_and_read(env, source, 0), 0x11); /* the source did not */
+    cgn_memset_desc got;
+    OK(cgn_memset_node_get(fill, &got));
+    assert_int_equal(got.value, 0x11);
+    OK(cgn_graph_destroy(parent));
+    OK(cgn_graph_destroy(source));
+}
+
+static void test_replacement_invalidates_old_embedding(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *fill0, *fill1;
+    cgn_graph *g0 = fill_graph(env, 0, 0x11, &fill0);
+    cgn_graph *g1 = fill_graph(env, 1, 0x22, &fill1);
+    cgn_graph *parent;
+    OK(cgn_graph_create(&parent));
+    cgn_node *child = add_child(parent, g0);
+    cgn_graph *old_embedded;
+    cgn_node *old_inner;
+    OK(cgn_child_graph_node_embedded(child, &old_embedded));
+    OK(cgn_child_graph_node_find(child, fill0, &old_inner));
+    cgn_exec *old_exec;
+    OK(cgn_graph_instantiate(parent, &old_exec));
+    cgn_child_graph_update u = CGN_CHILD_GRAPH_UPDATE_INIT;
+    cgn_child_graph_update_set_graph(&u, g1);
+    OK(cgn_child_graph_node_update(child, &u));
+    /* Old handles report it; they do not crash. */
+    assert_false(cgn_node_is_alive(old_inner));
+    cgn_memset_update mu = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_value(&mu, 0x33, 1);
+    assert_int_equal(cgn_memset_node_update(old_inner, &mu), CGN_ERROR_DESTROYED);
+    cgn_exec *e;
+    assert_int_equal(cgn_graph_instantiate(old_embedded, &e), CGN_ERROR_DESTROYED);
+    cgn_node *n;
+    assert_int_equal(cgn_graph_add_empty(old_embedded, NULL, 0, &n), CGN_ERROR_DESTROYED);
+    assert_int_equal(cgn_child_graph_node_find(child, fill0, &n), CGN_ERROR_INVALID_VALUE);
+    cgn_node *new_inner;
+    OK(cgn_child_graph_node_find(child, fill1, &new_inner));
+    OK(cgn_memset_node_update(new_inner, &mu));
+    /* The old executable still runs the old child. */
+    unsigned char zeros[CGN_TEST_BUF_SIZE] = {0}, got[CGN_TEST_BUF_SIZE];
+    env->backend->write(env, env->buf[0], zeros, sizeof zeros);
+    OK(env->backend->launch(env, old_exec));
+    env->backend->read(env, env->buf[0], got, sizeof got);
+    assert_int_equal(got[0], 0x11);
+    assert_int_equal(launch_and_read(env, parent, 1), 0x33);
+    OK(cgn_exec_destroy(old_exec));
+    OK(cgn_graph_destroy(parent));
+    OK(cgn_graph_destroy(g0));
+    OK(cgn_graph_destroy(g1));
+}
+
+static void test_nested_embedding(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *fill;
+    cgn_graph *inner = fill_graph(env, 2, 0x44, &fill);
+    cgn_graph *middle, *parent;
+    OK(cgn_graph_create(&middle));
+    cgn_node *middle_child = add_child(middle, inner);
+    OK(cgn_graph_create(&parent));
+    cgn_node *top_child = add_child(parent, middle);
+    cgn_node *copy_of_middle_child, *deep;
+    OK(cgn_child_graph_node_find(top_child, middle_child, &copy_of_middle_child));
+    cgn_node *middle_fill;
+    OK(cgn_child_graph_node_find(middle_child, fill, &middle_fill));
+    OK(cgn_child_graph_node_find(copy_of_middle_child, middle_fill, &deep));
+    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_value(&u, 0x66, 1);
+    OK(cgn_memset_node_update(deep, &u));
+    assert_int_equal(launch_and_read(env, parent, 2), 0x66);
+    assert_int_equal(launch_and_read(env, middle, 2), 0x44);
+    /* Destroying the top child node retires everything below it. */
+    OK(cgn_node_destroy(top_child));
+    assert_false(cgn_node_is_alive(copy_of_middle_child));
+    assert_false(cgn_node_is_alive(deep));
+    assert_int_equal(cgn_memset_node_update(deep, &u), CGN_ERROR_DESTROYED);
+    OK(cgn_graph_destroy(parent));
+    OK(cgn_graph_destroy(middle));
+    OK(cgn_graph_destroy(inner));
+}
+
+static void test_embedding_keeps_owners_of_its_copy(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *fill;
+    cgn_graph *source = fill_graph(env, 3, 0x77, &fill);
+    cgn_graph *parent;
+    OK(cgn_graph_create(&parent));
+    add_child(parent, source);
+    cgn_test_env_drop_owners(env);
+    OK(cgn_graph_destroy(source)); /* the embedded copy still holds owner 3 */
+    cgn_collect();
+    assert_int_equal(env->released[3], 0);
+    assert_int_equal(launch_and_read(env, parent, 3), 0x77);
+    OK(cgn_graph_destroy(parent));
+    assert_true(cgn_test_wait_released(env, 3, 1));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_same_hierarchy_rejected_untouched, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_update_inside_embedding, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_replacement_invalidates_old_embedding, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_nested_embedding, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_embedding_keeps_owners_of_its_copy, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
