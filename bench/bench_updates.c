@@ -267,6 +267,115 @@ static void bench_owners_changed(void) {
     CHECK(cgn_owner_release(owners[1]));
 }
 
+static void host_fn_a(void *data) { (void)data; }
+static void host_fn_b(void *data) { (void)data; }
+
+/* The other node types: a cgn update against the raw cuGraphNodeSetParams doing the same. */
+static void bench_other_types(int fake) {
+    double raw, mine;
+    CUgraph rg;
+    CU(drv->cuGraphCreate(&rg, 0));
+    cgn_graph *g;
+    CHECK(cgn_graph_create(&g));
+
+    /* memcpy: a new size (cgn reads the descriptor back first: one extra driver call). */
+    CUmemorytype type = fake ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+    p.memcpy.copyCtx = cu.context;
+    p.memcpy.copyParams.srcMemoryType = p.memcpy.copyParams.dstMemoryType = type;
+    if (fake) {
+        p.memcpy.copyParams.srcHost = (void *)(uintptr_t)buf_a;
+        p.memcpy.copyParams.dstHost = (void *)(uintptr_t)buf_b;
+    } else {
+        p.memcpy.copyParams.srcDevice = buf_a;
+        p.memcpy.copyParams.dstDevice = buf_b;
+    }
+    p.memcpy.copyParams.WidthInBytes = 8;
+    p.memcpy.copyParams.Height = p.memcpy.copyParams.Depth = 1;
+    CUgraphNode raw_copy;
+    CU(drv->cuGraphAddMemcpyNode(&raw_copy, rg, NULL, 0, &p.memcpy.copyParams, cu.context));
+    MEASURE(raw, {
+        p.memcpy.copyParams.WidthInBytes = 8 + 8 * (size_t)(i & 1);
+        CU(drv->cuGraphNodeSetParams(raw_copy, &p));
+    });
+    cgn_memcpy_desc md = CGN_MEMCPY_DESC_INIT;
+    md.dst = buf_b;
+    md.src = buf_a;
+    md.size = 8;
+    cgn_node *copy;
+    CHECK(cgn_graph_add_memcpy(g, NULL, 0, &md, &copy));
+    cgn_memcpy_update mu[2] = {CGN_MEMCPY_UPDATE_INIT, CGN_MEMCPY_UPDATE_INIT};
+    cgn_memcpy_update_set_size(&mu[0], 8);
+    cgn_memcpy_update_set_size(&mu[1], 16);
+    MEASURE(mine, CHECK(cgn_memcpy_node_update(copy, &mu[i & 1])));
+    result("other.memcpy_size.raw", raw, "cuGraphNodeSetParams, new size");
+    result("other.memcpy_size.cgn", mine, "cgn_memcpy_node_update(size)");
+
+    /* host callback: a new function. */
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_HOST;
+    p.host.fn = host_fn_a;
+    CUgraphNode raw_host;
+    CU(drv->cuGraphAddHostNode(&raw_host, rg, NULL, 0, (CUDA_HOST_NODE_PARAMS_v1 *)&p.host));
+    CUhostFn fns[2] = {host_fn_a, host_fn_b};
+    MEASURE(raw, {
+        p.host.fn = fns[i & 1];
+        CU(drv->cuGraphNodeSetParams(raw_host, &p));
+    });
+    cgn_host_callback_desc hd = CGN_HOST_CALLBACK_DESC_INIT;
+    hd.fn = host_fn_a;
+    cgn_node *host;
+    CHECK(cgn_graph_add_host_callback(g, NULL, 0, &hd, &host));
+    cgn_host_callback_update hu[2] = {CGN_HOST_CALLBACK_UPDATE_INIT,
+                                      CGN_HOST_CALLBACK_UPDATE_INIT};
+    cgn_host_callback_update_set_fn(&hu[0], host_fn_a, NULL, NULL, NULL, 0);
+    cgn_host_callback_update_set_fn(&hu[1], host_fn_b, NULL, NULL, NULL, 0);
+    MEASURE(mine, CHECK(cgn_host_callback_node_update(host, &hu[i & 1])));
+    result("other.host_fn.raw", raw, "cuGraphNodeSetParams, new function");
+    result("other.host_fn.cgn", mine, "cgn_host_callback_node_update(fn)");
+
+    /* event record: a new event. */
+    CUevent events[2];
+#ifdef CGN_BENCH_WITH_FAKE
+    if (fake) {
+        events[0] = cgn_fake_event_create();
+        events[1] = cgn_fake_event_create();
+    }
+#endif
+    if (!fake) {
+        CU(cu.cuEventCreate(&events[0], CU_EVENT_DISABLE_TIMING));
+        CU(cu.cuEventCreate(&events[1], CU_EVENT_DISABLE_TIMING));
+    }
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_EVENT_RECORD;
+    p.eventRecord.event = events[0];
+    CUgraphNode raw_record;
+    CU(drv->cuGraphAddEventRecordNode(&raw_record, rg, NULL, 0, events[0]));
+    MEASURE(raw, {
+        p.eventRecord.event = events[i & 1];
+        CU(drv->cuGraphNodeSetParams(raw_record, &p));
+    });
+    cgn_event_record_desc ed = CGN_EVENT_RECORD_DESC_INIT;
+    ed.event = events[0];
+    cgn_node *record;
+    CHECK(cgn_graph_add_event_record(g, NULL, 0, &ed, &record));
+    cgn_event_record_update eu[2] = {CGN_EVENT_RECORD_UPDATE_INIT, CGN_EVENT_RECORD_UPDATE_INIT};
+    cgn_event_record_update_set_event(&eu[0], events[0], NULL);
+    cgn_event_record_update_set_event(&eu[1], events[1], NULL);
+    MEASURE(mine, CHECK(cgn_event_record_node_update(record, &eu[i & 1])));
+    result("other.event_record.raw", raw, "cuGraphNodeSetParams, new event");
+    result("other.event_record.cgn", mine, "cgn_event_record_node_update(event)");
+
+    CHECK(cgn_graph_destroy(g));
+    CU(drv->cuGraphDestroy(rg));
+    if (!fake) {
+        CU(cu.cuEventDestroy(events[0]));
+        CU(cu.cuEventDestroy(events[1]));
+    }
+}
+
 static void bench_graph_size(void) {
     static const long sizes[] = {1, 100, 10000, 100000};
     int count = quick ? 2 : 4;
@@ -453,6 +562,7 @@ int main(int argc, char **argv) {
            quick ? "short run" : "full run");
     bench_owners_unchanged();
     bench_owners_changed();
+    bench_other_types(fake);
     bench_graph_size();
     bench_memory();
     printf("benchmark finished\n");

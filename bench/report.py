@@ -61,6 +61,11 @@ def main():
         "cuda_core.def_update_owners.kernel_args", 6.0, invert=True)
     row("speed-up of cgn memset dst over cuda.core", "def_update_owners.cgn_memset_dst",
         "cuda_core.def_update_owners.memset_dst", 6.0, invert=True)
+    print("| **other node types, owners unchanged** | | |")
+    for key, label in (("memcpy_size", "memcpy, new size"), ("host_fn", "host callback, new function"),
+                       ("event_record", "event record, new event")):
+        row(f"raw cuGraphNodeSetParams: {label}", f"other.{key}.raw")
+        row(f"cgn: {label} / raw", f"other.{key}.cgn", f"other.{key}.raw", 1.15)
     print("| **per-update cost against graph size (middle node)** | | |")
     for n in (1, 100, 10000, 100000):
         row(f"raw, {n:,} nodes", f"graph_size.{n}.raw")
