@@ -16,8 +16,10 @@ status=0
 } > "$out/build.log" 2>&1 || { echo "BUILD FAILED"; tail -40 "$out/build.log"; exit 1; }
 ctest --test-dir build-gpu -L gpu --output-on-failure > "$out/gpu-tests.log" 2>&1 || status=1
 ctest --test-dir build-gpu -L unit --output-on-failure > "$out/unit-tests.log" 2>&1 || status=1
-compute-sanitizer --tool memcheck --leak-check full --report-api-errors no --error-exitcode 3 \
-  build-gpu/tests/test_matrix_gpu > "$out/memcheck.log" 2>&1 || status=1
+for t in test_matrix_gpu test_child_graph_gpu; do
+  compute-sanitizer --tool memcheck --leak-check full --report-api-errors no --error-exitcode 3 \
+    build-gpu/tests/$t >> "$out/memcheck.log" 2>&1 || status=1
+done
 build-gpu/bench/bench_updates > "$out/bench-cgn.txt" 2>&1 || status=1
 python3 bench/bench_cuda_core.py build-gpu/cgn_test_kernels.fatbin > "$out/bench-cuda-core.txt" 2>&1 || status=1
 python3 bench/report.py "$out/bench-cgn.txt" "$out/bench-cuda-core.txt" > "$out/report.md" 2>&1
@@ -25,7 +27,7 @@ python3 bench/report.py "$out/bench-cgn.txt" "$out/bench-cuda-core.txt" > "$out/
 echo "== GPU: $(cat "$out/gpu.txt")"
 echo "== gpu tests";  grep -E "tests passed|Passed|Failed|Skipped|\*\*\*" "$out/gpu-tests.log" | tail -8
 echo "== unit tests"; grep -E "tests passed" "$out/unit-tests.log"
-echo "== memcheck";   grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/memcheck.log" | tail -3
+echo "== memcheck";   grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/memcheck.log" | tail -6
 echo "== demo";       cat "$out/demo.txt"
 echo "== report";     cat "$out/report.md"
 grep -h "^RESULT memory" "$out/bench-cgn.txt"

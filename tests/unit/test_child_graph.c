@@ -1,4 +1,4 @@
-/* Child-graph embeddings on the fake driver: same-hierarchy sources rejected untouched, nodes
+/* Child-graph embeddings (on the fake driver, label unit, and on a GPU, label gpu): same-hierarchy sources rejected untouched, nodes
  * inside an embedding updatable, old embedded handles invalid after a replacement, nested
  * embeddings, and owners carried by the embedded copy. */
 #include <setjmp.h>
@@ -13,7 +13,6 @@
 
 #include "cgn_fault.h"
 #include "cgn_test_env.h"
-#include "fake_driver.h"
 #include "runtime.h"
 
 #define OK(call) assert_int_equal((call), CGN_OK)
@@ -22,7 +21,7 @@ static int setup(void **state) {
     cgn_test_env *env = calloc(1, sizeof *env);
     if (env == NULL || cgn_test_env_open(env) != 0)
         return -1;
-    cgn_fault_install(cgn_fake_table());
+    cgn_fault_install(env->backend->driver(env));
     *state = env;
     return 0;
 }
@@ -211,7 +210,33 @@ static void test_embedding_keeps_owners_of_its_copy(void **state) {
     assert_true(cgn_test_wait_released(env, 3, 1));
 }
 
+/* Destroying the child node releases its copy's owners, once no executable holds them. */
+static void test_child_node_destroy_releases_copy_owners(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *fill;
+    cgn_graph *source = fill_graph(env, 1, 0x21, &fill);
+    cgn_graph *parent;
+    OK(cgn_graph_create(&parent));
+    cgn_node *child = add_child(parent, source);
+    cgn_exec *exec;
+    OK(cgn_graph_instantiate(parent, &exec));
+    cgn_test_env_drop_owners(env);
+    OK(cgn_graph_destroy(source));
+    OK(cgn_node_destroy(child));
+    cgn_collect();
+    assert_int_equal(env->released[1], 0); /* the executable still holds the copy */
+    OK(cgn_exec_destroy(exec));
+    assert_true(cgn_test_wait_released(env, 1, 1));
+    assert_int_equal(launch_and_read(env, parent, 1), 0); /* the parent no longer fills it */
+    OK(cgn_graph_destroy(parent));
+}
+
 int main(void) {
+    cgn_test_env probe; /* a GPU build without a device skips (77) */
+    int rc = cgn_test_env_open(&probe);
+    if (rc != 0)
+        return rc;
+    cgn_test_env_close(&probe);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_same_hierarchy_rejected_untouched, setup, teardown),
         cmocka_unit_test_setup_teardown(test_update_inside_embedding, setup, teardown),
@@ -219,6 +244,8 @@ int main(void) {
                                         teardown),
         cmocka_unit_test_setup_teardown(test_nested_embedding, setup, teardown),
         cmocka_unit_test_setup_teardown(test_embedding_keeps_owners_of_its_copy, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_child_node_destroy_releases_copy_owners, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
