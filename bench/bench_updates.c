@@ -159,6 +159,19 @@ static void bench_owners_unchanged(void) {
     });
     result("def_update_unchanged.raw_cuGraphNodeSetParams", raw_generic, "scalar arg");
 
+    /* Like raw_generic, but alternating between two kernelParams arrays, as cgn's
+     * double-buffered argument blocks do: tells whether the driver cares. */
+    double raw_alt;
+    unsigned alt_values[2] = {7, 9};
+    void *alt_params[2][2] = {{&buf_a, &alt_values[0]}, {&buf_a, &alt_values[1]}};
+    MEASURE(raw_alt, {
+        p.kernel.kernelParams = alt_params[i & 1];
+        CU(drv->cuGraphNodeSetParams(raw_node, &p));
+    });
+    p.kernel.kernelParams = kparams;
+    result("def_update_unchanged.raw_alternating_arrays", raw_alt,
+           "scalar arg, two kernelParams arrays in turn");
+
     void *pfn = NULL;
     if (!quick && cgn_driver_proc("cuGraphKernelNodeSetParams", 12000, &pfn) == CGN_OK) {
         PFN_cuGraphKernelNodeSetParams_v12000 set_typed;

@@ -36,6 +36,7 @@ def main():
     print("| **definition update, owners unchanged** | | |")
     row("raw cuGraphKernelNodeSetParams", "def_update_unchanged.raw_cuGraphKernelNodeSetParams")
     row("raw cuGraphNodeSetParams (reference)", "def_update_unchanged.raw_cuGraphNodeSetParams")
+    row("raw, alternating two kernelParams arrays", "def_update_unchanged.raw_alternating_arrays")
     row("cgn new scalar arg / raw cuGraphNodeSetParams", "def_update_unchanged.cgn_args",
         "def_update_unchanged.raw_cuGraphNodeSetParams", 1.15)
     row("raw cuGraphNodeSetParams, new grid", "def_update_unchanged.raw_grid")
