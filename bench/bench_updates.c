@@ -61,6 +61,31 @@ static double median(double *v, int n) {
         (out) = median(samples_, REPS);                                                            \
     } while (0)
 
+/* Two measurements interleaved batch by batch (A, B, A, B, ...), so drifting host conditions
+ * affect both alike: the ratio between them is what the targets are about. */
+#define MEASURE_PAIR(out_a, body_a, out_b, body_b)                                                 \
+    do {                                                                                           \
+        double sa_[64], sb_[64];                                                                   \
+        for (long i = 0; i < BATCH; i++) {                                                         \
+            body_a;                                                                                \
+            body_b;                                                                                \
+        }                                                                                          \
+        for (int r_ = 0; r_ < REPS; r_++) {                                                        \
+            double t0_ = now_ns();                                                                 \
+            for (long i = 0; i < BATCH; i++) {                                                     \
+                body_a;                                                                            \
+            }                                                                                      \
+            double t1_ = now_ns();                                                                 \
+            for (long i = 0; i < BATCH; i++) {                                                     \
+                body_b;                                                                            \
+            }                                                                                      \
+            sa_[r_] = (t1_ - t0_) / BATCH;                                                         \
+            sb_[r_] = (now_ns() - t1_) / BATCH;                                                    \
+        }                                                                                          \
+        (out_a) = median(sa_, REPS);                                                               \
+        (out_b) = median(sb_, REPS);                                                               \
+    } while (0)
+
 #define CHECK(call)                                                                                \
     do {                                                                                           \
         if ((call) != CGN_OK) {                                                                    \
@@ -190,6 +215,13 @@ static void bench_owners_unchanged(void) {
     cgn_kernel_update_set_args(&u[1], args[1], 2);
     MEASURE(cgn_args, CHECK(cgn_kernel_node_update(node, &u[i & 1])));
     result("def_update_unchanged.cgn_args", cgn_args, "new scalar arg, owners unchanged");
+    double pair_raw, pair_cgn;
+    MEASURE_PAIR(pair_raw, {
+        kparams[1] = &scalar_values[i & 1];
+        CU(drv->cuGraphNodeSetParams(raw_node, &p));
+    }, pair_cgn, CHECK(cgn_kernel_node_update(node, &u[i & 1])));
+    result("interleaved.args.raw", pair_raw, "scalar arg, interleaved with cgn");
+    result("interleaved.args.cgn", pair_cgn, "scalar arg, interleaved with raw");
 
     double raw_grid;
     MEASURE(raw_grid, {
@@ -204,6 +236,13 @@ static void bench_owners_unchanged(void) {
     cgn_kernel_update_set_grid(&grid[1], CGN_DIM3(2, 1, 1));
     MEASURE(cgn_grid, CHECK(cgn_kernel_node_update(node, &grid[i & 1])));
     result("def_update_unchanged.cgn_grid", cgn_grid, "new grid, owners unchanged");
+    MEASURE_PAIR(pair_raw, {
+        p.kernel.gridDimX = 1 + (unsigned)(i & 1);
+        CU(drv->cuGraphNodeSetParams(raw_node, &p));
+    }, pair_cgn, CHECK(cgn_kernel_node_update(node, &grid[i & 1])));
+    p.kernel.gridDimX = 1;
+    result("interleaved.grid.raw", pair_raw, "new grid, interleaved with cgn");
+    result("interleaved.grid.cgn", pair_cgn, "new grid, interleaved with raw");
 
     /* cgn's own CPU cost: the same updates with cuGraphNodeSetParams answered by a stub. */
     static cgn_driver_table null_driver;

@@ -42,6 +42,10 @@ def main():
     row("raw cuGraphNodeSetParams, new grid", "def_update_unchanged.raw_grid")
     row("cgn new grid / raw new grid", "def_update_unchanged.cgn_grid",
         "def_update_unchanged.raw_grid", 1.15)
+    row("interleaved: raw new scalar arg", "interleaved.args.raw")
+    row("interleaved: cgn new scalar arg / raw", "interleaved.args.cgn", "interleaved.args.raw", 1.15)
+    row("interleaved: raw new grid", "interleaved.grid.raw")
+    row("interleaved: cgn new grid / raw", "interleaved.grid.cgn", "interleaved.grid.raw", 1.15)
     row("cgn alone (stub driver call), scalar arg", "cgn_cpu.args")
     row("cgn alone (stub driver call), grid", "cgn_cpu.grid")
     row("cuda.core update(args=) scalar", "cuda_core.def_update_unchanged.args")
