@@ -1,6 +1,6 @@
-/* Child-graph embeddings (on the fake driver, label unit, and on a GPU, label gpu): same-hierarchy sources rejected untouched, nodes
- * inside an embedding updatable, old embedded handles invalid after a replacement, nested
- * embeddings, and owners carried by the embedded copy. */
+/* Child-graph embeddings (on the fake driver, label unit, and on a GPU, label gpu): same-hierarchy
+ * sources rejected untouched, nodes inside an embedding updatable, old embedded handles invalid
+ * after a replacement, nested embeddings, and owners carried by the embedded copy. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,29 +13,8 @@
 
 #include "cgn_fault.h"
 #include "cgn_test_env.h"
+#include "cgn_test_fixture.h"
 #include "runtime.h"
-
-#define OK(call) assert_int_equal((call), CGN_OK)
-
-static int setup(void **state) {
-    cgn_test_env *env = calloc(1, sizeof *env);
-    if (env == NULL || cgn_test_env_open(env) != 0)
-        return -1;
-    cgn_fault_install(env->backend->driver(env));
-    *state = env;
-    return 0;
-}
-
-static int teardown(void **state) {
-    cgn_test_env *env = *state;
-    cgn_test_env_close(env);
-    size_t live = env->live_at_close;
-    int in_driver = env->released_in_driver;
-    free(env);
-    assert_int_equal(live, 0);
-    assert_int_equal(in_driver, 0);
-    return 0;
-}
 
 /* A graph with one memset of `value` into test buffer `buf`, owned by owner `buf`. */
 static cgn_graph *fill_graph(cgn_test_env *env, int buf, uint32_t value, cgn_node **fill) {
@@ -238,14 +217,18 @@ int main(void) {
         return rc;
     cgn_test_env_close(&probe);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_same_hierarchy_rejected_untouched, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_update_inside_embedding, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_replacement_invalidates_old_embedding, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_nested_embedding, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_embedding_keeps_owners_of_its_copy, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_child_node_destroy_releases_copy_owners, setup,
-                                        teardown),
+        cmocka_unit_test_setup_teardown(test_same_hierarchy_rejected_untouched,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_update_inside_embedding, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_replacement_invalidates_old_embedding,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_nested_embedding, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_embedding_keeps_owners_of_its_copy,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_child_node_destroy_releases_copy_owners,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

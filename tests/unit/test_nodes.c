@@ -13,32 +13,13 @@
 
 #include "cgn_fault.h"
 #include "cgn_test_env.h"
+#include "cgn_test_fixture.h"
 #include "fake_driver.h"
 #include "runtime.h"
 
-#define OK(call) assert_int_equal((call), CGN_OK)
-
-static int setup(void **state) {
-    cgn_test_env *env = calloc(1, sizeof *env);
-    if (env == NULL || cgn_test_env_open(env) != 0)
-        return -1;
-    cgn_fault_install(cgn_fake_table());
-    *state = env;
-    return 0;
+static CUdeviceptr addr(const void *p) {
+    return (CUdeviceptr)(uintptr_t)p;
 }
-
-static int teardown(void **state) {
-    cgn_test_env *env = *state;
-    cgn_test_env_close(env);
-    int in_driver = env->released_in_driver;
-    size_t live = env->live_at_close;
-    free(env);
-    assert_int_equal(in_driver, 0);
-    assert_int_equal(live, 0);
-    return 0;
-}
-
-static CUdeviceptr addr(const void *p) { return (CUdeviceptr)(uintptr_t)p; }
 
 static cgn_memcpy_desc copy_desc(CUdeviceptr dst, CUdeviceptr src, size_t size) {
     cgn_memcpy_desc d = CGN_MEMCPY_DESC_INIT;
@@ -57,7 +38,8 @@ static CUDA_MEMCPY3D node_copy_params(cgn_node *n) {
     return p.memcpy.copyParams;
 }
 
-/* ---- memcpy: memory types --------------------------------------------------------------------- */
+/* ---- memcpy: memory types ---------------------------------------------------------------------
+ */
 
 /* Device and managed memory are copied as device memory, pinned host memory and memory the driver
  * does not know (pageable: CUDA_ERROR_INVALID_VALUE) as host memory; members set by cgn given on
@@ -261,7 +243,8 @@ static void test_memcpy_form_check_failure(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
-/* ---- host callbacks ---------------------------------------------------------------------------- */
+/* ---- host callbacks ----------------------------------------------------------------------------
+ */
 
 static int seen_runs;
 static unsigned char seen_first;
@@ -273,7 +256,9 @@ static void CUDA_CB see(void *argument) {
     seen_first = argument ? *(const unsigned char *)argument : 0;
 }
 
-static void CUDA_CB see_other(void *argument) { see(argument); }
+static void CUDA_CB see_other(void *argument) {
+    see(argument);
+}
 
 static void seen_reset(void) {
     seen_runs = 0;
@@ -383,8 +368,7 @@ static void test_host_argument_rules(void **state) {
     assert_non_null(strstr(cgn_last_error(), "exclusive"));
     d.user_data = NULL;
     d.payload = NULL;
-    assert_int_equal(cgn_graph_add_host_callback(g, NULL, 0, &d, &n),
-                     CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_graph_add_host_callback(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_ARGUMENT);
     d.fn = NULL;
     d.payload_size = 0;
     assert_int_equal(cgn_graph_add_host_callback(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
@@ -459,7 +443,8 @@ static void test_host_payload_add_failures_release_the_copy(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
-/* ---- events ------------------------------------------------------------------------------------ */
+/* ---- events ------------------------------------------------------------------------------------
+ */
 
 static void test_event_nodes_reject_null_event(void **state) {
     cgn_test_env *env = *state;
@@ -495,7 +480,7 @@ static void test_event_nodes_reject_null_event(void **state) {
 }
 
 int main(void) {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, cgn_test_fixture_setup, cgn_test_fixture_teardown)
     const struct CMUnitTest tests[] = {
         T(test_memcpy_detects_memory_types),
         T(test_memcpy_queries_memory_type_only_for_new_operands),

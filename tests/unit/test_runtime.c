@@ -13,30 +13,9 @@
 
 #include "cgn_fault.h"
 #include "cgn_test_env.h"
+#include "cgn_test_fixture.h"
 #include "fake_driver.h"
 #include "runtime.h"
-
-#define OK(call) assert_int_equal((call), CGN_OK)
-
-static int setup(void **state) {
-    cgn_test_env *env = calloc(1, sizeof *env);
-    if (env == NULL || cgn_test_env_open(env) != 0)
-        return -1;
-    cgn_fault_install(cgn_fake_table());
-    *state = env;
-    return 0;
-}
-
-static int teardown(void **state) {
-    cgn_test_env *env = *state;
-    cgn_test_env_close(env);
-    int in_driver = env->released_in_driver;
-    size_t live = env->live_at_close;
-    free(env);
-    assert_int_equal(in_driver, 0);
-    assert_int_equal(live, 0);
-    return 0;
-}
 
 static cgn_memset_desc memset_desc(cgn_test_env *env, int buf) {
     cgn_memset_desc d = CGN_MEMSET_DESC_INIT;
@@ -51,7 +30,7 @@ static cgn_memset_desc memset_desc(cgn_test_env *env, int buf) {
 static void test_status_names(void **state) {
     (void)state;
 #define CHECK_NAME(name, value, text)                                                              \
-    assert_string_equal(cgn_status_name(name), #name);                                            \
+    assert_string_equal(cgn_status_name(name), #name);                                             \
     assert_string_equal(cgn_status_description(name), text);
     CGN_STATUS_TABLE(CHECK_NAME)
 #undef CHECK_NAME
@@ -302,8 +281,7 @@ static void test_dependencies_checked(void **state) {
 
 /* ---- kernels ------------------------------------------------------------------------------ */
 
-static cgn_kernel_desc kernel_desc(cgn_test_env *env, const char *name, cgn_arg *args,
-                                   uint32_t n) {
+static cgn_kernel_desc kernel_desc(cgn_test_env *env, const char *name, cgn_arg *args, uint32_t n) {
     cgn_kernel_desc d = CGN_KERNEL_DESC_INIT;
     d.kernel = cgn_test_kernel(env, name);
     d.grid = CGN_DIM3(1, 1, 1);
@@ -406,21 +384,30 @@ int main(void) {
         cmocka_unit_test(test_last_error_is_per_thread),
         cmocka_unit_test(test_real_driver_reports_what_is_missing),
         cmocka_unit_test(test_owner_released_once_at_last_reference),
-        cmocka_unit_test_setup_teardown(test_null_arguments_rejected, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_unknown_set_bits_rejected, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_node_destroy_releases_owner_without_exec, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_exec_outlives_graph, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_update_with_same_owners_makes_no_user_object, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_update_runs_in_the_node_context, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_add_without_context_rejected, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_dependencies_checked, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_kernel_args_checked_against_kernel, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_kernel_arg_check_skipped_before_12_4, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_kernel_args_are_copied, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_kernel_handle_must_be_one_kind, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_null_arguments_rejected, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_set_bits_rejected, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_node_destroy_releases_owner_without_exec,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_exec_outlives_graph, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_update_with_same_owners_makes_no_user_object,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_update_runs_in_the_node_context,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_add_without_context_rejected, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_dependencies_checked, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_args_checked_against_kernel,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_arg_check_skipped_before_12_4,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_args_are_copied, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_handle_must_be_one_kind, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

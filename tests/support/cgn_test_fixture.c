@@ -1,0 +1,27 @@
+/* The shared cmocka fixture (see cgn_test_fixture.h). */
+#include <stdlib.h>
+
+#include "cgn_fault.h"
+#include "cgn_test_fixture.h"
+
+int cgn_test_fixture_setup(void **state) {
+    cgn_test_env *env = calloc(1, sizeof *env);
+    if (env == NULL || cgn_test_env_open(env) != 0) {
+        free(env);
+        return -1;
+    }
+    cgn_fault_install(env->backend->driver(env));
+    *state = env;
+    return 0;
+}
+
+int cgn_test_fixture_teardown(void **state) {
+    cgn_test_env *env = *state;
+    cgn_test_env_close(env);
+    int in_driver = env->released_in_driver;
+    size_t live = env->live_at_close;
+    free(env);
+    assert_int_equal(in_driver, 0);
+    assert_int_equal(live, 0);
+    return 0;
+}
