@@ -228,6 +228,11 @@ class NodeView:
             owners += render_lines(INDENT, [Call("return cgn__txn_stage_owners(",
                                                  ("txn", "NULL", "0") + arg_pair, ");")])
         owners = _voids(owners, ("d",)) + owners
+        # The bits whose change can change the owner list: the owner fields (or the fields they
+        # follow) and the args field. An update setting none of them keeps the current
+        # attachment without even comparing owner lists.
+        owner_bits = sorted({self.bit(n.field(f.leader)) for f in n.owners})
+        self.owner_bits = " | ".join(owner_bits) if owner_bits else "0"
 
         settle = render_lines(INDENT, [l for f in n.fields
                                        for l in self._snippet(f, f.type.settle)])
@@ -300,7 +305,7 @@ class NodeView:
             stage_sig=wrap_call("", Call(f"static cgn_status {node}_stage(", (
                 "cgn__txn *txn", f"{self.desc} *d", "uint64_t changed", "CUgraphNodeParams *p",
                 "const char *where"), ") {")),
-            owners=owners,
+            owners=owners, owner_bits=self.owner_bits,
             owners_sig=wrap_call("", Call(f"static cgn_status {node}_stage_owners(", (
                 "cgn__txn *txn", f"const {self.desc} *d"), ") {")),
             build=build, build_voids=build_voids,

@@ -105,7 +105,8 @@ cgn_status cgn_child_graph_node_update(cgn_node *node, const cgn_child_graph_upd
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
     st = child_graph_stage(&txn, &d, set, &p, where);
-    if (st == CGN_OK)
+    /* Without a change to an owner field (or what it follows) the owners are unchanged. */
+    if (st == CGN_OK && (set & (0)))
         st = child_graph_stage_owners(&txn, &d);
     if (st != CGN_OK) {
         cgn__txn_rollback(&txn);

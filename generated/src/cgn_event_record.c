@@ -110,7 +110,8 @@ cgn_status cgn_event_record_node_update(cgn_node *node, const cgn_event_record_u
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
     st = event_record_stage(&txn, &d, set, &p, where);
-    if (st == CGN_OK)
+    /* Without a change to an owner field (or what it follows) the owners are unchanged. */
+    if (st == CGN_OK && (set & (CGN_EVENT_RECORD_SET_EVENT)))
         st = event_record_stage_owners(&txn, &d);
     if (st != CGN_OK) {
         cgn__txn_rollback(&txn);

@@ -109,7 +109,8 @@ cgn_status cgn_event_wait_node_update(cgn_node *node, const cgn_event_wait_updat
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
     st = event_wait_stage(&txn, &d, set, &p, where);
-    if (st == CGN_OK)
+    /* Without a change to an owner field (or what it follows) the owners are unchanged. */
+    if (st == CGN_OK && (set & (CGN_EVENT_WAIT_SET_EVENT)))
         st = event_wait_stage_owners(&txn, &d);
     if (st != CGN_OK) {
         cgn__txn_rollback(&txn);

@@ -144,7 +144,8 @@ cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
     st = host_callback_stage(&txn, &d, set, &p, where);
-    if (st == CGN_OK)
+    /* Without a change to an owner field (or what it follows) the owners are unchanged. */
+    if (st == CGN_OK && (set & (CGN_HOST_CALLBACK_SET_FN)))
         st = host_callback_stage_owners(&txn, &d);
     host_callback_settle(&d, set);
     if (st != CGN_OK) {

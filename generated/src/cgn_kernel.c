@@ -138,7 +138,8 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
     st = kernel_stage(&txn, &d, set, &p, where);
-    if (st == CGN_OK)
+    /* Without a change to an owner field (or what it follows) the owners are unchanged. */
+    if (st == CGN_OK && (set & (CGN_KERNEL_SET_ARGS | CGN_KERNEL_SET_KERNEL)))
         st = kernel_stage_owners(&txn, &d);
     if (st != CGN_OK) {
         cgn__txn_rollback(&txn);

@@ -148,7 +148,8 @@ cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *updat
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
     st = memcpy_stage(&txn, &d, set, &p, where);
-    if (st == CGN_OK)
+    /* Without a change to an owner field (or what it follows) the owners are unchanged. */
+    if (st == CGN_OK && (set & (CGN_MEMCPY_SET_DST | CGN_MEMCPY_SET_SRC)))
         st = memcpy_stage_owners(&txn, &d);
     if (st != CGN_OK) {
         cgn__txn_rollback(&txn);

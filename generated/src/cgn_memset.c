@@ -142,7 +142,8 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
     st = memset_stage(&txn, &d, set, &p, where);
-    if (st == CGN_OK)
+    /* Without a change to an owner field (or what it follows) the owners are unchanged. */
+    if (st == CGN_OK && (set & (CGN_MEMSET_SET_DST)))
         st = memset_stage_owners(&txn, &d);
     if (st != CGN_OK) {
         cgn__txn_rollback(&txn);
