@@ -90,60 +90,35 @@ static cgn_status cgn__check_args_against(const size_t *sizes, uint32_t num_para
     return CGN_OK;
 }
 
-static cgn_status cgn__check_handle_and_values(cgn_kernel k, const cgn_arg *args,
-                                               uint32_t num_args, const char *where) {
-    if ((k.function == NULL) == (k.kernel == NULL))
-        return cgn__fail(CGN_ERROR_INVALID_VALUE,
-                         "%s: kernel must name exactly one of a CUfunction and a CUkernel", where);
+/* Checks the arguments (and, where the kernel's sizes are known, their count and sizes), then
+ * writes the new argument block. Shared by the hot path (kernel unchanged: sizes from the
+ * current block) and the path that asks the driver about a new kernel. */
+static cgn_status cgn__write_kernel_args(cgn__txn *txn, cgn_kernel kernel, const size_t *sizes,
+                                         uint32_t num_params, int checked, const cgn_arg *args,
+                                         uint32_t num_args, const cgn_arg **args_copy_out,
+                                         void ***params_out, const char *where) {
     if (num_args > 0 && args == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: args is NULL but num_args is %u", where,
                          num_args);
     if (num_args > CGN__MAX_KERNEL_PARAMS)
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: %u arguments is more than a kernel takes",
                          where, num_args);
-    for (uint32_t i = 0; i < num_args; i++)
-        if (args[i].value == NULL || args[i].size == 0)
-            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
-                             "%s: argument %u has no value (value NULL or size 0)", where, i);
-    return CGN_OK;
-}
-
-cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args,
-                                  uint32_t num_args, const cgn_arg **args_copy_out,
-                                  void ***params_out, const char *where) {
-    cgn_status st = cgn__check_handle_and_values(kernel, args, num_args, where);
-    if (st != CGN_OK)
-        return st;
-    /* Parameter sizes: from the current block when the kernel is unchanged, else the driver. */
-    const cgn__kargs_header *cur = cgn__txn_current_storage(txn);
-    size_t sizes_buf[64];
-    const size_t *sizes = sizes_buf;
-    uint32_t num_params = 0;
-    int checked = 0;
-    if (cur != NULL && cgn__same_kernel(cur->kernel, kernel)) {
-        sizes = (const size_t *)(cur + 1);
-        num_params = cur->num_params;
-        checked = cur->checked;
-    } else {
-        st = cgn__query_params(kernel, sizes_buf, 64, &num_params, &checked, where);
-        if (st != CGN_OK)
-            return st;
-        if (checked && num_params > 64)
-            checked = 0; /* more than we cache; the driver still checks the launch */
-    }
-    if (checked) {
-        st = cgn__check_args_against(sizes, num_params, kernel, args, num_args, where);
-        if (st != CGN_OK)
-            return st;
-    }
+    if (checked && num_params != num_args)
+        return cgn__check_args_against(sizes, num_params, kernel, args, num_args, where);
     uint32_t cached = checked ? num_params : 0;
     size_t off_sizes = sizeof(cgn__kargs_header);
     size_t off_ptrs = off_sizes + cached * sizeof(size_t);
     size_t off_args = CGN__ALIGN_UP(off_ptrs + num_args * sizeof(void *), alignof(cgn_arg));
     size_t off_bytes = CGN__ALIGN_UP(off_args + num_args * sizeof(cgn_arg), 16);
     size_t total = off_bytes;
-    for (uint32_t i = 0; i < num_args; i++)
+    for (uint32_t i = 0; i < num_args; i++) { /* one pass: values, sizes, block size */
+        if (args[i].value == NULL || args[i].size == 0)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
+                             "%s: argument %u has no value (value NULL or size 0)", where, i);
+        if (checked && args[i].size != sizes[i])
+            return cgn__check_args_against(sizes, num_params, kernel, args, num_args, where);
         total += CGN__ALIGN_UP(args[i].size, 16);
+    }
     /* The sizes may live in the current block, which this one may not overwrite: the current
      * block is never the spare, so the new block never aliases it. */
     unsigned char *block = cgn__txn_storage(txn, total);
@@ -154,7 +129,9 @@ cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_ar
     h->checked = checked;
     h->num_params = cached;
     h->num_args = num_args;
-    memcpy(block + off_sizes, sizes, cached * sizeof(size_t));
+    size_t *block_sizes = (size_t *)(block + off_sizes);
+    for (uint32_t i = 0; i < cached; i++)
+        block_sizes[i] = sizes[i];
     void **ptrs = (void **)(block + off_ptrs);
     cgn_arg *copies = (cgn_arg *)(block + off_args);
     size_t at = off_bytes;
@@ -173,6 +150,47 @@ cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_ar
     *args_copy_out = num_args ? copies : NULL;
     *params_out = num_args ? ptrs : NULL;
     return CGN_OK;
+}
+
+/* A kernel new to this node: its parameter sizes come from the driver (12.4+). Out of line,
+ * so the hot path carries no sizes buffer. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static cgn_status cgn__stage_args_for_new_kernel(cgn__txn *txn, cgn_kernel kernel,
+                                                 const cgn_arg *args, uint32_t num_args,
+                                                 const cgn_arg **args_copy_out,
+                                                 void ***params_out, const char *where) {
+    size_t sizes[64];
+    uint32_t num_params = 0;
+    int checked = 0;
+    cgn_status st = cgn__query_params(kernel, sizes, 64, &num_params, &checked, where);
+    if (st != CGN_OK)
+        return st;
+    if (checked && num_params > 64) {
+        /* More than cgn caches: check the count only; the driver still checks the launch. */
+        if (num_params != num_args)
+            return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: kernel %s takes %u arguments; %u given",
+                             where, cgn__kernel_name(cgn__driver, kernel), num_params, num_args);
+        checked = 0;
+    }
+    return cgn__write_kernel_args(txn, kernel, sizes, num_params, checked, args, num_args,
+                                  args_copy_out, params_out, where);
+}
+
+cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args,
+                                  uint32_t num_args, const cgn_arg **args_copy_out,
+                                  void ***params_out, const char *where) {
+    if ((kernel.function == NULL) == (kernel.kernel == NULL))
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: kernel must name exactly one of a CUfunction and a CUkernel", where);
+    const cgn__kargs_header *cur = cgn__txn_current_storage(txn);
+    if (cur == NULL || !cgn__same_kernel(cur->kernel, kernel))
+        return cgn__stage_args_for_new_kernel(txn, kernel, args, num_args, args_copy_out,
+                                              params_out, where);
+    /* The kernel is unchanged: its sizes are cached in the current block. */
+    return cgn__write_kernel_args(txn, kernel, (const size_t *)(cur + 1), cur->num_params,
+                                  cur->checked, args, num_args, args_copy_out, params_out, where);
 }
 
 void **cgn__current_kernel_params(const cgn__txn *txn) {

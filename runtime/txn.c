@@ -311,6 +311,18 @@ static CUresult cgn__set_raw(const cgn_driver_table *drv, cgn__txn *txn, CUgraph
     return r;
 }
 
+/* The failure path, kept out of line so the hot path carries no message buffer. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static cgn_status cgn__txn_apply_failed(cgn__txn *txn, CUresult r, const char *what,
+                                        const char *entry) {
+    cgn__txn_rollback(txn);
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s: %s", what, entry);
+    return cgn__fail_driver(r, buf);
+}
+
 cgn_status cgn__txn_apply(cgn__txn *txn, CUgraphNodeParams *params, const char *what) {
     const cgn_driver_table *drv = cgn__driver;
     const char *entry = "";
@@ -318,10 +330,7 @@ cgn_status cgn__txn_apply(cgn__txn *txn, CUgraphNodeParams *params, const char *
                              : cgn__set_raw(drv, txn, params, &entry);
     if (r == CUDA_SUCCESS)
         return CGN_OK;
-    cgn__txn_rollback(txn);
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s: %s", what, entry);
-    return cgn__fail_driver(r, buf);
+    return cgn__txn_apply_failed(txn, r, what, entry);
 }
 
 void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_node **node_out) {
