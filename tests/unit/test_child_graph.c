@@ -75,6 +75,12 @@ static void test_same_hierarchy_rejected_untouched(void **state) {
     assert_int_equal(cgn_graph_add_child_graph(embedded, NULL, 0, &d, &loop),
                      CGN_ERROR_SAME_HIERARCHY);
     assert_int_equal(cgn_graph_destroy(embedded), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_child_graph_node_embedded(child, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_child_graph_node_find(child, NULL, &loop), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_child_graph_node_find(child, fill, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    cgn_child_graph_desc null_graph = CGN_CHILD_GRAPH_DESC_INIT;
+    assert_int_equal(cgn_graph_add_child_graph(parent, NULL, 0, &null_graph, &loop),
+                     CGN_ERROR_INVALID_VALUE);
     OK(cgn_graph_destroy(parent));
     OK(cgn_graph_destroy(source));
 }

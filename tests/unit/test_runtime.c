@@ -80,6 +80,29 @@ static void test_null_arguments_rejected(void **state) {
     assert_int_equal(cgn_node_destroy(NULL), CGN_ERROR_INVALID_ARGUMENT);
     assert_int_equal(cgn_owner_retain(NULL), CGN_ERROR_INVALID_ARGUMENT);
     assert_int_equal(cgn_owner_release(NULL), CGN_ERROR_INVALID_ARGUMENT);
+    CUgraph raw_graph;
+    CUgraphNode raw_node;
+    CUgraphExec raw_exec;
+    cgn_node_type type;
+    void *pfn;
+    assert_int_equal(cgn_graph_raw(NULL, &raw_graph), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_graph_raw(g, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_node_raw(n, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_node_type_of(NULL, &type), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_exec_raw(NULL, &raw_exec), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_driver_version(NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_driver_proc(NULL, 2000, &pfn), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_driver_proc("cuInit", 2000, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    cgn_graph *embedded;
+    cgn_node *found;
+    assert_int_equal(cgn_child_graph_node_embedded(NULL, &embedded), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_child_graph_node_embedded(n, &embedded), CGN_ERROR_WRONG_NODE_TYPE);
+    assert_int_equal(cgn_child_graph_node_find(n, n, &found), CGN_ERROR_WRONG_NODE_TYPE);
+    OK(cgn_node_type_of(n, &type));
+    assert_int_equal(type, CGN_NODE_MEMSET);
+    OK(cgn_node_raw(n, &raw_node));
+    OK(cgn_node_destroy(n));
+    assert_int_equal(cgn_node_raw(n, &raw_node), CGN_ERROR_DESTROYED);
     OK(cgn_graph_destroy(g));
 }
 
