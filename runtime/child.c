@@ -98,6 +98,11 @@ cgn_status cgn__stage_child_graph(cgn__txn *txn, cgn_graph *source, CUgraph *raw
                          "%s: graph %p belongs to the destination's hierarchy; embed a graph of "
                          "another hierarchy (or a copy of this one)",
                          where, (void *)source);
+    if (txn->exec != NULL) {
+        /* Executable-level: CUDA updates the executable's copy; the definition's records stay. */
+        *raw_out = source->raw;
+        return CGN_OK;
+    }
     cgn_graph *root = parent->root;
     size_t need = root->num_embedded + cgn__count_graphs(source);
     if (need > root->cap_embedded) {

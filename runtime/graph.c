@@ -1,4 +1,5 @@
 /* Graph, node and executable records. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,14 +170,37 @@ cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
                          (void *)graph);
     cgn__collect_pending();
     cgn_exec *e = calloc(1, sizeof *e);
-    if (e == NULL)
+    cgn__attachment *acc = calloc(1, sizeof *acc);
+    if (e == NULL || acc == NULL) {
+        free(e);
+        free(acc);
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "cgn_graph_instantiate: out of host memory");
-    /* CUDA copies every user-object reference of the graph into the executable. */
-    CUresult r = cgn__driver->cuGraphInstantiateWithFlags(&e->raw, graph->raw, 0);
+    }
+    /* The accumulator's user object is retained on the graph only around the instantiation:
+     * CUDA copies every user-object reference of the graph into the executable, so the
+     * executable ends up its sole holder. */
+    const cgn_driver_table *drv = cgn__driver;
+    CUresult r = drv->cuUserObjectCreate(&acc->object, acc, cgn__attachment_released, 1,
+                                         CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
+    if (r != CUDA_SUCCESS) {
+        free(acc);
+        free(e);
+        return cgn__fail_driver(r, "cgn_graph_instantiate: cuUserObjectCreate");
+    }
+    r = drv->cuGraphRetainUserObject(graph->raw, acc->object, 1, CU_GRAPH_USER_OBJECT_MOVE);
+    if (r != CUDA_SUCCESS) {
+        (void)drv->cuUserObjectRelease(acc->object, 1); /* frees the empty accumulator */
+        free(e);
+        return cgn__fail_driver(r, "cgn_graph_instantiate: cuGraphRetainUserObject");
+    }
+    r = drv->cuGraphInstantiateWithFlags(&e->raw, graph->raw, 0);
+    /* Drop the graph's reference on every path: after success the executable holds it. */
+    (void)drv->cuGraphReleaseUserObject(graph->raw, acc->object, 1);
     if (r != CUDA_SUCCESS) {
         free(e);
         return cgn__fail_driver(r, "cgn_graph_instantiate: cuGraphInstantiateWithFlags");
     }
+    e->accum = acc;
     *exec_out = e;
     return CGN_OK;
 }

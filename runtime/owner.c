@@ -67,6 +67,9 @@ void cgn__attachment_released(void *attachment) {
 void cgn__attachment_free(cgn__attachment *a) {
     for (size_t i = 0; i < a->num_owners; i++)
         cgn__owner_release(a->owners[i]);
+    for (size_t i = 0; i < a->num_more; i++)
+        cgn__owner_release(a->more[i]);
+    free(a->more);
     free(a);
 }
 

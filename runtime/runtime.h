@@ -37,6 +37,10 @@ struct cgn_owner {
 typedef struct cgn__attachment {
     struct cgn__attachment *next_released; /* link in the deferred-release queue */
     CUuserObject object;
+    /* An executable's accumulator (see cgn_exec) grows here: owners of executable-level
+     * updates, each retained once, appended and never removed. */
+    cgn_owner **more;
+    size_t num_more, cap_more;
     size_t num_owners;
     cgn_owner *owners[]; /* each retained once by this attachment */
 } cgn__attachment;
@@ -84,6 +88,11 @@ struct cgn_node {
 
 struct cgn_exec {
     CUgraphExec raw;
+    /* Executables cannot hold user objects, so at instantiation cgn retains this accumulator's
+     * user object on the graph just long enough for CUDA to copy the reference into the
+     * executable; owners of executable-level updates are appended to it, and CUDA drops it when
+     * the executable is destroyed and its last launch has finished. */
+    cgn__attachment *accum;
 };
 
 /* ---- transactions ------------------------------------------------------------------------- */
@@ -101,6 +110,8 @@ typedef struct cgn__txn {
     cgn_graph *embed_plan;          /* child-graph node: records prepared for the new child */
     void *state;                    /* preallocated state block for a new node */
     int switch_context;             /* make the node's context current around the update */
+    cgn_exec *exec;                 /* executable-level update: the executable; else NULL */
+    size_t num_pending;             /* executable-level: owners staged past accum->num_more */
     const CUgraphNode *deps;        /* raw dependencies of a new node */
     CUgraphNode *deps_buf;
     size_t num_deps;
@@ -117,6 +128,12 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
  * driver needs the node's context current during the update (memset, memcpy). */
 cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type,
                              const char *where, int since, int switch_context);
+
+/* Executable-level update of `node` in `exec`: a complete replacement applied with
+ * cuGraphExecNodeSetParams. The definition is not touched; the new version's owners are
+ * appended to the executable's accumulator at commit. The caller has checked the node. */
+cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node, int since,
+                                  int switch_context);
 
 /* The node's context (recorded at add); for a new node, the current one. */
 CUcontext cgn__txn_context(const cgn__txn *txn);

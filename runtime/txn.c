@@ -104,6 +104,8 @@ cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type,
     txn->new_attachment = 0;
     txn->storage_set = 0;
     txn->embed_plan = NULL;
+    txn->exec = NULL;
+    txn->num_pending = 0;
     txn->switch_context = switch_context;
     txn->attachment = node->attachment;
     cgn__collect_pending();
@@ -111,6 +113,21 @@ cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type,
     if (drv->version < since || drv->cuGraphNodeSetParams == NULL)
         return cgn__require_driver(since, drv->cuGraphNodeSetParams != NULL,
                                    "graph node updates");
+    return CGN_OK;
+}
+
+cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node, int since,
+                                  int switch_context) {
+    memset(txn, 0, sizeof *txn);
+    txn->node = node;
+    txn->exec = exec;
+    txn->switch_context = switch_context;
+    txn->attachment = NULL;
+    cgn__collect_pending();
+    const cgn_driver_table *drv = cgn__driver;
+    if (drv->version < since || drv->cuGraphExecNodeSetParams == NULL)
+        return cgn__require_driver(since, drv->cuGraphExecNodeSetParams != NULL,
+                                   "executable node updates");
     return CGN_OK;
 }
 
@@ -150,7 +167,9 @@ static int cgn__block_exclusive(void *block) {
 
 void *cgn__txn_storage(cgn__txn *txn, size_t size) {
     cgn_node *n = txn->node;
-    if (n->spare != NULL && cgn__block_of(n->spare)->size >= size) {
+    /* An executable-level update needs the block only during the driver call, which copies it;
+     * it leaves the node's blocks alone. */
+    if (txn->exec == NULL && n->spare != NULL && cgn__block_of(n->spare)->size >= size) {
         txn->storage = n->spare;
         n->spare = NULL; /* given back at rollback */
     } else {
@@ -180,8 +199,44 @@ static int cgn__same_owners(const cgn__attachment *a, cgn_owner *const *owners, 
     return k == have;
 }
 
+/* Executable-level: the owners go into free slots of the executable's accumulator, retained
+ * now (so a codec may drop its own reference), and count as appended only at commit. */
+static cgn_status cgn__stage_exec_owners(cgn__txn *txn, cgn_owner *const *owners,
+                                         size_t num_owners, const cgn_arg *args,
+                                         size_t num_args) {
+    cgn__attachment *acc = txn->exec->accum;
+    size_t count = 0;
+    for (size_t i = 0; i < num_owners; i++)
+        count += owners[i] != NULL;
+    for (size_t i = 0; i < num_args; i++)
+        count += args[i].owner != NULL;
+    if (acc->num_more + count > acc->cap_more) {
+        size_t cap = acc->cap_more ? 2 * acc->cap_more : 8;
+        while (cap < acc->num_more + count)
+            cap *= 2;
+        cgn_owner **grown = realloc(acc->more, cap * sizeof *grown);
+        if (grown == NULL)
+            return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "staging owners: out of host memory");
+        acc->more = grown;
+        acc->cap_more = cap;
+    }
+    cgn_owner **slot = acc->more + acc->num_more;
+    for (size_t i = 0; i < num_owners; i++)
+        if (owners[i] != NULL)
+            *slot++ = owners[i];
+    for (size_t i = 0; i < num_args; i++)
+        if (args[i].owner != NULL)
+            *slot++ = args[i].owner;
+    for (size_t i = 0; i < count; i++)
+        cgn__owner_retain(acc->more[acc->num_more + i]);
+    txn->num_pending = count;
+    return CGN_OK;
+}
+
 cgn_status cgn__txn_stage_owners(cgn__txn *txn, cgn_owner *const *owners, size_t num_owners,
                                  const cgn_arg *args, size_t num_args) {
+    if (txn->exec != NULL)
+        return cgn__stage_exec_owners(txn, owners, num_owners, args, num_args);
     cgn__attachment *current = txn->adding ? NULL : txn->node->attachment;
     /* The common update (new grid, new scalar) keeps its owners: no user object at all. */
     if (cgn__same_owners(current, owners, num_owners, args, num_args)) {
@@ -201,6 +256,8 @@ cgn_status cgn__txn_stage_owners(cgn__txn *txn, cgn_owner *const *owners, size_t
     if (a == NULL)
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "staging owners: out of host memory");
     a->next_released = NULL;
+    a->more = NULL;
+    a->num_more = a->cap_more = 0;
     a->num_owners = 0;
     for (size_t i = 0; i < num_owners; i++)
         if (owners[i] != NULL)
@@ -301,8 +358,13 @@ static CUresult cgn__set_raw(const cgn_driver_table *drv, cgn__txn *txn, CUgraph
         if (r != CUDA_SUCCESS)
             return r;
     }
-    *entry = "cuGraphNodeSetParams";
-    r = drv->cuGraphNodeSetParams(n->raw, p);
+    if (txn->exec != NULL) {
+        *entry = "cuGraphExecNodeSetParams";
+        r = drv->cuGraphExecNodeSetParams(txn->exec->raw, n->raw, p);
+    } else {
+        *entry = "cuGraphNodeSetParams";
+        r = drv->cuGraphNodeSetParams(n->raw, p);
+    }
     if (switch_ctx) {
         /* Popping what this thread just pushed cannot fail short of a corrupted stack. */
         CUcontext popped;
@@ -335,6 +397,12 @@ cgn_status cgn__txn_apply(cgn__txn *txn, CUgraphNodeParams *params, const char *
 
 void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_node **node_out) {
     cgn_node *n = txn->node;
+    if (txn->exec != NULL) { /* the definition is not touched */
+        txn->exec->accum->num_more += txn->num_pending;
+        if (txn->storage_set)
+            cgn__block_release(txn->storage);
+        return;
+    }
     if (txn->adding) {
         n->state = txn->state;
         n->alive = 1;
@@ -374,6 +442,15 @@ void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_no
 
 void cgn__txn_rollback(cgn__txn *txn) {
     cgn_node *n = txn->node;
+    if (txn->exec != NULL) {
+        cgn__attachment *acc = txn->exec->accum;
+        for (size_t i = 0; i < txn->num_pending; i++)
+            cgn__owner_release(acc->more[acc->num_more + i]);
+        if (txn->storage_set)
+            cgn__block_release(txn->storage);
+        memset(txn, 0, sizeof *txn);
+        return;
+    }
     if (txn->new_attachment) {
         cgn__attachment *a = txn->attachment;
         for (size_t i = 0; i < a->num_owners; i++)

@@ -143,6 +143,9 @@ class NodeView:
             get_proto=wrap_call("", Call(f"CGN_API cgn_status cgn_{n.node}_node_get(",
                                          ("const cgn_node *node", f"{self.desc} *desc_out"),
                                          ");")),
+            exec_proto=wrap_call("", Call(f"CGN_API cgn_status cgn_{n.node}_exec_update(",
+                                          ("cgn_exec *exec", "cgn_node *node",
+                                           f"const {self.desc} *desc"), ");")),
             update_fn_doc=comment_block(
                 "Applies a partial update with one cuGraphNodeSetParams, all or nothing; future "
                 "instantiations see it, existing executables keep their parameters and owners. "
@@ -325,6 +328,11 @@ class NodeView:
             requires=requires, merge=merge,
             get_sig=wrap_call("", Call(f"cgn_status cgn_{node}_node_get(", (
                 "const cgn_node *node", f"{self.desc} *desc_out"), ") {")),
+            exec_sig=wrap_call("", Call(f"cgn_status cgn_{node}_exec_update(", (
+                "cgn_exec *exec", "cgn_node *node", f"const {self.desc} *desc"), ") {")),
+            exec_begin=wrap_call(INDENT, Call("st = cgn__exec_update_begin(", (
+                "&txn", "exec", "node", str(n.update_gate),
+                str(int(n.context_current))), ");")),
         )
 
     @staticmethod
@@ -388,7 +396,8 @@ class NodeView:
             type_row=wrap_call(INDENT, Call("", (
                 c_string(node), n.type_enum, f"sizeof({self.desc})", f"sizeof({self.update})",
                 f"type_{node}_add", f"type_{node}_update", f"type_{node}_get",
-                f"type_{node}_desc_equal", f"cgn_test_cases_{node}", str(len(n.cases))), "")),
+                f"type_{node}_exec_update", f"type_{node}_desc_equal",
+                f"cgn_test_cases_{node}", str(len(n.cases))), "")),
         )
 
 
@@ -481,7 +490,7 @@ class DocsView:
             ("Setters", ", ".join(setters)),
             ("Functions", ", ".join(_code(f) for f in (
                 f"cgn_graph_add_{n.node}", f"cgn_{n.node}_node_update",
-                f"cgn_{n.node}_node_get"))),
+                f"cgn_{n.node}_node_get", f"cgn_{n.node}_exec_update"))),
             ("CUDA node", f"{_code(n.cu_node_type)}, params member {_code(n.member)}"
                           + "".join(f", {_code(m)} always {val}" for m, val in n.fixed)),
             ("Context", context),

@@ -130,3 +130,38 @@ cgn_status cgn_child_graph_node_get(const cgn_node *node, cgn_child_graph_desc *
     memcpy(desc_out, node->state, sizeof *desc_out);
     return CGN_OK;
 }
+
+cgn_status cgn_child_graph_exec_update(cgn_exec *exec, cgn_node *node,
+                                       const cgn_child_graph_desc *desc) {
+    static const char where[] = "cgn_child_graph_exec_update";
+    cgn_status st = cgn__check_node(node, CGN_NODE_CHILD_GRAPH, where);
+    if (st != CGN_OK)
+        return st;
+    if (exec == NULL || desc == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: exec and desc must not be NULL", where);
+    cgn_child_graph_desc d = *desc;
+    st = child_graph_check_rules(&d, where);
+    if (st == CGN_OK)
+        st = child_graph_check_kinds(&d, CGN_CHILD_GRAPH_SET_ALL, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn txn;
+    st = cgn__exec_update_begin(&txn, exec, node, 12020, 0);
+    if (st != CGN_OK)
+        return st;
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    st = child_graph_stage(&txn, &d, CGN_CHILD_GRAPH_SET_ALL, &p, where);
+    if (st == CGN_OK)
+        st = child_graph_stage_owners(&txn, &d);
+    if (st != CGN_OK) {
+        cgn__txn_rollback(&txn);
+        return st;
+    }
+    child_graph_build(&d, cgn__txn_context(&txn), &p);
+    st = cgn__txn_apply(&txn, &p, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn_commit(&txn, NULL, 0, NULL);
+    return CGN_OK;
+}

@@ -163,3 +163,37 @@ cgn_status cgn_kernel_node_get(const cgn_node *node, cgn_kernel_desc *desc_out) 
     memcpy(desc_out, node->state, sizeof *desc_out);
     return CGN_OK;
 }
+
+cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kernel_desc *desc) {
+    static const char where[] = "cgn_kernel_exec_update";
+    cgn_status st = cgn__check_node(node, CGN_NODE_KERNEL, where);
+    if (st != CGN_OK)
+        return st;
+    if (exec == NULL || desc == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: exec and desc must not be NULL", where);
+    cgn_kernel_desc d = *desc;
+    st = kernel_check_rules(&d, where);
+    if (st == CGN_OK)
+        st = kernel_check_kinds(&d, CGN_KERNEL_SET_ALL, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn txn;
+    st = cgn__exec_update_begin(&txn, exec, node, 12020, 0);
+    if (st != CGN_OK)
+        return st;
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    st = kernel_stage(&txn, &d, CGN_KERNEL_SET_ALL, &p, where);
+    if (st == CGN_OK)
+        st = kernel_stage_owners(&txn, &d);
+    if (st != CGN_OK) {
+        cgn__txn_rollback(&txn);
+        return st;
+    }
+    kernel_build(&d, cgn__txn_context(&txn), &p);
+    st = cgn__txn_apply(&txn, &p, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn_commit(&txn, NULL, 0, NULL);
+    return CGN_OK;
+}

@@ -61,6 +61,10 @@ static cgn_status type_child_graph_get(const cgn_node *n, void *desc) {
     return cgn_child_graph_node_get(n, desc);
 }
 
+static cgn_status type_child_graph_exec_update(cgn_exec *e, cgn_node *n, const void *desc) {
+    return cgn_child_graph_exec_update(e, n, desc);
+}
+
 static int type_child_graph_desc_equal(const void *a_, const void *b_) {
     const cgn_child_graph_desc *a = a_;
     const cgn_child_graph_desc *b = b_;
@@ -70,5 +74,6 @@ static int type_child_graph_desc_equal(const void *a_, const void *b_) {
 const cgn_test_type cgn_test_type_child_graph = {
     "child_graph", CGN_NODE_CHILD_GRAPH, sizeof(cgn_child_graph_desc),
     sizeof(cgn_child_graph_update), type_child_graph_add, type_child_graph_update,
-    type_child_graph_get, type_child_graph_desc_equal, cgn_test_cases_child_graph, 1
+    type_child_graph_get, type_child_graph_exec_update, type_child_graph_desc_equal,
+    cgn_test_cases_child_graph, 1
 };

@@ -108,6 +108,10 @@ static cgn_status type_event_record_get(const cgn_node *n, void *desc) {
     return cgn_event_record_node_get(n, desc);
 }
 
+static cgn_status type_event_record_exec_update(cgn_exec *e, cgn_node *n, const void *desc) {
+    return cgn_event_record_exec_update(e, n, desc);
+}
+
 static int type_event_record_desc_equal(const void *a_, const void *b_) {
     const cgn_event_record_desc *a = a_;
     const cgn_event_record_desc *b = b_;
@@ -117,5 +121,6 @@ static int type_event_record_desc_equal(const void *a_, const void *b_) {
 const cgn_test_type cgn_test_type_event_record = {
     "event_record", CGN_NODE_EVENT_RECORD, sizeof(cgn_event_record_desc),
     sizeof(cgn_event_record_update), type_event_record_add, type_event_record_update,
-    type_event_record_get, type_event_record_desc_equal, cgn_test_cases_event_record, 2
+    type_event_record_get, type_event_record_exec_update, type_event_record_desc_equal,
+    cgn_test_cases_event_record, 2
 };

@@ -108,6 +108,10 @@ static cgn_status type_event_wait_get(const cgn_node *n, void *desc) {
     return cgn_event_wait_node_get(n, desc);
 }
 
+static cgn_status type_event_wait_exec_update(cgn_exec *e, cgn_node *n, const void *desc) {
+    return cgn_event_wait_exec_update(e, n, desc);
+}
+
 static int type_event_wait_desc_equal(const void *a_, const void *b_) {
     const cgn_event_wait_desc *a = a_;
     const cgn_event_wait_desc *b = b_;
@@ -116,6 +120,6 @@ static int type_event_wait_desc_equal(const void *a_, const void *b_) {
 
 const cgn_test_type cgn_test_type_event_wait = {
     "event_wait", CGN_NODE_EVENT_WAIT, sizeof(cgn_event_wait_desc), sizeof(cgn_event_wait_update),
-    type_event_wait_add, type_event_wait_update, type_event_wait_get, type_event_wait_desc_equal,
-    cgn_test_cases_event_wait, 2
+    type_event_wait_add, type_event_wait_update, type_event_wait_get, type_event_wait_exec_update,
+    type_event_wait_desc_equal, cgn_test_cases_event_wait, 2
 };

@@ -296,6 +296,10 @@ static cgn_status type_host_callback_get(const cgn_node *n, void *desc) {
     return cgn_host_callback_node_get(n, desc);
 }
 
+static cgn_status type_host_callback_exec_update(cgn_exec *e, cgn_node *n, const void *desc) {
+    return cgn_host_callback_exec_update(e, n, desc);
+}
+
 static int type_host_callback_desc_equal(const void *a_, const void *b_) {
     const cgn_host_callback_desc *a = a_;
     const cgn_host_callback_desc *b = b_;
@@ -307,5 +311,6 @@ static int type_host_callback_desc_equal(const void *a_, const void *b_) {
 const cgn_test_type cgn_test_type_host_callback = {
     "host_callback", CGN_NODE_HOST, sizeof(cgn_host_callback_desc),
     sizeof(cgn_host_callback_update), type_host_callback_add, type_host_callback_update,
-    type_host_callback_get, type_host_callback_desc_equal, cgn_test_cases_host_callback, 5
+    type_host_callback_get, type_host_callback_exec_update, type_host_callback_desc_equal,
+    cgn_test_cases_host_callback, 5
 };

@@ -308,6 +308,10 @@ static cgn_status type_kernel_get(const cgn_node *n, void *desc) {
     return cgn_kernel_node_get(n, desc);
 }
 
+static cgn_status type_kernel_exec_update(cgn_exec *e, cgn_node *n, const void *desc) {
+    return cgn_kernel_exec_update(e, n, desc);
+}
+
 static int type_kernel_desc_equal(const void *a_, const void *b_) {
     const cgn_kernel_desc *a = a_;
     const cgn_kernel_desc *b = b_;
@@ -321,5 +325,6 @@ static int type_kernel_desc_equal(const void *a_, const void *b_) {
 
 const cgn_test_type cgn_test_type_kernel = {
     "kernel", CGN_NODE_KERNEL, sizeof(cgn_kernel_desc), sizeof(cgn_kernel_update), type_kernel_add,
-    type_kernel_update, type_kernel_get, type_kernel_desc_equal, cgn_test_cases_kernel, 4
+    type_kernel_update, type_kernel_get, type_kernel_exec_update, type_kernel_desc_equal,
+    cgn_test_cases_kernel, 4
 };

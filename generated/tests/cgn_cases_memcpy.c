@@ -282,6 +282,10 @@ static cgn_status type_memcpy_get(const cgn_node *n, void *desc) {
     return cgn_memcpy_node_get(n, desc);
 }
 
+static cgn_status type_memcpy_exec_update(cgn_exec *e, cgn_node *n, const void *desc) {
+    return cgn_memcpy_exec_update(e, n, desc);
+}
+
 static int type_memcpy_desc_equal(const void *a_, const void *b_) {
     const cgn_memcpy_desc *a = a_;
     const cgn_memcpy_desc *b = b_;
@@ -291,5 +295,6 @@ static int type_memcpy_desc_equal(const void *a_, const void *b_) {
 
 const cgn_test_type cgn_test_type_memcpy = {
     "memcpy", CGN_NODE_MEMCPY, sizeof(cgn_memcpy_desc), sizeof(cgn_memcpy_update), type_memcpy_add,
-    type_memcpy_update, type_memcpy_get, type_memcpy_desc_equal, cgn_test_cases_memcpy, 6
+    type_memcpy_update, type_memcpy_get, type_memcpy_exec_update, type_memcpy_desc_equal,
+    cgn_test_cases_memcpy, 6
 };

@@ -240,6 +240,10 @@ static cgn_status type_memset_get(const cgn_node *n, void *desc) {
     return cgn_memset_node_get(n, desc);
 }
 
+static cgn_status type_memset_exec_update(cgn_exec *e, cgn_node *n, const void *desc) {
+    return cgn_memset_exec_update(e, n, desc);
+}
+
 static int type_memset_desc_equal(const void *a_, const void *b_) {
     const cgn_memset_desc *a = a_;
     const cgn_memset_desc *b = b_;
@@ -250,5 +254,6 @@ static int type_memset_desc_equal(const void *a_, const void *b_) {
 
 const cgn_test_type cgn_test_type_memset = {
     "memset", CGN_NODE_MEMSET, sizeof(cgn_memset_desc), sizeof(cgn_memset_update), type_memset_add,
-    type_memset_update, type_memset_get, type_memset_desc_equal, cgn_test_cases_memset, 4
+    type_memset_update, type_memset_get, type_memset_exec_update, type_memset_desc_equal,
+    cgn_test_cases_memset, 4
 };

@@ -301,6 +301,110 @@ static void test_wrong_node_type_rejected(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* Whether the driver refused an executable-level update it does not allow (a copy's memory
+ * type, a 1-D memset's height, ...): only a real GPU does; the fake accepts every change. */
+static int exec_update_refused(matrix_param *p, cgn_status st) {
+    if (st == CGN_OK)
+        return 0;
+    assert_int_equal(st, CGN_ERROR_DRIVER);
+    assert_non_null(strstr(cgn_last_error(), "cuGraphExecNodeSetParams"));
+    assert_string_equal(p->env.backend->name, "gpu");
+    printf("      note: %s[%s]: the driver refuses this change in an executable: %s\n",
+           p->type->name, p->tc->id, cgn_last_error());
+    return 1;
+}
+
+/* An executable-level update changes that executable only, and its owners live as long as
+ * that executable. */
+static void test_exec_update_changes_that_exec_only(void **state) {
+    matrix_param *p = *state;
+    cgn_graph *g;
+    cgn_exec *e1, *e2, *e3;
+    cgn_node *node = add_original(p, &g);
+    OK(cgn_graph_instantiate(g, &e1));
+    OK(cgn_graph_instantiate(g, &e2));
+    long refs[CGN_TEST_NUM_BUFS];
+    snapshot_refs(p, refs);
+    size_t appended = e1->accum->num_more;
+    cgn_status st = p->type->exec_update(e1, node, p->replacement);
+    if (exec_update_refused(p, st)) {
+        assert_refs(p, refs);
+        assert_int_equal(e1->accum->num_more, appended);
+        assert_exec_uses(p, e1, p->original, "exec after a refused exec update");
+    } else {
+        assert_exec_uses(p, e1, p->replacement, "updated exec");
+    }
+    assert_exec_uses(p, e2, p->original, "other exec");
+    assert_node_is(p, node, p->original); /* the definition is untouched */
+    OK(cgn_graph_instantiate(g, &e3));
+    assert_exec_uses(p, e3, p->original, "exec made after the exec update");
+    OK(cgn_exec_destroy(e3));
+    /* Every owner the executable's version references stays until that executable goes: the
+     * replacement's (for a child graph CUDA copies them into the executable, and drops the old
+     * child's), and the original's it was instantiated with. */
+    int held[CGN_TEST_NUM_BUFS];
+    cgn_graph *scratch;
+    cgn_node *copy;
+    OK(cgn_graph_create(&scratch));
+    OK(p->type->add(scratch, st == CGN_OK ? p->replacement : p->original, &copy));
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++) {
+        held[i] = attachment_has(copy, p->env.owner[i]);
+        if (p->type->type != CGN_NODE_CHILD_GRAPH || st != CGN_OK)
+            held[i] |= attachment_has(node, p->env.owner[i]);
+        for (size_t k = 0; k < e1->accum->num_more; k++)
+            assert_true(held[i] || e1->accum->more[k] != p->env.owner[i]);
+    }
+    OK(cgn_graph_destroy(scratch));
+    cgn_test_env_drop_owners(&p->env);
+    OK(cgn_graph_destroy(g));
+    OK(cgn_exec_destroy(e2));
+    cgn_collect();
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        if (held[i])
+            assert_int_equal(p->env.released[i], 0);
+    OK(cgn_exec_destroy(e1));
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        assert_true(cgn_test_wait_released(&p->env, i, 1));
+}
+
+/* Fails each driver call of an executable-level update in turn: the executable, the owners and
+ * the accumulator stay exactly as before. */
+static void test_exec_update_failure_preserves_state(void **state) {
+    matrix_param *p = *state;
+    long k;
+    for (k = 1; k < 64; k++) {
+        assert_true(cgn_test_settle(&p->env));
+        cgn_graph *g;
+        cgn_exec *e;
+        cgn_node *node = add_original(p, &g);
+        OK(cgn_graph_instantiate(g, &e));
+        long refs[CGN_TEST_NUM_BUFS];
+        snapshot_refs(p, refs);
+        size_t appended = e->accum->num_more;
+        cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+        cgn_status st = p->type->exec_update(e, node, p->replacement);
+        cgn_fault_disarm();
+        cgn_fault_entry entry = CGN_FAULT_ENTRY_COUNT;
+        int injected = cgn_fault_triggered(&entry);
+        if (!injected && !exec_update_refused(p, st)) {
+            assert_exec_uses(p, e, p->replacement, "exec after its update");
+        } else {
+            if (injected)
+                assert_non_null(strstr(cgn_last_error(), cgn_fault_entry_name(entry)));
+            assert_true(st != CGN_OK);
+            assert_refs(p, refs);
+            assert_int_equal(e->accum->num_more, appended);
+            assert_exec_uses(p, e, p->original, "exec after a failed exec update");
+        }
+        OK(cgn_exec_destroy(e));
+        OK(cgn_graph_destroy(g));
+        if (!injected)
+            break;
+    }
+    assert_true(k > 1);
+    assert_true(k < 64);
+}
+
 typedef struct scenario {
     const char *name;
     CMUnitTestFunction fn;
@@ -315,6 +419,8 @@ static const scenario scenarios[] = {
     {"old_driver_rejects_update", test_old_driver_rejects_update},
     {"empty_update_is_noop", test_empty_update_is_noop},
     {"wrong_node_type_rejected", test_wrong_node_type_rejected},
+    {"exec_update_changes_that_exec_only", test_exec_update_changes_that_exec_only},
+    {"exec_update_failure_preserves_state", test_exec_update_failure_preserves_state},
 };
 
 int main(void) {

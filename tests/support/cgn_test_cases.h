@@ -33,6 +33,7 @@ typedef struct cgn_test_type {
     cgn_status (*add)(cgn_graph *graph, const void *desc, cgn_node **node_out);
     cgn_status (*update)(cgn_node *node, const void *update);
     cgn_status (*get)(const cgn_node *node, void *desc_out);
+    cgn_status (*exec_update)(cgn_exec *exec, cgn_node *node, const void *desc);
     int (*desc_equal)(const void *a, const void *b);
     const cgn_test_case *cases;
     size_t num_cases;

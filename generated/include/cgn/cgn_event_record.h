@@ -55,6 +55,15 @@ CGN_API cgn_status cgn_event_record_node_update(cgn_node *node,
 /* The node's current parameters. */
 CGN_API cgn_status cgn_event_record_node_get(const cgn_node *node, cgn_event_record_desc *desc_out);
 
+/* Replaces the node's parameters in one executable with a complete desc (executables cannot be
+ * read back), with one cuGraphExecNodeSetParams, all or nothing; the definition and other
+ * executables are not touched. The desc's owners are retained until the executable is
+ * destroyed and its last launch has finished. The driver restricts what may change (e.g. no
+ * change of a copy's memory type or of a 1-D memset's height); such updates fail with
+ * CGN_ERROR_DRIVER and change nothing. Needs driver 12.2. */
+CGN_API cgn_status cgn_event_record_exec_update(cgn_exec *exec, cgn_node *node,
+                                                const cgn_event_record_desc *desc);
+
 #ifdef __cplusplus
 }
 #endif
