@@ -50,6 +50,16 @@ def main():
     buffer_args = ((a, np.uint32(7)), (b, np.uint32(7)))
     result("def_update_owners.kernel_args",
            measure(lambda i: node.update(args=buffer_args[i & 1])), "KernelNode.update(args=) new Buffer")
+    try:
+        executable = graph.instantiate()
+        view = executable[node]
+        full = ((configs[0], (a, np.uint32(7))), (configs[0], (a, np.uint32(9))))
+        result("exec_update.kernel",
+               measure(lambda i: view.update(config=full[i & 1][0], kernel=kernel,
+                                             args=full[i & 1][1])),
+               "graph[node].update(config=, kernel=, args=)")
+    except Exception as exc:  # report, do not hide: the table then lacks this row
+        print(f"cuda.core executable update not measured: {exc!r}", flush=True)
     fill = graph.memset(a, 1, 4)
     buffers = (a, b)
     result("def_update_owners.memset_dst",

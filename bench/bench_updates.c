@@ -259,6 +259,42 @@ static void bench_owners_unchanged(void) {
     CU(drv->cuGraphDestroy(rg));
 }
 
+/* Executable-level: a complete replacement in one executable. */
+static void bench_exec_update(void) {
+    cgn_node *node;
+    cgn_graph *g = cgn_graph_of(1, &node);
+    cgn_exec *exec;
+    CHECK(cgn_graph_instantiate(g, &exec));
+    CUgraphNode raw_node;
+    CUgraphNodeParams p;
+    void *kparams[2];
+    CUgraph rg = raw_graph_of(1, &raw_node, &p, kparams);
+    CUgraphExec raw_exec;
+    CU(drv->cuGraphInstantiateWithFlags(&raw_exec, rg, 0));
+    cgn_arg args[2][2] = {{CGN_ARG(buf_a), CGN_ARG(scalar_values[0])},
+                          {CGN_ARG(buf_a), CGN_ARG(scalar_values[1])}};
+    cgn_kernel_desc d[2];
+    for (int k = 0; k < 2; k++) {
+        d[k] = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
+        d[k].kernel = bench_kernel();
+        d[k].grid = CGN_DIM3(1, 1, 1);
+        d[k].block = CGN_DIM3(32, 1, 1);
+        d[k].args = args[k];
+        d[k].num_args = 2;
+    }
+    double raw, mine;
+    MEASURE_PAIR(raw, {
+        kparams[1] = &scalar_values[i & 1];
+        CU(drv->cuGraphExecNodeSetParams(raw_exec, raw_node, &p));
+    }, mine, CHECK(cgn_kernel_exec_update(exec, node, &d[i & 1])));
+    result("exec_update.raw", raw, "cuGraphExecNodeSetParams, scalar arg (interleaved)");
+    result("exec_update.cgn", mine, "cgn_kernel_exec_update, complete desc (interleaved)");
+    CHECK(cgn_exec_destroy(exec));
+    CHECK(cgn_graph_destroy(g));
+    CU(drv->cuGraphExecDestroy(raw_exec));
+    CU(drv->cuGraphDestroy(rg));
+}
+
 static void noop_release(void *resource) { (void)resource; }
 
 static void bench_owners_changed(void) {
@@ -615,6 +651,7 @@ int main(int argc, char **argv) {
     bench_owners_unchanged();
     bench_owners_changed();
     bench_other_types(fake);
+    bench_exec_update();
     bench_graph_size();
     bench_memory();
     printf("benchmark finished\n");

@@ -71,6 +71,12 @@ def main():
                        ("event_record", "event record, new event")):
         row(f"raw cuGraphNodeSetParams: {label}", f"other.{key}.raw")
         row(f"cgn: {label} / raw", f"other.{key}.cgn", f"other.{key}.raw", 1.15)
+    print("| **executable-level update (complete desc), interleaved** | | |")
+    row("raw cuGraphExecNodeSetParams", "exec_update.raw")
+    row("cgn_kernel_exec_update / raw", "exec_update.cgn", "exec_update.raw", 1.15)
+    row("cuda.core graph[node].update(config=, kernel=, args=)", "cuda_core.exec_update.kernel")
+    row("speed-up of cgn over cuda.core", "exec_update.cgn", "cuda_core.exec_update.kernel", 6.0,
+        invert=True)
     print("| **per-update cost against graph size (middle node)** | | |")
     for n in (1, 100, 10000, 100000):
         row(f"raw, {n:,} nodes", f"graph_size.{n}.raw")
