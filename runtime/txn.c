@@ -210,6 +210,9 @@ static cgn_status cgn__stage_exec_owners(cgn__txn *txn, cgn_owner *const *owners
         count += owners[i] != NULL;
     for (size_t i = 0; i < num_args; i++)
         count += args[i].owner != NULL;
+    txn->num_pending = 0;
+    if (count == 0)
+        return CGN_OK;
     if (acc->num_more + count > acc->cap_more) {
         size_t cap = acc->cap_more ? 2 * acc->cap_more : 8;
         while (cap < acc->num_more + count)
