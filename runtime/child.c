@@ -104,17 +104,11 @@ cgn_status cgn__stage_child_graph(cgn__txn *txn, cgn_graph *source, CUgraph *raw
         return CGN_OK;
     }
     cgn_graph *root = parent->root;
-    size_t need = root->num_embedded + cgn__count_graphs(source);
-    if (need > root->cap_embedded) {
-        size_t cap = root->cap_embedded ? 2 * root->cap_embedded : 8;
-        while (cap < need)
-            cap *= 2;
-        cgn_graph **grown = realloc(root->embedded, cap * sizeof *grown);
-        if (grown == NULL)
-            return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
-        root->embedded = grown;
-        root->cap_embedded = cap;
-    }
+    cgn_status st = cgn__reserve(&root->embedded, &root->cap_embedded,
+                                 root->num_embedded + cgn__count_graphs(source),
+                                 sizeof *root->embedded, 8, where);
+    if (st != CGN_OK)
+        return st;
     cgn_graph *plan = cgn__plan_copy(source, root, txn->node);
     if (plan == NULL)
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
@@ -145,12 +139,13 @@ static void cgn__locate(cgn_graph *g, CUgraph raw) {
     g->raw = raw;
     for (size_t i = 0; i < g->num_nodes; i++) {
         cgn_node *n = g->nodes[i];
-        n->raw = NULL;
-        if (raw == NULL || drv->cuGraphNodeFindInClone(&n->raw, n->source_raw, raw) != CUDA_SUCCESS)
+        if (raw == NULL ||
+            drv->cuGraphNodeFindInClone(&n->raw, n->source_raw, raw) != CUDA_SUCCESS)
             n->raw = NULL;
         if (n->embedded != NULL) {
             CUgraph inner = NULL;
-            if (n->raw == NULL || drv->cuGraphChildGraphNodeGetGraph(n->raw, &inner) != CUDA_SUCCESS)
+            if (n->raw == NULL ||
+                drv->cuGraphChildGraphNodeGetGraph(n->raw, &inner) != CUDA_SUCCESS)
                 inner = NULL;
             cgn__locate(n->embedded, inner);
         }

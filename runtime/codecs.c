@@ -19,6 +19,12 @@ typedef struct cgn__kargs_header {
 } cgn__kargs_header;
 
 #define CGN__ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
+
+/* Where the kernelParams array starts in a block caching `cached` parameter sizes: the one
+ * place the writer and the reader of a block agree on. */
+static size_t cgn__kargs_ptrs_offset(uint32_t cached) {
+    return sizeof(cgn__kargs_header) + cached * sizeof(size_t);
+}
 #define CGN__MAX_KERNEL_PARAMS 4096u
 
 static int cgn__same_kernel(cgn_kernel a, cgn_kernel b) {
@@ -49,7 +55,8 @@ static cgn_status cgn__query_params(cgn_kernel k, size_t *sizes, uint32_t max, u
     const cgn_driver_table *drv = cgn__driver;
     *count = 0;
     *checked = 0;
-    if (drv->version < 12040 || (k.function ? !drv->cuFuncGetParamInfo : !drv->cuKernelGetParamInfo))
+    if (drv->version < 12040 ||
+        (k.function ? !drv->cuFuncGetParamInfo : !drv->cuKernelGetParamInfo))
         return CGN_OK;
     for (uint32_t i = 0; i < CGN__MAX_KERNEL_PARAMS; i++) {
         size_t size = 0;
@@ -107,7 +114,7 @@ static cgn_status cgn__write_kernel_args(cgn__txn *txn, cgn_kernel kernel, const
         return cgn__check_args_against(sizes, num_params, kernel, args, num_args, where);
     uint32_t cached = checked ? num_params : 0;
     size_t off_sizes = sizeof(cgn__kargs_header);
-    size_t off_ptrs = off_sizes + cached * sizeof(size_t);
+    size_t off_ptrs = cgn__kargs_ptrs_offset(cached);
     size_t off_args = CGN__ALIGN_UP(off_ptrs + num_args * sizeof(void *), alignof(cgn_arg));
     size_t off_bytes = CGN__ALIGN_UP(off_args + num_args * sizeof(cgn_arg), 16);
     size_t total = off_bytes;
@@ -197,15 +204,12 @@ void **cgn__current_kernel_params(const cgn__txn *txn) {
     const cgn__kargs_header *h = cgn__txn_current_storage(txn);
     if (h == NULL || h->num_args == 0)
         return NULL;
-    size_t off_ptrs = sizeof(cgn__kargs_header) + h->num_params * sizeof(size_t);
-    return (void **)((unsigned char *)(uintptr_t)h + off_ptrs);
+    return (void **)((unsigned char *)(uintptr_t)h + cgn__kargs_ptrs_offset(h->num_params));
 }
 
-void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kernel, CUcontext ctx) {
+void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kernel) {
     params->func = kernel.function;
     params->kern = kernel.kernel;
-    /* ctx is ignored for a CUfunction; a CUkernel runs in the node's recorded context. */
-    params->ctx = kernel.function ? NULL : ctx;
     params->extra = NULL;
 }
 

@@ -166,6 +166,14 @@ void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_no
 /* Releases what the transaction prepared. Safe to call after a failed apply (no-op then). */
 void cgn__txn_rollback(cgn__txn *txn);
 
+/* ---- growable arrays ------------------------------------------------------------------------ */
+
+/* Makes room for `need` elements of elem_size in *array (capacity *cap, doubling from `first`),
+ * before a mutation so that commit never allocates. CGN_ERROR_OUT_OF_MEMORY with a message
+ * naming `where` when realloc fails; *array and *cap are then unchanged. */
+cgn_status cgn__reserve(void *array, size_t *cap, size_t need, size_t elem_size, size_t first,
+                        const char *where);
+
 /* ---- storage blocks and embeddings --------------------------------------------------------- */
 
 /* Storage blocks are refcounted so that a node copied into an embedded graph shares them. */
@@ -210,8 +218,9 @@ cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_ar
 /* The kernelParams array of the node's current argument block (update path; NULL if none). */
 void **cgn__current_kernel_params(const cgn__txn *txn);
 
-/* Fills func/kern/ctx of a kernel node's params for a kernel handle. */
-void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kernel, CUcontext ctx);
+/* Fills func/kern of a kernel node's params for a kernel handle (ctx comes from the node's
+ * recorded context, the spec's context_field; the driver ignores it for a CUfunction). */
+void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kernel);
 
 /* The memory type a copy operand is read or written as, asked of the driver once when the
  * operand is set: CU_MEMORYTYPE_DEVICE for device and managed memory, CU_MEMORYTYPE_HOST for

@@ -8,15 +8,19 @@
 
 #include "runtime.h"
 
-static cgn_status cgn__reserve_node_slot(cgn_graph *g) {
-    if (g->num_nodes < g->cap_nodes)
+cgn_status cgn__reserve(void *array, size_t *cap, size_t need, size_t elem_size, size_t first,
+                        const char *where) {
+    if (need <= *cap)
         return CGN_OK;
-    size_t cap = g->cap_nodes ? 2 * g->cap_nodes : 16;
-    cgn_node **nodes = realloc(g->nodes, cap * sizeof *nodes);
-    if (nodes == NULL)
-        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "adding a node: out of host memory");
-    g->nodes = nodes;
-    g->cap_nodes = cap;
+    size_t grown_cap = *cap ? 2 * *cap : first;
+    while (grown_cap < need)
+        grown_cap *= 2;
+    void **slot = array;
+    void *grown = realloc(*slot, grown_cap * elem_size);
+    if (grown == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    *slot = grown;
+    *cap = grown_cap;
     return CGN_OK;
 }
 
@@ -73,7 +77,8 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
                          "adding a %s node: no CUDA context is current; make one current first "
                          "(e.g. cuDevicePrimaryCtxRetain + cuCtxSetCurrent)",
                          cgn__node_type_name(type));
-    cgn_status st = cgn__reserve_node_slot(graph);
+    cgn_status st = cgn__reserve(&graph->nodes, &graph->cap_nodes, graph->num_nodes + 1,
+                                 sizeof *graph->nodes, 16, "adding a node");
     if (st == CGN_OK)
         st = cgn__collect_deps(txn, graph, deps, num_deps);
     if (st == CGN_OK) {
@@ -213,16 +218,10 @@ static cgn_status cgn__stage_exec_owners(cgn__txn *txn, cgn_owner *const *owners
     txn->num_pending = 0;
     if (count == 0)
         return CGN_OK;
-    if (acc->num_more + count > acc->cap_more) {
-        size_t cap = acc->cap_more ? 2 * acc->cap_more : 8;
-        while (cap < acc->num_more + count)
-            cap *= 2;
-        cgn_owner **grown = realloc(acc->more, cap * sizeof *grown);
-        if (grown == NULL)
-            return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "staging owners: out of host memory");
-        acc->more = grown;
-        acc->cap_more = cap;
-    }
+    cgn_status st = cgn__reserve(&acc->more, &acc->cap_more, acc->num_more + count,
+                                 sizeof *acc->more, 8, "staging owners");
+    if (st != CGN_OK)
+        return st;
     cgn_owner **slot = acc->more + acc->num_more;
     for (size_t i = 0; i < num_owners; i++)
         if (owners[i] != NULL)

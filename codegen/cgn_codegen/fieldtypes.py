@@ -459,7 +459,7 @@ FIELD_TYPES = {t.name: t for t in (
     FieldType(
         name="kernel", cuda="forbidden", role="kernel", needs=("args",),
         members=(Member("cgn_kernel", "{name}", "CGN_FUNCTION(NULL)"),),
-        build=("cgn__set_kernel_handle(&p->{member}, d->{name}, ctx);",),
+        build=("cgn__set_kernel_handle(&p->{member}, d->{name});",),
         equal="a->{name}.function == b->{name}.function && a->{name}.kernel == b->{name}.kernel",
         case=_kernel_case, zero_norm=None, doc_type="cgn_kernel",
         doc_errors=(("CGN_ERROR_INVALID_VALUE", "the kernel names neither or both of a "

@@ -50,7 +50,7 @@ static cgn_status kernel_stage_owners(cgn__txn *txn, const cgn_kernel_desc *d) {
 /* Fills the driver params from the merged fields; fields staged by kernel_stage are kept. */
 static void kernel_build(const cgn_kernel_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
     p->type = CU_GRAPH_NODE_TYPE_KERNEL;
-    cgn__set_kernel_handle(&p->kernel, d->kernel, ctx);
+    cgn__set_kernel_handle(&p->kernel, d->kernel);
     p->kernel.gridDimX = d->grid.x;
     p->kernel.gridDimY = d->grid.y;
     p->kernel.gridDimZ = d->grid.z;

@@ -258,7 +258,8 @@ class GoodSpecs(unittest.TestCase):
         with open(os.path.join(GENERATED, "src", "cgn_kernel.c")) as f:
             c = f.read()
         self.assertIn("p->kernel.gridDimX = d->grid.x;", c)
-        self.assertIn("cgn__set_kernel_handle(&p->kernel, d->kernel, ctx);", c)
+        self.assertIn("cgn__set_kernel_handle(&p->kernel, d->kernel);", c)
+        self.assertIn("p->kernel.ctx = ctx;", c)  # the node's context, from context_field
         self.assertRegex(c, r"cgn__txn_stage_owners\(txn, owners, sizeof owners / sizeof "
                             r"owners\[0\], d->args,\s+d->num_args\)")
 
