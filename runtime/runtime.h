@@ -126,8 +126,7 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
 /* Update path; the caller has checked the node with cgn__check_node. Checks the driver gate
  * (cuGraphNodeSetParams, since 12.2 unless the spec says otherwise). switch_context: the
  * driver needs the node's context current during the update (memset, memcpy). */
-cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type,
-                             const char *where, int since, int switch_context);
+cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, int since, int switch_context);
 
 /* Executable-level update of `node` in `exec`: a complete replacement applied with
  * cuGraphExecNodeSetParams. The definition is not touched; the new version's owners are

@@ -98,12 +98,9 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
     return CGN_OK;
 }
 
-cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type,
-                             const char *where, int since, int switch_context) {
+cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, int since, int switch_context) {
     /* The generated caller has checked the node; this is the hot path, so no second check
      * and only the fields an update uses are set. */
-    (void)type;
-    (void)where;
     txn->node = node;
     txn->adding = 0;
     txn->new_attachment = 0;

@@ -323,8 +323,7 @@ class NodeView:
             update_sig=wrap_call("", Call(f"cgn_status cgn_{node}_node_update(", (
                 "cgn_node *node", f"const {self.update} *update"), ") {")),
             update_begin=wrap_call(INDENT, Call("st = cgn__update_begin(", (
-                "&txn", "node", n.type_enum, "where", str(n.update_gate),
-                str(int(n.context_current))), ");")),
+                "&txn", "node", str(n.update_gate), str(int(n.context_current))), ");")),
             requires=requires, merge=merge,
             get_sig=wrap_call("", Call(f"cgn_status cgn_{node}_node_get(", (
                 "const cgn_node *node", f"{self.desc} *desc_out"), ") {")),

@@ -91,7 +91,7 @@ cgn_status cgn_child_graph_node_update(cgn_node *node, const cgn_child_graph_upd
     if (set == 0)
         return CGN_OK;
     cgn__txn txn;
-    st = cgn__update_begin(&txn, node, CGN_NODE_CHILD_GRAPH, where, 12020, 0);
+    st = cgn__update_begin(&txn, node, 12020, 0);
     if (st != CGN_OK)
         return st;
     cgn_child_graph_desc d = *(const cgn_child_graph_desc *)cgn__txn_current_state(&txn);

@@ -94,7 +94,7 @@ cgn_status cgn_event_record_node_update(cgn_node *node, const cgn_event_record_u
     if ((set & CGN_EVENT_RECORD_SET_EVENT_OWNER) && !(set & CGN_EVENT_RECORD_SET_EVENT))
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: event_owner requires event", where);
     cgn__txn txn;
-    st = cgn__update_begin(&txn, node, CGN_NODE_EVENT_RECORD, where, 12020, 0);
+    st = cgn__update_begin(&txn, node, 12020, 0);
     if (st != CGN_OK)
         return st;
     cgn_event_record_desc d = *(const cgn_event_record_desc *)cgn__txn_current_state(&txn);

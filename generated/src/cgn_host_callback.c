@@ -123,7 +123,7 @@ cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback
     if ((set & CGN_HOST_CALLBACK_SET_PAYLOAD) && !(set & CGN_HOST_CALLBACK_SET_FN))
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: payload requires fn", where);
     cgn__txn txn;
-    st = cgn__update_begin(&txn, node, CGN_NODE_HOST, where, 12020, 0);
+    st = cgn__update_begin(&txn, node, 12020, 0);
     if (st != CGN_OK)
         return st;
     cgn_host_callback_desc d = *(const cgn_host_callback_desc *)cgn__txn_current_state(&txn);

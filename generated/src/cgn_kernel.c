@@ -112,7 +112,7 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
     if ((set & CGN_KERNEL_SET_KERNEL_OWNER) && !(set & CGN_KERNEL_SET_KERNEL))
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel_owner requires kernel", where);
     cgn__txn txn;
-    st = cgn__update_begin(&txn, node, CGN_NODE_KERNEL, where, 12020, 0);
+    st = cgn__update_begin(&txn, node, 12020, 0);
     if (st != CGN_OK)
         return st;
     cgn_kernel_desc d = *(const cgn_kernel_desc *)cgn__txn_current_state(&txn);

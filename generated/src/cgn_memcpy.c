@@ -121,7 +121,7 @@ cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *updat
     if ((set & CGN_MEMCPY_SET_SRC_OWNER) && !(set & CGN_MEMCPY_SET_SRC))
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: src_owner requires src", where);
     cgn__txn txn;
-    st = cgn__update_begin(&txn, node, CGN_NODE_MEMCPY, where, 12020, 1);
+    st = cgn__update_begin(&txn, node, 12020, 1);
     if (st != CGN_OK)
         return st;
     st = cgn__check_memcpy_1d(&txn, where);

@@ -116,7 +116,7 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
     if ((set & CGN_MEMSET_SET_ELEMENT_SIZE) && !(set & CGN_MEMSET_SET_VALUE))
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: element_size requires value", where);
     cgn__txn txn;
-    st = cgn__update_begin(&txn, node, CGN_NODE_MEMSET, where, 12020, 1);
+    st = cgn__update_begin(&txn, node, 12020, 1);
     if (st != CGN_OK)
         return st;
     cgn_memset_desc d = *(const cgn_memset_desc *)cgn__txn_current_state(&txn);
