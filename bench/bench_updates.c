@@ -273,22 +273,18 @@ static void bench_exec_update(void) {
     CU(drv->cuGraphInstantiateWithFlags(&raw_exec, rg, 0));
     cgn_arg args[2][2] = {{CGN_ARG(buf_a), CGN_ARG(scalar_values[0])},
                           {CGN_ARG(buf_a), CGN_ARG(scalar_values[1])}};
-    cgn_kernel_desc d[2];
+    cgn_kernel_update u[2];
     for (int k = 0; k < 2; k++) {
-        d[k] = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
-        d[k].kernel = bench_kernel();
-        d[k].grid = CGN_DIM3(1, 1, 1);
-        d[k].block = CGN_DIM3(32, 1, 1);
-        d[k].args = args[k];
-        d[k].num_args = 2;
+        u[k] = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_args(&u[k], args[k], 2);
     }
     double raw, mine;
     MEASURE_PAIR(raw, {
         kparams[1] = &scalar_values[i & 1];
         CU(drv->cuGraphExecNodeSetParams(raw_exec, raw_node, &p));
-    }, mine, CHECK(cgn_kernel_exec_update(exec, node, &d[i & 1])));
+    }, mine, CHECK(cgn_kernel_exec_update(exec, node, &u[i & 1])));
     result("exec_update.raw", raw, "cuGraphExecNodeSetParams, scalar arg (interleaved)");
-    result("exec_update.cgn", mine, "cgn_kernel_exec_update, complete desc (interleaved)");
+    result("exec_update.cgn", mine, "cgn_kernel_exec_update, new args (interleaved)");
     CHECK(cgn_exec_destroy(exec));
     CHECK(cgn_graph_destroy(g));
     CU(drv->cuGraphExecDestroy(raw_exec));

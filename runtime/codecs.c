@@ -26,6 +26,9 @@ static size_t cgn__kargs_ptrs_offset(uint32_t cached) {
     return sizeof(cgn__kargs_header) + cached * sizeof(size_t);
 }
 #define CGN__MAX_KERNEL_PARAMS 4096u
+/* CUDA limits a kernel's parameters to 32,764 bytes (12.1+); cgn refuses larger totals before
+ * any arithmetic on them could wrap. */
+#define CGN__MAX_ARG_BYTES (1u << 20)
 
 static int cgn__same_kernel(cgn_kernel a, cgn_kernel b) {
     return a.function == b.function && a.kernel == b.kernel;
@@ -115,6 +118,7 @@ static cgn_status cgn__write_kernel_args(cgn__txn *txn, cgn_kernel kernel, const
     uint32_t cached = checked ? num_params : 0;
     size_t off_sizes = sizeof(cgn__kargs_header);
     size_t off_ptrs = cgn__kargs_ptrs_offset(cached);
+    /* num_args <= CGN__MAX_KERNEL_PARAMS and cached <= 64: these offsets cannot overflow. */
     size_t off_args = CGN__ALIGN_UP(off_ptrs + num_args * sizeof(void *), alignof(cgn_arg));
     size_t off_bytes = CGN__ALIGN_UP(off_args + num_args * sizeof(cgn_arg), 16);
     size_t total = off_bytes;
@@ -124,6 +128,13 @@ static cgn_status cgn__write_kernel_args(cgn__txn *txn, cgn_kernel kernel, const
                              "%s: argument %u has no value (value NULL or size 0)", where, i);
         if (checked && args[i].size != sizes[i])
             return cgn__check_args_against(sizes, num_params, kernel, args, num_args, where);
+        /* Sizes are user input: a sum that wraps would make the block too small. A kernel's
+         * parameters total at most 32 KiB, so anything near that bound is refused anyway. */
+        if (args[i].size > CGN__MAX_ARG_BYTES || total > CGN__MAX_ARG_BYTES)
+            return cgn__fail(CGN_ERROR_OUT_OF_RANGE,
+                             "%s: argument %u is %zu bytes; kernel arguments total at most %zu "
+                             "bytes",
+                             where, i, args[i].size, (size_t)CGN__MAX_ARG_BYTES);
         total += CGN__ALIGN_UP(args[i].size, 16);
     }
     /* The sizes may live in the current block, which this one may not overwrite: the current
@@ -211,6 +222,17 @@ void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kerne
     params->func = kernel.function;
     params->kern = kernel.kernel;
     params->extra = NULL;
+}
+
+/* ---- executable-level kernel rule --------------------------------------------------------- */
+
+cgn_status cgn__check_kernel_context(cgn_kernel current, cgn_kernel next, CUcontext ctx,
+                                     const char *where) {
+    (void)current;
+    (void)next;
+    (void)ctx;
+    (void)where;
+    return CGN_OK;
 }
 
 /* ---- copy operands: device or host memory ---------------------------------------------------- */
@@ -313,6 +335,6 @@ cgn_status cgn__check_memcpy_1d(const cgn__txn *txn, const char *where) {
         return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
                          "%s: memcpy node %p is %s (changed outside cgn); cgn updates plain 1-D "
                          "copies between host and device memory only",
-                         where, (const void *)txn->node, problem);
+                         where, (void *)cgn__node_handle(txn->node), problem);
     return CGN_OK;
 }

@@ -15,6 +15,11 @@
     X(cuCtxGetCurrent, 4000, CGN__NEED_BASE, (CUcontext * c), (c))                                  \
     X(cuCtxPushCurrent, 4000, CGN__NEED_BASE, (CUcontext c), (c))                                   \
     X(cuCtxPopCurrent, 4000, CGN__NEED_BASE, (CUcontext * c), (c))                                  \
+    X(cuCtxSetCurrent, 4000, CGN__NEED_BASE, (CUcontext c), (c))                                    \
+    X(cuEventCreate, 2000, CGN__NEED_BASE, (CUevent * e, unsigned int flags), (e, flags))           \
+    X(cuEventRecord, 2000, CGN__NEED_BASE, (CUevent e, CUstream s), (e, s))                         \
+    X(cuEventQuery, 2000, CGN__NEED_BASE, (CUevent e), (e))                                         \
+    X(cuEventDestroy, 4000, CGN__NEED_BASE, (CUevent e), (e))                                       \
     X(cuGraphCreate, 10000, CGN__NEED_BASE, (CUgraph * g, unsigned int flags), (g, flags))          \
     X(cuGraphDestroy, 10000, CGN__NEED_BASE, (CUgraph g), (g))                                      \
     X(cuGraphClone, 10000, CGN__NEED_BASE, (CUgraph * out, CUgraph g), (out, g))                    \
@@ -50,6 +55,28 @@
     X(cuGraphInstantiateWithFlags, 11040, CGN__NEED_BASE,                                           \
       (CUgraphExec * e, CUgraph g, unsigned long long flags), (e, g, flags))                        \
     X(cuGraphExecDestroy, 10000, CGN__NEED_BASE, (CUgraphExec e), (e))                              \
+    X(cuGraphExecUpdate, 12000, CGN__NEED_BASE,                                                     \
+      (CUgraphExec e, CUgraph g, CUgraphExecUpdateResultInfo * info), (e, g, info))                 \
+    X(cuGraphNodeSetEnabled, 11060, CGN__NEED_BASE,                                                 \
+      (CUgraphExec e, CUgraphNode n, unsigned int on), (e, n, on))                                  \
+    X(cuGraphNodeGetEnabled, 11060, CGN__NEED_BASE,                                                 \
+      (CUgraphExec e, CUgraphNode n, unsigned int *on), (e, n, on))                                 \
+    X(cuGraphGetNodes, 10000, CGN__NEED_BASE, (CUgraph g, CUgraphNode * nodes, size_t *n),          \
+      (g, nodes, n))                                                                                \
+    X(cuGraphNodeGetType, 10000, CGN__NEED_BASE, (CUgraphNode n, CUgraphNodeType * t), (n, t))      \
+    X(cuGraphNodeGetDependencies, 10000, CGN__NEED_BASE,                                            \
+      (CUgraphNode n, CUgraphNode * deps, size_t *num), (n, deps, num))                             \
+    X(cuGraphNodeGetDependentNodes, 10000, CGN__NEED_BASE,                                          \
+      (CUgraphNode n, CUgraphNode * deps, size_t *num), (n, deps, num))                             \
+    X(cuGraphKernelNodeGetParams, 12000, CGN__NEED_BASE,                                            \
+      (CUgraphNode n, CUDA_KERNEL_NODE_PARAMS_v2 * p), (n, p))                                      \
+    X(cuGraphMemsetNodeGetParams, 10000, CGN__NEED_BASE,                                            \
+      (CUgraphNode n, CUDA_MEMSET_NODE_PARAMS_v1 * p), (n, p))                                      \
+    X(cuGraphHostNodeGetParams, 10000, CGN__NEED_BASE,                                              \
+      (CUgraphNode n, CUDA_HOST_NODE_PARAMS_v1 * p), (n, p))                                        \
+    X(cuGraphEventRecordNodeGetEvent, 11010, CGN__NEED_BASE, (CUgraphNode n, CUevent * e),         \
+      (n, e))                                                                                       \
+    X(cuGraphEventWaitNodeGetEvent, 11010, CGN__NEED_BASE, (CUgraphNode n, CUevent * e), (n, e))    \
     X(cuGraphLaunch, 10000, CGN__NEED_BASE, (CUgraphExec e, CUstream s), (e, s))                    \
     X(cuUserObjectCreate, 11030, CGN__NEED_BASE,                                                    \
       (CUuserObject * o, void *ptr, CUhostFn destroy, unsigned int refs, unsigned int flags),       \

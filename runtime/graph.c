@@ -1,235 +1,299 @@
-/* Graph, node and executable records. */
+/* Graph and node records, handles and hierarchies. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime.h"
 
+/* ---- lookups --------------------------------------------------------------------------------- */
+
+cgn_status cgn__graph_get(const cgn_graph *graph, const char *where, cgn__graph_rec **out) {
+    void *rec = NULL;
+    cgn__lookup r = cgn__handle_lookup(graph, CGN__KIND_GRAPH, &rec);
+    if (r != CGN__LOOKUP_OK)
+        return cgn__lookup_failed(r, graph, "graph", where);
+    *out = rec;
+    return CGN_OK;
+}
+
+cgn_status cgn__check_node(const cgn_node *node, cgn_node_type type, const char *where,
+                           cgn__node_rec **out) {
+    void *rec = NULL;
+    cgn__lookup r = cgn__handle_lookup(node, CGN__KIND_NODE, &rec);
+    if (r != CGN__LOOKUP_OK)
+        return cgn__lookup_failed(r, node, "node", where);
+    cgn__node_rec *n = rec;
+    if (n == NULL) /* kept only for executables made before its graph was destroyed */
+        return cgn__fail(CGN_ERROR_DESTROYED,
+                         "%s: the graph of node %p has been destroyed; only executables made "
+                         "from it can still update the node",
+                         where, (const void *)node);
+    if (type != CGN_NODE_TYPE_COUNT_ && n->type != type)
+        return cgn__fail(CGN_ERROR_WRONG_NODE_TYPE, "%s: node %p is a %s node", where,
+                         (const void *)node, cgn__node_type_name(n->type));
+    if (n->raw == NULL)
+        return cgn__fail(CGN_ERROR_DRIVER,
+                         "%s: node %p of an embedded graph could not be located in the new "
+                         "embedding (cuGraphNodeFindInClone failed after the replacement)",
+                         where, (const void *)node);
+    *out = n;
+    return CGN_OK;
+}
+
+cgn__node_rec *cgn__node_record(const cgn_node *node) {
+    void *rec = NULL;
+    return cgn__handle_lookup(node, CGN__KIND_NODE, &rec) == CGN__LOOKUP_OK ? rec : NULL;
+}
+
+cgn__graph_rec *cgn__graph_record(const cgn_graph *graph) {
+    void *rec = NULL;
+    return cgn__handle_lookup(graph, CGN__KIND_GRAPH, &rec) == CGN__LOOKUP_OK ? rec : NULL;
+}
+
+const char *cgn__node_type_name(cgn_node_type type) {
+    return (unsigned)type < CGN_NODE_TYPE_COUNT_ ? cgn__node_types[type].name : "unknown";
+}
+
+/* ---- hierarchies ------------------------------------------------------------------------------ */
+
+void cgn__hier_unref(cgn__hier *h) {
+    if (atomic_fetch_sub_explicit(&h->refs, 1, memory_order_acq_rel) != 1)
+        return;
+    /* The root graph and every executable are gone: CUDA drops the graph's user-object
+     * references with it. */
+    (void)cgn__driver->cuGraphDestroy(h->raw);
+    for (size_t i = 0; i < h->num_zombies; i++)
+        cgn__handle_free(h->zombies[i]);
+    free(h->zombies);
+    free(h);
+}
+
+/* ---- graphs ---------------------------------------------------------------------------------- */
+
 cgn_status cgn_graph_create(cgn_graph **graph_out) {
+    static const char where[] = "cgn_graph_create";
     if (graph_out == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_graph_create: graph_out is NULL");
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: graph_out is NULL", where);
     cgn_status st = cgn__driver_ready();
     if (st != CGN_OK)
         return st;
     cgn__collect_pending();
-    cgn_graph *g = calloc(1, sizeof *g);
-    if (g == NULL)
-        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "cgn_graph_create: out of host memory");
+    cgn__graph_rec *g = calloc(1, sizeof *g);
+    cgn__hier *h = calloc(1, sizeof *h);
+    if (g == NULL || h == NULL) {
+        free(g);
+        free(h);
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    }
+    st = cgn__handle_new(CGN__KIND_GRAPH, g, &g->handle, where);
+    if (st != CGN_OK) {
+        free(g);
+        free(h);
+        return st;
+    }
     CUresult r = cgn__driver->cuGraphCreate(&g->raw, 0);
     if (r != CUDA_SUCCESS) {
+        cgn__handle_free(g->handle);
         free(g);
+        free(h);
         return cgn__fail_driver(r, "cgn_graph_create: cuGraphCreate");
     }
+    atomic_init(&h->refs, 1);
+    h->raw = g->raw;
     g->root = g;
-    g->alive = 1;
-    *graph_out = g;
+    g->hier = h;
+    *graph_out = cgn__graph_handle(g);
     return CGN_OK;
 }
 
-void cgn__node_free(cgn_node *n) {
+void cgn__node_free(cgn__node_rec *n) {
     cgn__block_release(n->storage);
     cgn__block_release(n->spare);
+    free(n->deps);
     free(n->state);
     free(n);
 }
 
-/* Frees a graph record and its node records (not the CUDA graph). */
-static void cgn__graph_record_free(cgn_graph *g) {
+static size_t cgn__count_nodes(const cgn__graph_rec *g) {
+    size_t n = g->num_nodes;
     for (size_t i = 0; i < g->num_nodes; i++)
-        cgn__node_free(g->nodes[i]);
+        if (g->nodes[i]->embedded != NULL)
+            n += cgn__count_nodes(g->nodes[i]->embedded);
+    return n;
+}
+
+void cgn__graph_free_records(cgn__graph_rec *g, cgn__handle **kept, size_t *num_kept) {
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        cgn__node_rec *n = g->nodes[i];
+        if (n->embedded != NULL)
+            cgn__graph_free_records(n->embedded, kept, num_kept);
+        if (kept != NULL) {
+            cgn__handle_set_record(n->handle, NULL);
+            (*kept)[(*num_kept)++] = n->handle;
+        } else {
+            cgn__handle_free(n->handle);
+        }
+        cgn__node_free(n);
+    }
+    cgn__handle_free(g->handle);
     free(g->nodes);
-    free(g->embedded);
     free(g);
 }
 
 cgn_status cgn_graph_destroy(cgn_graph *graph) {
-    if (graph == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_graph_destroy: graph is NULL");
-    if (graph->root != graph)
+    static const char where[] = "cgn_graph_destroy";
+    cgn__graph_rec *g;
+    cgn_status st = cgn__graph_get(graph, where, &g);
+    if (st != CGN_OK)
+        return st;
+    if (g->root != g)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
-                         "cgn_graph_destroy: graph %p is embedded in a child-graph node and goes "
-                         "with its parent; destroy the child node or the root instead",
-                         (void *)graph);
-    /* CUDA drops the graph's user-object references; attachments still used by clones or
-     * executables stay alive through theirs. */
-    CUresult r = cgn__driver->cuGraphDestroy(graph->raw);
-    if (r != CUDA_SUCCESS)
-        return cgn__fail_driver(r, "cgn_graph_destroy: cuGraphDestroy");
-    for (size_t i = 0; i < graph->num_embedded; i++)
-        cgn__graph_record_free(graph->embedded[i]);
-    cgn__graph_record_free(graph);
+                         "%s: graph %p is embedded in a child-graph node and goes with its "
+                         "parent; destroy the child node or the root instead",
+                         where, (void *)graph);
+    cgn__collect_pending();
+    cgn__hier *h = g->hier;
+    if (atomic_load_explicit(&h->refs, memory_order_acquire) == 1) {
+        /* No executable needs the raw graph: destroy it now, so a failure can be reported.
+         * CUDA drops the graph's user-object references; attachments still used by clones or
+         * executables stay alive through theirs. */
+        CUresult r = cgn__driver->cuGraphDestroy(g->raw);
+        if (r != CUDA_SUCCESS)
+            return cgn__fail_driver(r, "cgn_graph_destroy: cuGraphDestroy");
+        h->raw = NULL;
+        cgn__graph_free_records(g, NULL, NULL);
+        free(h->zombies);
+        free(h);
+        cgn__collect_pending();
+        return CGN_OK;
+    }
+    /* Executables made from this hierarchy address their nodes through the raw graph's node
+     * handles: the raw graph and the node handles stay until the last of them is gone. */
+    size_t count = cgn__count_nodes(g);
+    cgn__handle *kept = malloc((count ? count : 1) * sizeof *kept);
+    if (kept == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    size_t num_kept = 0;
+    cgn__graph_free_records(g, &kept, &num_kept);
+    h->zombies = kept;
+    h->num_zombies = num_kept;
+    cgn__hier_unref(h);
     cgn__collect_pending();
     return CGN_OK;
 }
 
 cgn_status cgn_graph_raw(const cgn_graph *graph, CUgraph *raw_out) {
-    if (graph == NULL || raw_out == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_graph_raw: graph and raw_out must not "
-                                                     "be NULL");
-    *raw_out = graph->raw;
+    static const char where[] = "cgn_graph_raw";
+    cgn__graph_rec *g;
+    cgn_status st = cgn__graph_get(graph, where, &g);
+    if (st != CGN_OK)
+        return st;
+    if (raw_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: raw_out is NULL", where);
+    *raw_out = g->raw;
     return CGN_OK;
 }
 
 cgn_status cgn_graph_add_empty(cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
                                cgn_node **node_out) {
+    static const char where[] = "cgn_graph_add_empty";
     if (node_out == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_graph_add_empty: node_out is NULL");
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: node_out is NULL", where);
     cgn__txn txn;
-    cgn_status st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_EMPTY, 1, 0);
+    cgn_status st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_EMPTY, 1, 0, where);
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p);
     p.type = CU_GRAPH_NODE_TYPE_EMPTY;
-    st = cgn__txn_apply(&txn, &p, "cgn_graph_add_empty");
+    st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
         return st;
     cgn__txn_commit(&txn, NULL, 0, node_out);
     return CGN_OK;
 }
 
-cgn_status cgn__check_node(const cgn_node *node, cgn_node_type type, const char *where) {
-    if (node == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: node is NULL", where);
-    if (!node->alive)
-        return cgn__fail(CGN_ERROR_DESTROYED, "%s: node %p has been destroyed", where,
-                         (const void *)node);
-    if (node->type != type)
-        return cgn__fail(CGN_ERROR_WRONG_NODE_TYPE, "%s: node %p is a %s node", where,
-                         (const void *)node, cgn__node_type_name(node->type));
-    if (node->raw == NULL)
-        return cgn__fail(CGN_ERROR_DRIVER,
-                         "%s: node %p of an embedded graph could not be located in the new "
-                         "embedding (cuGraphNodeFindInClone failed after the replacement)",
-                         where, (const void *)node);
-    return CGN_OK;
+/* ---- nodes ----------------------------------------------------------------------------------- */
+
+/* Takes a node out of its graph's list, keeping insertion order. */
+static void cgn__graph_unlink(cgn__graph_rec *g, cgn__node_rec *n) {
+    for (size_t i = n->index + 1; i < g->num_nodes; i++) {
+        g->nodes[i - 1] = g->nodes[i];
+        g->nodes[i - 1]->index = i - 1;
+    }
+    g->num_nodes--;
 }
 
-const char *cgn__node_type_name(cgn_node_type type) {
-    static const char *const names[CGN_NODE_TYPE_COUNT_] = {
-        "empty", "kernel", "memset", "memcpy", "host callback", "child graph", "event record",
-        "event wait"};
-    return (unsigned)type < CGN_NODE_TYPE_COUNT_ ? names[type] : "unknown";
+/* Drops `gone` from the dependency lists of the nodes after it (CUDA removed those edges). */
+static void cgn__graph_drop_edges(cgn__graph_rec *g, cgn__handle gone) {
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        cgn__node_rec *n = g->nodes[i];
+        size_t k = 0;
+        for (size_t j = 0; j < n->num_deps; j++)
+            if (n->deps[j] != gone)
+                n->deps[k++] = n->deps[j];
+        n->num_deps = k;
+    }
 }
 
 cgn_status cgn_node_destroy(cgn_node *node) {
     static const char where[] = "cgn_node_destroy";
-    if (node == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: node is NULL", where);
-    if (!node->alive)
-        return cgn__fail(CGN_ERROR_DESTROYED, "%s: node %p has been destroyed", where,
-                         (void *)node);
+    cgn__node_rec *n;
+    cgn_status st = cgn__check_node(node, CGN_NODE_TYPE_COUNT_, where, &n);
+    if (st != CGN_OK)
+        return st;
     cgn__collect_pending();
-    CUresult r = cgn__driver->cuGraphDestroyNode(node->raw);
+    CUresult r = cgn__driver->cuGraphDestroyNode(n->raw);
     if (r != CUDA_SUCCESS)
         return cgn__fail_driver(r, "cgn_node_destroy: cuGraphDestroyNode");
-    node->alive = 0;
-    /* Publish the removal, then drop the graph's reference; executables keep theirs. */
-    cgn__attachment *a = node->attachment;
-    node->attachment = NULL;
-    if (a != NULL)
-        (void)cgn__driver->cuGraphReleaseUserObject(node->graph->raw, a->object, 1);
-    cgn__block_release(node->storage);
-    cgn__block_release(node->spare);
-    node->storage = node->spare = NULL;
-    if (node->embedded != NULL)
-        cgn__retire_embedded(node->embedded); /* CUDA destroyed the embedded graph with it */
+    cgn__graph_rec *g = n->graph;
+    cgn__graph_unlink(g, n);
+    cgn__graph_drop_edges(g, n->handle);
+    /* Executables keep their own references; drop the graph's. */
+    if (n->attachment != NULL)
+        (void)cgn__driver->cuGraphReleaseUserObject(g->raw, n->attachment->object, 1);
+    if (n->embedded != NULL)
+        cgn__retire_embedded(n->embedded); /* CUDA destroyed the embedded graph with it */
+    cgn__handle_free(n->handle);
+    cgn__node_free(n);
     cgn__collect_pending();
     return CGN_OK;
 }
 
 cgn_status cgn_node_type_of(const cgn_node *node, cgn_node_type *type_out) {
-    if (node == NULL || type_out == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_node_type_of: node and type_out must "
-                                                     "not be NULL");
-    *type_out = node->type;
+    static const char where[] = "cgn_node_type_of";
+    cgn__node_rec *n;
+    cgn_status st = cgn__check_node(node, CGN_NODE_TYPE_COUNT_, where, &n);
+    if (st != CGN_OK)
+        return st;
+    if (type_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: type_out is NULL", where);
+    *type_out = n->type;
     return CGN_OK;
 }
 
-int cgn_node_is_alive(const cgn_node *node) { return node != NULL && node->alive; }
+int cgn_node_is_alive(const cgn_node *node) { return cgn__node_record(node) != NULL; }
 
 cgn_status cgn_node_raw(const cgn_node *node, CUgraphNode *raw_out) {
-    if (node == NULL || raw_out == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_node_raw: node and raw_out must not be "
-                                                     "NULL");
-    if (!node->alive)
-        return cgn__fail(CGN_ERROR_DESTROYED, "cgn_node_raw: node %p has been destroyed",
-                         (const void *)node);
-    *raw_out = node->raw;
+    static const char where[] = "cgn_node_raw";
+    cgn__node_rec *n;
+    cgn_status st = cgn__check_node(node, CGN_NODE_TYPE_COUNT_, where, &n);
+    if (st != CGN_OK)
+        return st;
+    if (raw_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: raw_out is NULL", where);
+    *raw_out = n->raw;
     return CGN_OK;
 }
 
-cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
-    if (graph == NULL || exec_out == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_graph_instantiate: graph and exec_out "
-                                                     "must not be NULL");
-    if (!graph->alive || graph->raw == NULL)
-        return cgn__fail(CGN_ERROR_DESTROYED,
-                         "cgn_graph_instantiate: the embedded graph %p was replaced or its child "
-                         "node destroyed",
-                         (void *)graph);
-    cgn__collect_pending();
-    cgn_exec *e = calloc(1, sizeof *e);
-    cgn__attachment *acc = calloc(1, sizeof *acc);
-    if (e == NULL || acc == NULL) {
-        free(e);
-        free(acc);
-        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "cgn_graph_instantiate: out of host memory");
-    }
-    /* The accumulator's user object is retained on the graph only around the instantiation:
-     * CUDA copies every user-object reference of the graph into the executable, so the
-     * executable ends up its sole holder. */
-    const cgn_driver_table *drv = cgn__driver;
-    CUresult r = drv->cuUserObjectCreate(&acc->object, acc, cgn__attachment_released, 1,
-                                         CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
-    if (r != CUDA_SUCCESS) {
-        free(acc);
-        free(e);
-        return cgn__fail_driver(r, "cgn_graph_instantiate: cuUserObjectCreate");
-    }
-    r = drv->cuGraphRetainUserObject(graph->raw, acc->object, 1, CU_GRAPH_USER_OBJECT_MOVE);
-    if (r != CUDA_SUCCESS) {
-        (void)drv->cuUserObjectRelease(acc->object, 1); /* frees the empty accumulator */
-        free(e);
-        return cgn__fail_driver(r, "cgn_graph_instantiate: cuGraphRetainUserObject");
-    }
-    r = drv->cuGraphInstantiateWithFlags(&e->raw, graph->raw, 0);
-    /* Drop the graph's reference on every path: after success the executable holds it. */
-    (void)drv->cuGraphReleaseUserObject(graph->raw, acc->object, 1);
-    if (r != CUDA_SUCCESS) {
-        free(e);
-        return cgn__fail_driver(r, "cgn_graph_instantiate: cuGraphInstantiateWithFlags");
-    }
-    e->accum = acc;
-    *exec_out = e;
-    return CGN_OK;
-}
-
-cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream) {
-    if (exec == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_exec_launch: exec is NULL");
-    cgn__collect_pending();
-    CUresult r = cgn__driver->cuGraphLaunch(exec->raw, stream);
-    if (r != CUDA_SUCCESS)
-        return cgn__fail_driver(r, "cgn_exec_launch: cuGraphLaunch");
-    return CGN_OK;
-}
-
-cgn_status cgn_exec_destroy(cgn_exec *exec) {
-    if (exec == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_exec_destroy: exec is NULL");
-    CUresult r = cgn__driver->cuGraphExecDestroy(exec->raw);
-    if (r != CUDA_SUCCESS)
-        return cgn__fail_driver(r, "cgn_exec_destroy: cuGraphExecDestroy");
-    free(exec);
-    cgn__collect_pending();
-    return CGN_OK;
-}
-
-cgn_status cgn_exec_raw(const cgn_exec *exec, CUgraphExec *raw_out) {
-    if (exec == NULL || raw_out == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_exec_raw: exec and raw_out must not be "
-                                                     "NULL");
-    *raw_out = exec->raw;
+cgn_status cgn_node_graph(const cgn_node *node, cgn_graph **graph_out) {
+    static const char where[] = "cgn_node_graph";
+    cgn__node_rec *n;
+    cgn_status st = cgn__check_node(node, CGN_NODE_TYPE_COUNT_, where, &n);
+    if (st != CGN_OK)
+        return st;
+    if (graph_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: graph_out is NULL", where);
+    *graph_out = cgn__graph_handle(n->graph);
     return CGN_OK;
 }

@@ -1,6 +1,7 @@
 /* The runtime contract between generated node code and the hand-written runtime.
  * Generated code validates fields and builds CUgraphNodeParams; the runtime owns records,
- * refcounts, attachments and the transaction. The runtime never knows node-type field names. */
+ * handles, refcounts, attachments, executables and the transaction. The runtime never knows
+ * node-type field names: what it needs per node type comes from the generated registry. */
 #ifndef CGN_RUNTIME_RUNTIME_H
 #define CGN_RUNTIME_RUNTIME_H
 
@@ -8,6 +9,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <threads.h>
 
 #include "cgn/cgn.h"
 #include "driver.h"
@@ -23,203 +25,405 @@ cgn_status cgn__fail(cgn_status status, const char *fmt, ...)
 /* Records a failed driver call: "<what>: cuX returned CUDA_ERROR_Y". */
 cgn_status cgn__fail_driver(CUresult r, const char *what);
 
+/* After a refused executable-level mutation: appends the fields the update set to the
+ * message (the driver's own error names none). Returns st. */
+cgn_status cgn__exec_refused(cgn_status st, uint64_t set, const char *const *field_names,
+                             size_t num_fields);
+
+/* Size arithmetic on user input: 0 and *out untouched when the result would not fit. */
+static inline int cgn__add_size(size_t a, size_t b, size_t *out) {
+    if (a > SIZE_MAX - b)
+        return 0;
+    *out = a + b;
+    return 1;
+}
+static inline int cgn__mul_size(size_t a, size_t b, size_t *out) {
+    if (b != 0 && a > SIZE_MAX / b)
+        return 0;
+    *out = a * b;
+    return 1;
+}
+
+/* ---- handles --------------------------------------------------------------------------------
+ * Graph, node and executable handles are not pointers to records: a handle is a slot index and
+ * the slot's generation, so a destroyed (or never valid) handle is reported instead of being
+ * dereferenced, and a record's memory goes back as soon as its object is gone. Slots live in
+ * chunks that are never freed; lookups are lock-free (two atomic loads). */
+typedef uint64_t cgn__handle;
+
+typedef enum cgn__kind {
+    CGN__KIND_GRAPH = 1,
+    CGN__KIND_NODE = 2,
+    CGN__KIND_EXEC = 3
+} cgn__kind;
+
+/* Outcome of a lookup. */
+typedef enum cgn__lookup {
+    CGN__LOOKUP_OK = 0,
+    CGN__LOOKUP_NULL,      /* the handle is NULL */
+    CGN__LOOKUP_INVALID,   /* not a cgn handle at all */
+    CGN__LOOKUP_WRONG_KIND,/* a handle of another kind (a node given as a graph...) */
+    CGN__LOOKUP_STALE      /* the object was destroyed */
+} cgn__lookup;
+
+/* A new live slot for `record`. CGN_ERROR_OUT_OF_MEMORY (message naming `where`) on failure. */
+cgn_status cgn__handle_new(cgn__kind kind, void *record, cgn__handle *out, const char *where);
+/* Ends the handle: its slot is reused with a new generation; the old value reports STALE. */
+void cgn__handle_free(cgn__handle h);
+/* Points a live handle at another record (NULL: the handle stays valid without a record). */
+void cgn__handle_set_record(cgn__handle h, void *record);
+/* Looks a handle up; *record_out is set (possibly NULL) only for CGN__LOOKUP_OK. */
+cgn__lookup cgn__handle_lookup(const void *handle, cgn__kind kind, void **record_out);
+/* Records a failed lookup as the last error ("<where>: <what> ... has been destroyed"...) and
+ * returns its status: INVALID_ARGUMENT for NULL/invalid/wrong kind, DESTROYED for stale. */
+cgn_status cgn__lookup_failed(cgn__lookup result, const void *handle, const char *what,
+                              const char *where);
+/* Live slots, for tests of bounded memory. */
+size_t cgn__handles_live(void);
+
+static inline void *cgn__handle_ptr(cgn__handle h) { return (void *)(uintptr_t)h; }
+
 /* ---- owners and attachments ------------------------------------------------------------ */
 
 struct cgn_owner {
     atomic_long refs;
     void *resource;
     cgn_release_fn release;
+    struct cgn_owner *next_released; /* link in the owner release queue */
 };
 
-/* The owners of one version of a node's parameters. Immutable once published; held by one CUDA
- * user object retained on the node's graph. CUDA copies that reference into clones, child
- * embeddings and executables, and drops it when the last of them is gone. */
+/* The owners of one version of a node's parameters. Immutable once published. Refcounted by
+ * cgn (refs): a definition version's CUDA user object holds one reference (dropped when CUDA
+ * runs its destructor and cgn drains the queue), each executable's copy of the node holds one,
+ * and so does each retired executable version waiting for its launches to complete. */
 typedef struct cgn__attachment {
     struct cgn__attachment *next_released; /* link in the deferred-release queue */
-    CUuserObject object;
-    /* An executable's accumulator (see cgn_exec) grows here: owners of executable-level
-     * updates, each retained once, appended and never removed. */
-    cgn_owner **more;
-    size_t num_more, cap_more;
+    atomic_long refs;
+    CUuserObject object; /* NULL for an executable-level version (no user object) */
+    /* An executable's keep-alive only: attachments handed over when the executable was
+     * destroyed with launches possibly in flight, released with the keep-alive. */
+    struct cgn__attachment **held;
+    size_t num_held, cap_held;
     size_t num_owners;
     cgn_owner *owners[]; /* each retained once by this attachment */
 } cgn__attachment;
 
 void cgn__owner_retain(cgn_owner *owner);
+/* Drops a reference; the release callback runs now (user thread, inside cgn). */
 void cgn__owner_release(cgn_owner *owner);
-/* Runs pending release callbacks when CUDA has released attachments; one atomic load if not. */
+/* Runs pending release callbacks when CUDA or another thread released something; one atomic
+ * load when nothing is pending. User threads only. */
 void cgn__collect_pending(void);
 /* The user-object destructor given to CUDA: enqueues the attachment, nothing else. */
 void cgn__attachment_released(void *attachment);
-/* Releases the attachment's owners and frees it (user thread only). */
-void cgn__attachment_free(cgn__attachment *a);
+/* A new attachment of `count` owner slots (num_owners 0, refs 1, no user object). */
+cgn__attachment *cgn__attachment_new(size_t count);
+void cgn__attachment_ref(cgn__attachment *a);
+/* Drops a reference; the last one releases the owners and frees it (user thread only). */
+void cgn__attachment_unref(cgn__attachment *a);
 
 /* ---- records ------------------------------------------------------------------------------- */
 
-struct cgn_graph {
+typedef struct cgn__graph_rec cgn__graph_rec;
+typedef struct cgn__node_rec cgn__node_rec;
+typedef struct cgn__exec_rec cgn__exec_rec;
+
+/* What a hierarchy leaves behind for its executables: the root's raw graph (executables
+ * address their nodes through that graph's node handles) and the handles of its nodes. Freed
+ * when the root graph and every executable made from the hierarchy are gone. */
+typedef struct cgn__hier {
+    atomic_long refs; /* 1 while the root graph lives, plus one per executable */
     CUgraph raw;
-    cgn_node **nodes; /* every node record added to this graph, alive or destroyed */
+    cgn__handle *zombies; /* node handles kept valid for executables after the graph went */
+    size_t num_zombies;
+} cgn__hier;
+
+struct cgn__graph_rec {
+    cgn__handle handle;
+    CUgraph raw;
+    cgn__node_rec **nodes; /* live nodes, in insertion order */
     size_t num_nodes, cap_nodes;
-    /* Hierarchy: a graph made by cgn_graph_create is its own root; a graph embedded by a
-     * child-graph node belongs to that node's root, which owns its record. */
-    cgn_graph *root;
-    cgn_node *owner;       /* the child-graph node embedding this graph; NULL for a root */
-    int alive;             /* 0 once replaced or its child node destroyed (records stay) */
-    cgn_graph **embedded;  /* root only: every embedded graph record of the hierarchy */
-    size_t num_embedded, cap_embedded;
+    cgn__graph_rec *root;  /* a graph made by cgn_graph_create is its own root */
+    cgn__node_rec *owner;  /* the child-graph node embedding this graph; NULL for a root */
+    cgn__hier *hier;
 };
 
-struct cgn_node {
-    cgn_graph *graph;
+struct cgn__node_rec {
+    cgn__handle handle;
+    cgn__graph_rec *graph;
+    size_t index; /* position in graph->nodes */
     CUgraphNode raw;
     cgn_node_type type;
-    int alive;
-    CUcontext ctx;                   /* current when the node was added; used for every update */
-    void *state;                     /* the node type's generated desc struct, cgn-owned copy */
+    CUcontext ctx;          /* current when the node was added; made current for updates */
+    void *state;            /* the node type's generated desc struct, cgn-owned copy */
     size_t state_size;
-    void *storage;                   /* cgn-owned block the state and params point into; shared
-                                        (refcounted) with copies of this node in embeddings */
-    void *spare;                     /* a previous block held by this node alone, for reuse */
-    cgn_graph *embedded;             /* child-graph node: its embedded graph's record */
-    const cgn_node *source;          /* node in an embedding: the node it was copied from */
+    void *storage;          /* cgn-owned block the state and params point into; refcounted and
+                               shared with copies in embeddings and executables */
+    void *spare;            /* a previous block held by this node alone, for reuse */
+    cgn__handle *deps;      /* dependencies, as node handles of the same graph */
+    size_t num_deps;
+    cgn__graph_rec *embedded; /* child-graph node: its embedded graph's record */
+    cgn__handle source;     /* node in an embedding: the node it was copied from */
     CUgraphNode source_raw;
-    cgn__attachment *attachment;     /* owners of the current version; NULL when none */
+    cgn__attachment *attachment; /* owners of the current version; NULL when none */
 };
 
-struct cgn_exec {
+/* An executable's own copy of one node: taken at instantiation (or refresh), changed only by
+ * that executable's updates, never read from the definition afterwards. */
+typedef struct cgn__shadow {
+    cgn__handle node;       /* the definition node's handle (the key) */
+    CUgraphNode raw;        /* that node's raw handle, which the driver pairs with the exec */
+    cgn_node_type type;
+    CUcontext ctx;
+    size_t state_size;
+    void *state;
+    void *storage;          /* retained block */
+    void *spare;
+    cgn__attachment *attachment; /* one reference held; NULL when the version has no owners */
+    uint64_t installed_at;  /* the executable's launch count when this version was installed */
+    uint32_t parent;        /* index+1 of the child-graph shadow containing it; 0: top level */
+    uint32_t num_deps;      /* dependencies, as shadow indices into deps_pool */
+    uint32_t deps_at;
+} cgn__shadow;
+
+/* A retired executable-level version, waiting until launch `seq` is known complete. */
+typedef struct cgn__retired {
+    cgn__attachment *attachment;
+    uint64_t seq;
+} cgn__retired;
+
+/* An event recorded after launch `seq`. */
+typedef struct cgn__fence {
+    CUevent event;
+    uint64_t seq;
+} cgn__fence;
+
+struct cgn__exec_rec {
+    cgn__handle handle;
     CUgraphExec raw;
-    /* Executables cannot hold user objects, so at instantiation cgn retains this accumulator's
-     * user object on the graph just long enough for CUDA to copy the reference into the
-     * executable; owners of executable-level updates are appended to it, and CUDA drops it when
-     * the executable is destroyed and its last launch has finished. */
-    cgn__attachment *accum;
+    CUcontext ctx;          /* current at instantiation: fence events are made in it */
+    cgn__hier *hier;
+    cgn__handle source;     /* the graph it was instantiated from */
+    cgn__shadow *shadows;
+    size_t num_shadows;
+    uint32_t *deps_pool;
+    size_t num_deps_pool;
+    uint32_t *map;          /* open addressing: shadow index + 1, 0 = empty */
+    size_t map_mask;
+    cgn__attachment *keepalive; /* user object the executable holds; see exec.c */
+    /* Retention state, shared with cgn_collect() on other threads: under `lock`. */
+    mtx_t lock;
+    uint64_t launches;      /* successful cgn_exec_launch calls */
+    uint64_t completed;     /* every launch up to this one is known complete */
+    uint64_t fenced;        /* the last launch a fence was recorded after */
+    cgn__retired *retired;  /* FIFO */
+    size_t retired_head, num_retired, cap_retired;
+    cgn__fence *fences;     /* FIFO */
+    size_t fence_head, num_fences, cap_fences;
+    CUevent *idle_events;
+    size_t num_idle, cap_idle;
+    int raw_exposed;        /* cgn_exec_raw was called: launches cgn cannot see may exist */
+    int listed;             /* in the global list of executables with retired versions */
+    cgn__exec_rec *next_listed, *prev_listed;
 };
+
+/* Record lookups for generated code and tests. Each returns CGN_OK and the record, or records
+ * the failure (NULL, not a handle, wrong kind, destroyed) naming `where`. */
+cgn_status cgn__graph_get(const cgn_graph *graph, const char *where, cgn__graph_rec **out);
+cgn_status cgn__exec_get(const cgn_exec *exec, const char *where, cgn__exec_rec **out);
+/* A live node of `type` (CGN_NODE_TYPE_COUNT_: any type). */
+cgn_status cgn__check_node(const cgn_node *node, cgn_node_type type, const char *where,
+                           cgn__node_rec **out);
+/* Tests: the record behind a handle, or NULL. */
+cgn__node_rec *cgn__node_record(const cgn_node *node);
+cgn__graph_rec *cgn__graph_record(const cgn_graph *graph);
+cgn__exec_rec *cgn__exec_record(const cgn_exec *exec);
+
+static inline cgn_node *cgn__node_handle(const cgn__node_rec *n) {
+    return (cgn_node *)cgn__handle_ptr(n->handle);
+}
+static inline cgn_graph *cgn__graph_handle(const cgn__graph_rec *g) {
+    return (cgn_graph *)cgn__handle_ptr(g->handle);
+}
+
+/* ---- per-node-type facts, generated from the spec (generated/src/cgn_registry.c) ---------- */
+
+/* The executable-update rules of a node type (spec `exec_rules:` and field kinds): may the
+ * executable's current version `cur` become `next`? ctx: the node's context, current. */
+typedef cgn_status (*cgn__exec_check_fn)(const void *cur, const void *next, CUcontext ctx,
+                                         const char *where);
+
+typedef struct cgn__node_type_info {
+    const char *name;        /* "memset", "host callback", ... for messages */
+    int exec_enable;         /* cuGraphNodeSetEnabled supports it */
+    cgn__exec_check_fn exec_check; /* NULL: no rules */
+} cgn__node_type_info;
+
+extern const cgn__node_type_info cgn__node_types[CGN_NODE_TYPE_COUNT_];
+/* "memset", "host callback", ... for messages; "unknown" out of range. */
+const char *cgn__node_type_name(cgn_node_type type);
 
 /* ---- transactions ------------------------------------------------------------------------- */
 
 /* validate -> prepare -> apply (one driver mutation) -> commit | rollback.
- * After a failing call the node's params, state, attachment, every executable and every owner
- * refcount are exactly as before. */
+ * After a failing call the node's params, state, attachment, every executable, every owner
+ * refcount and the calling thread's current context are exactly as before. */
 typedef struct cgn__txn {
-    cgn_node *node;                 /* the node updated, or the record prepared for a new node */
+    cgn__node_rec *node;            /* the node updated, or the record prepared for a new node */
     int adding;                     /* 1: the node is being added */
+    cgn__exec_rec *exec;            /* executable-level update: the executable; else NULL */
+    cgn__shadow *shadow;            /* executable-level: the executable's copy of the node */
     cgn__attachment *attachment;    /* attachment for the new version (may equal the current) */
     int new_attachment;             /* 1: attachment was created by this txn */
-    void *storage;                  /* replaces node->storage at commit when storage_set */
+    void *storage;                  /* replaces the current block at commit when storage_set */
     int storage_set;
-    cgn_graph *embed_plan;          /* child-graph node: records prepared for the new child */
+    cgn__graph_rec *embed_plan;     /* child-graph node: records prepared for the new child */
     void *state;                    /* preallocated state block for a new node */
-    int switch_context;             /* make the node's context current around the update */
-    cgn_exec *exec;                 /* executable-level update: the executable; else NULL */
-    size_t num_pending;             /* executable-level: owners staged past accum->num_more */
+    CUcontext saved_ctx;            /* the caller's current context, restored at the end */
+    int ctx_pushed;                 /* the node's context was pushed for this transaction */
+    int ctx_check;                  /* compare the current context with saved_ctx at the end */
     const CUgraphNode *deps;        /* raw dependencies of a new node */
     CUgraphNode *deps_buf;
+    cgn__handle *dep_handles;
     size_t num_deps;
 } cgn__txn;
 
 /* Add path. Checks the graph and every dependency, records the current context, and allocates
- * the node record and its state block (state_size bytes), all before any mutation.
+ * the node record, its handle and its state block (state_size bytes), all before any mutation.
  * needs_context: fail with CGN_ERROR_NO_CONTEXT when no context is current. */
 cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
-                          cgn_node_type type, size_t state_size, int needs_context);
+                          cgn_node_type type, size_t state_size, int needs_context,
+                          const char *where);
 
-/* Update path; the caller has checked the node with cgn__check_node. Checks the driver gate
- * (cuGraphNodeSetParams, since 12.2 unless the spec says otherwise). switch_context: the
- * driver needs the node's context current during the update (memset, memcpy). */
-cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, int since, int switch_context);
+/* Definition update: resolves and checks the node (live, of `type`) and the driver gate
+ * (cuGraphNodeSetParams, since `since`). Nothing to undo on failure. */
+cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type, int since,
+                             const char *where);
 
-/* Executable-level update of `node` in `exec`: a complete replacement applied with
- * cuGraphExecNodeSetParams. The definition is not touched; the new version's owners are
- * appended to the executable's accumulator at commit. The caller has checked the node. */
-cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node, int since,
-                                  int switch_context);
+/* Executable-level update of `node` in `exec`: resolves both, finds the executable's copy of
+ * the node and checks the gate (cuGraphExecNodeSetParams). Nothing to undo on failure. */
+cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
+                                  cgn_node_type type, int since, const char *where);
+
+/* Makes the node's context current for the rest of the transaction when the caller has none or
+ * another one (undone by commit or rollback). Call after validation, before the first driver
+ * call of an update. On failure nothing is left to undo. */
+cgn_status cgn__txn_enter(cgn__txn *txn, const char *where);
 
 /* The node's context (recorded at add); for a new node, the current one. */
 CUcontext cgn__txn_context(const cgn__txn *txn);
-/* The node's current state (update path only). */
+/* The current state: the definition's, or for an executable-level update that executable's. */
 const void *cgn__txn_current_state(const cgn__txn *txn);
 
-/* A cgn-owned block of `size` bytes for the new version (copies of kernel arguments, payloads),
- * reusing the node's spare block when it is large enough. At commit it replaces node->storage
- * (the old block becomes the spare); at rollback it goes back. NULL (with last error set) when
+/* A cgn-owned block of `size` bytes for the new version (copies of kernel arguments),
+ * reusing the spare block when it is large enough. At commit it replaces the current block
+ * (the old one becomes the spare); at rollback it goes back. NULL (with last error set) when
  * out of memory. One block per transaction. */
 void *cgn__txn_storage(cgn__txn *txn, size_t size);
-/* The node's current storage block (NULL on the add path or when none). */
+/* The current storage block (NULL on the add path or when none). */
 const void *cgn__txn_current_storage(const cgn__txn *txn);
 
 /* Stages the owners of the new version: `owners` then each argument's owner. NULL entries are
  * skipped. When the list equals the current attachment's owners, in order, the current
- * attachment is reused and no user object is made. */
+ * attachment is reused (no user object, no allocation). */
 cgn_status cgn__txn_stage_owners(cgn__txn *txn, cgn_owner *const *owners, size_t num_owners,
                                  const cgn_arg *args, size_t num_args);
 
 /* The one driver mutation: cuGraphAdd*Node for a new node, cuGraphNodeSetParams for an update,
- * with the node's context current. On failure the transaction is rolled back. */
+ * cuGraphExecNodeSetParams at executable level. On failure the transaction is rolled back. */
 cgn_status cgn__txn_apply(cgn__txn *txn, CUgraphNodeParams *params, const char *what);
 
-/* Publishes state (state_size bytes copied), storage and attachment, then releases the
- * previous attachment's graph reference. Cannot fail. *node_out receives the node (add path).
- * The driver params are not cached: they are rebuilt from the state on each update. */
+/* Publishes state (state_size bytes copied), storage and attachment, then releases what the
+ * previous version no longer needs. Cannot fail. *node_out receives the node (add path). */
 void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_node **node_out);
 
-/* Releases what the transaction prepared. Safe to call after a failed apply (no-op then). */
+/* Releases what the transaction prepared and restores the caller's context. Safe to call
+ * after a failed apply (no-op then). */
 void cgn__txn_rollback(cgn__txn *txn);
+
+/* Rollback for a failure found by generated code after cgn__txn_enter; returns st. */
+static inline cgn_status cgn__txn_fail(cgn__txn *txn, cgn_status st) {
+    cgn__txn_rollback(txn);
+    return st;
+}
+
+/* ---- executables ---------------------------------------------------------------------------- */
+
+/* Executable-level: retires the shadow's current attachment (the version launches up to now
+ * may still read) and installs `next` (reference transferred). Under the exec's lock. */
+void cgn__exec_install(cgn__exec_rec *e, cgn__shadow *s, cgn__attachment *next);
+/* The shadow of `node` in the executable; NULL when the node is not part of it. */
+cgn__shadow *cgn__exec_find(const cgn__exec_rec *e, cgn__handle node);
+/* After an exec-level child-graph update: re-takes the shadows of the nodes inside child
+ * `s` from `source` (paired in insertion order). Cannot fail (prepared by the check below). */
+void cgn__exec_retake_child(cgn__exec_rec *e, cgn__shadow *s, const cgn__graph_rec *source);
+/* Executable-level child-graph rule: `source` must have the topology of the executable's copy
+ * of child `s` (same live nodes in order, same types, same dependencies). */
+cgn_status cgn__exec_check_child_topology(const cgn__exec_rec *e, const cgn__shadow *s,
+                                          const cgn__graph_rec *source, const char *where);
 
 /* ---- growable arrays ------------------------------------------------------------------------ */
 
 /* Makes room for `need` elements of elem_size in *array (capacity *cap, doubling from `first`),
  * before a mutation so that commit never allocates. CGN_ERROR_OUT_OF_MEMORY with a message
- * naming `where` when realloc fails; *array and *cap are then unchanged. */
+ * naming `where` when realloc fails or the size overflows; *array and *cap are then unchanged. */
 cgn_status cgn__reserve(void *array, size_t *cap, size_t need, size_t elem_size, size_t first,
                         const char *where);
 
 /* ---- storage blocks and embeddings --------------------------------------------------------- */
 
-/* Storage blocks are refcounted so that a node copied into an embedded graph shares them. */
+/* Storage blocks are refcounted so that copies in embeddings and executables share them. */
 void cgn__block_retain(void *block);
 void cgn__block_release(void *block);
+/* 1 when only one reference exists (the block may be written for reuse). */
+int cgn__block_exclusive(void *block);
 
 /* Child-graph field codec: checks the source (alive, another hierarchy) and prepares, before
- * the mutation, the records of the embedded copy (every allocation happens here). */
+ * the mutation, the records of the embedded copy (every allocation happens here). At
+ * executable level it checks the executable-update rule instead. */
 cgn_status cgn__stage_child_graph(cgn__txn *txn, cgn_graph *source, CUgraph *raw_out,
                                   const char *where);
 /* After the mutation (cannot fail): retires the old embedded records, publishes the new ones
  * and locates their raw handles. Called by cgn__txn_commit. */
 void cgn__commit_embedding(cgn__txn *txn);
 /* Frees prepared records (rollback). */
-void cgn__discard_embedding(cgn_graph *plan);
-/* Marks an embedded graph and everything below it destroyed (records stay until the root
- * goes). */
-void cgn__retire_embedded(cgn_graph *graph);
-/* Frees a node record and drops its storage references. */
-void cgn__node_free(cgn_node *node);
+void cgn__discard_embedding(cgn__graph_rec *plan);
+/* Frees an embedded graph's records and handles (CUDA destroyed the clone). */
+void cgn__retire_embedded(cgn__graph_rec *graph);
+/* Frees a node record (not its handle) and drops its storage references. */
+void cgn__node_free(cgn__node_rec *node);
+/* Frees a graph record, its nodes and embeddings; with keep_handles the node handles stay
+ * valid (appended to *kept) for executables that outlive the graph. */
+void cgn__graph_free_records(cgn__graph_rec *g, cgn__handle **kept, size_t *num_kept);
 
-/* ---- node checks shared by generated getters ---------------------------------------------- */
-
-/* CGN_ERROR_INVALID_ARGUMENT for NULL, CGN_ERROR_DESTROYED when destroyed,
- * CGN_ERROR_WRONG_NODE_TYPE when of another type. */
-cgn_status cgn__check_node(const cgn_node *node, cgn_node_type type, const char *where);
-/* "memset", "host callback", ... for messages. */
-const char *cgn__node_type_name(cgn_node_type type);
+/* Hierarchy references (graph.c). */
+void cgn__hier_unref(cgn__hier *h);
 
 /* ---- field codecs: work on one field kind, never on a node type's names ------------------- */
 
 /* Checks a kernel handle (exactly one of function/kernel) and its arguments (non-NULL values of
- * non-zero size; where the driver has cu{Func,Kernel}GetParamInfo, 12.4+, their count and sizes
- * against the kernel), then copies the arguments into the txn's storage block: *args_copy_out
- * points at a copy of the cgn_arg array whose values point into the block, *params_out at the
- * kernelParams pointer array (NULL for zero arguments). The kernel's parameter sizes are cached
- * in the block, so an update of arguments alone makes no driver call here. */
+ * non-zero size, sizes that fit; where the driver has cu{Func,Kernel}GetParamInfo, 12.4+, their
+ * count and sizes against the kernel), then copies the arguments into the txn's storage block:
+ * *args_copy_out points at a copy of the cgn_arg array whose values point into the block,
+ * *params_out at the kernelParams pointer array (NULL for zero arguments). The kernel's
+ * parameter sizes are cached in the block, so an update of arguments alone makes no driver
+ * call here. */
 cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args,
                                   uint32_t num_args, const cgn_arg **args_copy_out,
                                   void ***params_out, const char *where);
 
-/* The kernelParams array of the node's current argument block (update path; NULL if none). */
+/* The kernelParams array of the current argument block (update path; NULL if none). */
 void **cgn__current_kernel_params(const cgn__txn *txn);
 
 /* Fills func/kern of a kernel node's params for a kernel handle (ctx comes from the node's
  * recorded context, the spec's context_field; the driver ignores it for a CUfunction). */
 void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kernel);
+
+/* Executable-level kernel rule: a kernel node cannot move to another context. A CUkernel runs
+ * in the node's context by construction; a new CUfunction must belong to the context the node
+ * runs in (asked of the driver with the node's context current). */
+cgn_status cgn__check_kernel_context(cgn_kernel current, cgn_kernel next, CUcontext ctx,
+                                     const char *where);
 
 /* The memory type a copy operand is read or written as, asked of the driver once when the
  * operand is set: CU_MEMORYTYPE_DEVICE for device and managed memory, CU_MEMORYTYPE_HOST for
@@ -240,11 +444,12 @@ cgn_status cgn__stage_bytes(const void *bytes, size_t size, const void **copy_ou
  * attachment the copy lives on with that version; otherwise it is freed now. NULL: no-op. */
 void cgn__release_staged_copy(cgn_owner *owner);
 
-/* The node check before every memcpy update: reads the node's descriptor back with
- * cuGraphMemcpyNodeGetParams and fails with CGN_ERROR_NOT_SUPPORTED, changing nothing, unless
- * it is a plain 1-D copy between host and device memory (no offsets, pitches, arrays or LOD;
- * Height = Depth = 1), the only form cgn builds. A node changed behind cgn's back into another
- * form is refused rather than silently flattened. */
+/* The node check before every definition-level memcpy update: reads the node's descriptor
+ * back with cuGraphMemcpyNodeGetParams and fails with CGN_ERROR_NOT_SUPPORTED, changing
+ * nothing, unless it is a plain 1-D copy between host and device memory (no offsets, pitches,
+ * arrays or LOD; Height = Depth = 1), the only form cgn builds. A node changed behind cgn's
+ * back into another form is refused rather than silently flattened. Executable-level updates
+ * skip it: they never read the definition. */
 cgn_status cgn__check_memcpy_1d(const cgn__txn *txn, const char *where);
 
 #endif /* CGN_RUNTIME_RUNTIME_H */

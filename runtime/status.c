@@ -1,5 +1,6 @@
 /* Status names and the thread-local last-error message. */
 #include <stdio.h>
+#include <string.h>
 
 #include "runtime.h"
 
@@ -40,6 +41,23 @@ cgn_status cgn__fail(cgn_status status, const char *fmt, ...) {
     va_end(ap);
     cgn__last_status = status;
     return status;
+}
+
+cgn_status cgn__exec_refused(cgn_status st, uint64_t set, const char *const *field_names,
+                             size_t num_fields) {
+    if (st != CGN_ERROR_DRIVER)
+        return st;
+    size_t len = strlen(cgn__message);
+    int n = snprintf(cgn__message + len, sizeof cgn__message - len,
+                     "; the driver refused this change in the executable (fields set:");
+    for (size_t i = 0; i < num_fields && n > 0; i++) {
+        len = strlen(cgn__message);
+        if (set & (UINT64_C(1) << i))
+            n = snprintf(cgn__message + len, sizeof cgn__message - len, " %s", field_names[i]);
+    }
+    len = strlen(cgn__message);
+    snprintf(cgn__message + len, sizeof cgn__message - len, "); nothing changed");
+    return st;
 }
 
 cgn_status cgn__fail_driver(CUresult r, const char *what) {

@@ -1,5 +1,7 @@
 /* The update transaction: validate -> prepare -> apply (one driver mutation) -> commit, or
- * rollback. Everything that can fail happens before the mutation; commit only publishes. */
+ * rollback. Everything that can fail happens before the mutation; commit only publishes.
+ * The same transaction serves definition updates, adds and executable-level updates; the
+ * latter read and write only the executable's own copy of the node (cgn__shadow). */
 #include <stdalign.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -12,11 +14,19 @@ cgn_status cgn__reserve(void *array, size_t *cap, size_t need, size_t elem_size,
                         const char *where) {
     if (need <= *cap)
         return CGN_OK;
-    size_t grown_cap = *cap ? 2 * *cap : first;
-    while (grown_cap < need)
+    size_t grown_cap = *cap ? *cap : first;
+    while (grown_cap < need) {
+        if (grown_cap > SIZE_MAX / 2)
+            return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: %zu elements do not fit in memory",
+                             where, need);
         grown_cap *= 2;
+    }
+    size_t bytes;
+    if (!cgn__mul_size(grown_cap, elem_size, &bytes))
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: %zu elements do not fit in memory",
+                         where, need);
     void **slot = array;
-    void *grown = realloc(*slot, grown_cap * elem_size);
+    void *grown = realloc(*slot, bytes);
     if (grown == NULL)
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
     *slot = grown;
@@ -24,31 +34,83 @@ cgn_status cgn__reserve(void *array, size_t *cap, size_t need, size_t elem_size,
     return CGN_OK;
 }
 
-static cgn_status cgn__collect_deps(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps,
-                                    size_t num_deps) {
+/* ---- the caller's context -------------------------------------------------------------------- */
+
+/* Puts the caller's context back if a driver call (or a push of ours) changed it. Cannot fail
+ * short of a broken driver: the update's outcome stands either way. */
+static void cgn__txn_leave(cgn__txn *txn) {
+    const cgn_driver_table *drv = cgn__driver;
+    if (txn->ctx_pushed) {
+        CUcontext popped;
+        (void)drv->cuCtxPopCurrent(&popped);
+        txn->ctx_pushed = 0;
+    }
+    if (txn->ctx_check) {
+        CUcontext now = NULL;
+        if (drv->cuCtxGetCurrent(&now) == CUDA_SUCCESS && now != txn->saved_ctx)
+            (void)drv->cuCtxSetCurrent(txn->saved_ctx);
+        txn->ctx_check = 0;
+    }
+}
+
+cgn_status cgn__txn_enter(cgn__txn *txn, const char *where) {
+    CUcontext node_ctx = txn->exec ? txn->shadow->ctx : txn->node->ctx;
+    const cgn_driver_table *drv = cgn__driver;
+    CUcontext current = NULL;
+    CUresult r = drv->cuCtxGetCurrent(&current);
+    if (r != CUDA_SUCCESS) {
+        char what[128];
+        snprintf(what, sizeof what, "%s: cuCtxGetCurrent", where);
+        return cgn__fail_driver(r, what);
+    }
+    txn->saved_ctx = current;
+    /* With no context current, a driver call may make one current (seen on the H200): compare
+     * at the end and put the caller's state back. */
+    txn->ctx_check = current == NULL;
+    if (node_ctx == NULL || node_ctx == current)
+        return CGN_OK; /* the common case: one query, nothing to undo */
+    r = drv->cuCtxPushCurrent(node_ctx);
+    if (r != CUDA_SUCCESS) {
+        char what[128];
+        snprintf(what, sizeof what, "%s: cuCtxPushCurrent", where);
+        return cgn__fail_driver(r, what);
+    }
+    txn->ctx_pushed = 1;
+    txn->ctx_check = 1;
+    return CGN_OK;
+}
+
+/* ---- add ------------------------------------------------------------------------------------ */
+
+static cgn_status cgn__collect_deps(cgn__txn *txn, cgn__graph_rec *graph, cgn_node *const *deps,
+                                    size_t num_deps, const char *where) {
     if (num_deps == 0)
         return CGN_OK;
     if (deps == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "adding a node: deps is NULL but num_deps "
-                                                     "is %zu",
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: deps is NULL but num_deps is %zu",
+                         where, num_deps);
+    if (num_deps > SIZE_MAX / sizeof(CUgraphNode) || num_deps > SIZE_MAX / sizeof(cgn__handle))
+        return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: num_deps %zu is too large", where,
                          num_deps);
     txn->deps_buf = malloc(num_deps * sizeof *txn->deps_buf);
-    if (txn->deps_buf == NULL)
-        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "adding a node: out of host memory");
+    txn->dep_handles = malloc(num_deps * sizeof *txn->dep_handles);
+    if (txn->deps_buf == NULL || txn->dep_handles == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
     for (size_t i = 0; i < num_deps; i++) {
-        const cgn_node *d = deps[i];
-        if (d == NULL)
-            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "adding a node: dependency %zu is NULL",
-                             i);
-        if (!d->alive)
-            return cgn__fail(CGN_ERROR_DESTROYED,
-                             "adding a node: dependency %zu (node %p) has been destroyed", i,
-                             (const void *)d);
-        if (d->graph != graph)
+        void *rec = NULL;
+        cgn__lookup r = cgn__handle_lookup(deps[i], CGN__KIND_NODE, &rec);
+        if (r != CGN__LOOKUP_OK) {
+            char what[48];
+            snprintf(what, sizeof what, "dependency %zu", i);
+            return cgn__lookup_failed(r, deps[i], what, where);
+        }
+        const cgn__node_rec *d = rec;
+        if (d == NULL || d->graph != graph)
             return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
-                             "adding a node: dependency %zu (node %p) belongs to another graph", i,
-                             (const void *)d);
+                             "%s: dependency %zu (node %p) belongs to another graph", where, i,
+                             (const void *)deps[i]);
         txn->deps_buf[i] = d->raw;
+        txn->dep_handles[i] = d->handle;
     }
     txn->deps = txn->deps_buf;
     txn->num_deps = num_deps;
@@ -56,60 +118,70 @@ static cgn_status cgn__collect_deps(cgn__txn *txn, cgn_graph *graph, cgn_node *c
 }
 
 cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
-                          cgn_node_type type, size_t state_size, int needs_context) {
+                          cgn_node_type type, size_t state_size, int needs_context,
+                          const char *where) {
     memset(txn, 0, sizeof *txn);
     txn->adding = 1;
-    if (graph == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "adding a %s node: graph is NULL",
-                         cgn__node_type_name(type));
-    if (!graph->alive)
-        return cgn__fail(CGN_ERROR_DESTROYED,
-                         "adding a %s node: the embedded graph %p was replaced or its child "
-                         "node destroyed",
-                         cgn__node_type_name(type), (void *)graph);
+    cgn__graph_rec *g;
+    cgn_status st = cgn__graph_get(graph, where, &g);
+    if (st != CGN_OK)
+        return st;
     cgn__collect_pending();
     CUcontext ctx = NULL;
     CUresult r = cgn__driver->cuCtxGetCurrent(&ctx);
-    if (r != CUDA_SUCCESS)
-        return cgn__fail_driver(r, "adding a node: cuCtxGetCurrent");
+    if (r != CUDA_SUCCESS) {
+        char what[128];
+        snprintf(what, sizeof what, "%s: cuCtxGetCurrent", where);
+        return cgn__fail_driver(r, what);
+    }
     if (needs_context && ctx == NULL)
         return cgn__fail(CGN_ERROR_NO_CONTEXT,
-                         "adding a %s node: no CUDA context is current; make one current first "
-                         "(e.g. cuDevicePrimaryCtxRetain + cuCtxSetCurrent)",
-                         cgn__node_type_name(type));
-    cgn_status st = cgn__reserve(&graph->nodes, &graph->cap_nodes, graph->num_nodes + 1,
-                                 sizeof *graph->nodes, 16, "adding a node");
+                         "%s: no CUDA context is current; make one current first (e.g. "
+                         "cuDevicePrimaryCtxRetain + cuCtxSetCurrent)",
+                         where);
+    st = cgn__reserve(&g->nodes, &g->cap_nodes, g->num_nodes + 1, sizeof *g->nodes, 16, where);
     if (st == CGN_OK)
-        st = cgn__collect_deps(txn, graph, deps, num_deps);
+        st = cgn__collect_deps(txn, g, deps, num_deps, where);
     if (st == CGN_OK) {
         txn->node = calloc(1, sizeof *txn->node);
         txn->state = malloc(state_size ? state_size : 1);
         if (txn->node == NULL || txn->state == NULL)
-            st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "adding a node: out of host memory");
+            st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
     }
+    if (st == CGN_OK)
+        st = cgn__handle_new(CGN__KIND_NODE, NULL, &txn->node->handle, where);
     if (st != CGN_OK) {
         cgn__txn_rollback(txn);
         return st;
     }
-    txn->node->graph = graph;
+    txn->node->graph = g;
     txn->node->type = type;
     txn->node->ctx = ctx;
     txn->node->state_size = state_size;
+    txn->saved_ctx = ctx;
+    txn->ctx_check = ctx == NULL; /* see cgn__txn_enter */
     return CGN_OK;
 }
 
-cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, int since, int switch_context) {
-    /* The generated caller has checked the node; this is the hot path, so no second check
-     * and only the fields an update uses are set. */
-    txn->node = node;
+/* ---- update ------------------------------------------------------------------------------- */
+
+cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type, int since,
+                             const char *where) {
+    cgn__node_rec *n;
+    cgn_status st = cgn__check_node(node, type, where, &n);
+    if (st != CGN_OK)
+        return st;
+    /* The hot path: only the fields an update uses are set. */
+    txn->node = n;
     txn->adding = 0;
+    txn->exec = NULL;
+    txn->shadow = NULL;
     txn->new_attachment = 0;
     txn->storage_set = 0;
     txn->embed_plan = NULL;
-    txn->exec = NULL;
-    txn->num_pending = 0;
-    txn->switch_context = switch_context;
-    txn->attachment = node->attachment;
+    txn->ctx_pushed = 0;
+    txn->ctx_check = 0;
+    txn->attachment = n->attachment;
     cgn__collect_pending();
     const cgn_driver_table *drv = cgn__driver;
     if (drv->version < since || drv->cuGraphNodeSetParams == NULL)
@@ -118,28 +190,63 @@ cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, int since, int switc
     return CGN_OK;
 }
 
-cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node, int since,
-                                  int switch_context) {
-    memset(txn, 0, sizeof *txn);
-    txn->node = node;
-    txn->exec = exec;
-    txn->switch_context = switch_context;
-    txn->attachment = NULL;
+cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
+                                  cgn_node_type type, int since, const char *where) {
+    cgn__exec_rec *e;
+    cgn_status st = cgn__exec_get(exec, where, &e);
+    if (st != CGN_OK)
+        return st;
+    void *rec = NULL;
+    cgn__lookup lr = cgn__handle_lookup(node, CGN__KIND_NODE, &rec);
+    if (lr == CGN__LOOKUP_STALE)
+        return cgn__fail(CGN_ERROR_DESTROYED,
+                         "%s: node %p was destroyed in its graph (or its embedding replaced); "
+                         "the executable still runs its copy, but CUDA can no longer address it",
+                         where, (const void *)node);
+    if (lr != CGN__LOOKUP_OK)
+        return cgn__lookup_failed(lr, node, "node", where);
+    cgn__shadow *s = cgn__exec_find(e, (cgn__handle)(uintptr_t)node);
+    if (s == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
+                         "%s: node %p is not part of executable %p (added after the "
+                         "instantiation, or a node of another graph)",
+                         where, (const void *)node, (const void *)exec);
+    if (s->type != type)
+        return cgn__fail(CGN_ERROR_WRONG_NODE_TYPE, "%s: node %p is a %s node", where,
+                         (const void *)node, cgn__node_type_name(s->type));
+    txn->node = rec; /* NULL once the graph is gone: exec-level code never reads it */
+    txn->adding = 0;
+    txn->exec = e;
+    txn->shadow = s;
+    txn->new_attachment = 0;
+    txn->storage_set = 0;
+    txn->embed_plan = NULL;
+    txn->ctx_pushed = 0;
+    txn->ctx_check = 0;
+    txn->attachment = s->attachment;
     cgn__collect_pending();
     const cgn_driver_table *drv = cgn__driver;
-    if (drv->version < since || drv->cuGraphExecNodeSetParams == NULL)
+    if (since > 0 && (drv->version < since || drv->cuGraphExecNodeSetParams == NULL))
         return cgn__require_driver(since, drv->cuGraphExecNodeSetParams != NULL,
                                    "executable node updates");
     return CGN_OK;
 }
 
-CUcontext cgn__txn_context(const cgn__txn *txn) { return txn->node->ctx; }
+CUcontext cgn__txn_context(const cgn__txn *txn) {
+    return txn->exec ? txn->shadow->ctx : txn->node->ctx;
+}
 
-const void *cgn__txn_current_state(const cgn__txn *txn) { return txn->node->state; }
+const void *cgn__txn_current_state(const cgn__txn *txn) {
+    return txn->exec ? txn->shadow->state : txn->node->state;
+}
 
 const void *cgn__txn_current_storage(const cgn__txn *txn) {
+    if (txn->exec)
+        return txn->shadow->storage;
     return txn->adding ? NULL : txn->node->storage;
 }
+
+/* ---- storage blocks -------------------------------------------------------------------------- */
 
 /* A storage block: this header, then the payload the node points at. */
 typedef struct cgn__block_header {
@@ -163,19 +270,23 @@ void cgn__block_release(void *block) {
         free(cgn__block_of(block));
 }
 
-static int cgn__block_exclusive(void *block) {
+int cgn__block_exclusive(void *block) {
     return atomic_load_explicit(&cgn__block_of(block)->refs, memory_order_acquire) == 1;
 }
 
 void *cgn__txn_storage(cgn__txn *txn, size_t size) {
-    cgn_node *n = txn->node;
-    /* An executable-level update needs the block only during the driver call, which copies it;
-     * it leaves the node's blocks alone. */
-    if (txn->exec == NULL && n->spare != NULL && cgn__block_of(n->spare)->size >= size) {
-        txn->storage = n->spare;
-        n->spare = NULL; /* given back at rollback */
+    void **spare = txn->exec ? &txn->shadow->spare : txn->adding ? NULL : &txn->node->spare;
+    if (spare != NULL && *spare != NULL && cgn__block_of(*spare)->size >= size) {
+        txn->storage = *spare;
+        *spare = NULL; /* given back at rollback */
     } else {
-        cgn__block_header *h = malloc(sizeof *h + (size ? size : 1));
+        size_t bytes;
+        if (!cgn__add_size(size ? size : 1, sizeof(cgn__block_header), &bytes)) {
+            cgn__fail(CGN_ERROR_OUT_OF_RANGE, "staging node parameters: %zu bytes is too large",
+                      size);
+            return NULL;
+        }
+        cgn__block_header *h = malloc(bytes);
         if (h == NULL) {
             cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "staging node parameters: out of host memory");
             return NULL;
@@ -187,6 +298,20 @@ void *cgn__txn_storage(cgn__txn *txn, size_t size) {
     txn->storage_set = 1;
     return txn->storage;
 }
+
+/* Swaps in the new block; the old one becomes the spare when nothing else holds it. */
+static void cgn__publish_storage(void **current, void **spare, void *next) {
+    void *old = *current;
+    *current = next;
+    if (old != NULL && cgn__block_exclusive(old)) {
+        cgn__block_release(*spare);
+        *spare = old; /* reused by the next update */
+    } else {
+        cgn__block_release(old); /* still shared with an embedding or another executable */
+    }
+}
+
+/* ---- owners --------------------------------------------------------------------------------- */
 
 static int cgn__same_owners(const cgn__attachment *a, cgn_owner *const *owners, size_t n,
                             const cgn_arg *args, size_t num_args) {
@@ -201,43 +326,12 @@ static int cgn__same_owners(const cgn__attachment *a, cgn_owner *const *owners, 
     return k == have;
 }
 
-/* Executable-level: the owners go into free slots of the executable's accumulator, retained
- * now (so a codec may drop its own reference), and count as appended only at commit. */
-static cgn_status cgn__stage_exec_owners(cgn__txn *txn, cgn_owner *const *owners,
-                                         size_t num_owners, const cgn_arg *args,
-                                         size_t num_args) {
-    cgn__attachment *acc = txn->exec->accum;
-    size_t count = 0;
-    for (size_t i = 0; i < num_owners; i++)
-        count += owners[i] != NULL;
-    for (size_t i = 0; i < num_args; i++)
-        count += args[i].owner != NULL;
-    txn->num_pending = 0;
-    if (count == 0)
-        return CGN_OK;
-    cgn_status st = cgn__reserve(&acc->more, &acc->cap_more, acc->num_more + count,
-                                 sizeof *acc->more, 8, "staging owners");
-    if (st != CGN_OK)
-        return st;
-    cgn_owner **slot = acc->more + acc->num_more;
-    for (size_t i = 0; i < num_owners; i++)
-        if (owners[i] != NULL)
-            *slot++ = owners[i];
-    for (size_t i = 0; i < num_args; i++)
-        if (args[i].owner != NULL)
-            *slot++ = args[i].owner;
-    for (size_t i = 0; i < count; i++)
-        cgn__owner_retain(acc->more[acc->num_more + i]);
-    txn->num_pending = count;
-    return CGN_OK;
-}
-
 cgn_status cgn__txn_stage_owners(cgn__txn *txn, cgn_owner *const *owners, size_t num_owners,
                                  const cgn_arg *args, size_t num_args) {
-    if (txn->exec != NULL)
-        return cgn__stage_exec_owners(txn, owners, num_owners, args, num_args);
-    cgn__attachment *current = txn->adding ? NULL : txn->node->attachment;
-    /* The common update (new grid, new scalar) keeps its owners: no user object at all. */
+    cgn__attachment *current = txn->exec ? txn->shadow->attachment
+                               : txn->adding ? NULL
+                                             : txn->node->attachment;
+    /* The common update (new grid, new scalar) keeps its owners: nothing to do. */
     if (cgn__same_owners(current, owners, num_owners, args, num_args)) {
         txn->attachment = current;
         return CGN_OK;
@@ -247,23 +341,28 @@ cgn_status cgn__txn_stage_owners(cgn__txn *txn, cgn_owner *const *owners, size_t
         count += owners[i] != NULL;
     for (size_t i = 0; i < num_args; i++)
         count += args[i].owner != NULL;
-    if (count == 0) { /* no owners: no user object; commit drops the current one, if any */
+    if (count == 0) { /* no owners: commit drops the current version's, if any */
         txn->attachment = NULL;
         return CGN_OK;
     }
-    cgn__attachment *a = malloc(sizeof *a + count * sizeof a->owners[0]);
+    cgn__attachment *a = cgn__attachment_new(count);
     if (a == NULL)
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "staging owners: out of host memory");
-    a->next_released = NULL;
-    a->more = NULL;
-    a->num_more = a->cap_more = 0;
-    a->num_owners = 0;
     for (size_t i = 0; i < num_owners; i++)
         if (owners[i] != NULL)
             a->owners[a->num_owners++] = owners[i];
     for (size_t i = 0; i < num_args; i++)
         if (args[i].owner != NULL)
             a->owners[a->num_owners++] = args[i].owner;
+    if (txn->exec != NULL) {
+        /* Executables cannot hold user objects: the executable's copy of the node holds this
+         * version's reference, and retires it once no launch can read it (exec.c). */
+        for (size_t i = 0; i < a->num_owners; i++)
+            cgn__owner_retain(a->owners[i]);
+        txn->attachment = a;
+        txn->new_attachment = 1;
+        return CGN_OK;
+    }
     const cgn_driver_table *drv = cgn__driver;
     CUresult r = drv->cuUserObjectCreate(&a->object, a, cgn__attachment_released, 1,
                                          CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
@@ -288,6 +387,8 @@ cgn_status cgn__txn_stage_owners(cgn__txn *txn, cgn_owner *const *owners, size_t
     txn->new_attachment = 1;
     return CGN_OK;
 }
+
+/* ---- the mutation ---------------------------------------------------------------------------- */
 
 static CUresult cgn__add_raw(const cgn_driver_table *drv, cgn__txn *txn,
                              const CUgraphNodeParams *p, const char **entry) {
@@ -336,42 +437,6 @@ static CUresult cgn__add_raw(const cgn_driver_table *drv, cgn__txn *txn,
     }
 }
 
-static CUresult cgn__set_raw(const cgn_driver_table *drv, cgn__txn *txn, CUgraphNodeParams *p,
-                             const char **entry) {
-    cgn_node *n = txn->node;
-    CUresult r;
-    /* Updates run in the node's own context whatever the caller has current. Node types whose
-     * params carry their context (kernels) skip the query on this hot path. */
-    int switch_ctx = 0;
-    if (txn->switch_context && n->ctx != NULL) {
-        CUcontext current = NULL;
-        *entry = "cuCtxGetCurrent";
-        r = drv->cuCtxGetCurrent(&current);
-        if (r != CUDA_SUCCESS)
-            return r;
-        switch_ctx = current != n->ctx;
-    }
-    if (switch_ctx) {
-        *entry = "cuCtxPushCurrent";
-        r = drv->cuCtxPushCurrent(n->ctx);
-        if (r != CUDA_SUCCESS)
-            return r;
-    }
-    if (txn->exec != NULL) {
-        *entry = "cuGraphExecNodeSetParams";
-        r = drv->cuGraphExecNodeSetParams(txn->exec->raw, n->raw, p);
-    } else {
-        *entry = "cuGraphNodeSetParams";
-        r = drv->cuGraphNodeSetParams(n->raw, p);
-    }
-    if (switch_ctx) {
-        /* Popping what this thread just pushed cannot fail short of a corrupted stack. */
-        CUcontext popped;
-        (void)drv->cuCtxPopCurrent(&popped);
-    }
-    return r;
-}
-
 /* The failure path, kept out of line so the hot path carries no message buffer. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline, cold))
@@ -386,89 +451,103 @@ static cgn_status cgn__txn_apply_failed(cgn__txn *txn, CUresult r, const char *w
 
 cgn_status cgn__txn_apply(cgn__txn *txn, CUgraphNodeParams *params, const char *what) {
     const cgn_driver_table *drv = cgn__driver;
-    const char *entry = "";
-    CUresult r = txn->adding ? cgn__add_raw(drv, txn, params, &entry)
-                             : cgn__set_raw(drv, txn, params, &entry);
+    const char *entry;
+    CUresult r;
+    if (txn->adding) {
+        r = cgn__add_raw(drv, txn, params, &entry);
+    } else if (txn->exec != NULL) {
+        entry = "cuGraphExecNodeSetParams";
+        r = drv->cuGraphExecNodeSetParams(txn->exec->raw, txn->shadow->raw, params);
+    } else {
+        entry = "cuGraphNodeSetParams";
+        r = drv->cuGraphNodeSetParams(txn->node->raw, params);
+    }
     if (r == CUDA_SUCCESS)
         return CGN_OK;
     return cgn__txn_apply_failed(txn, r, what, entry);
 }
 
+/* ---- commit and rollback --------------------------------------------------------------------- */
+
+static void cgn__exec_commit(cgn__txn *txn, const void *state, size_t state_size) {
+    cgn__shadow *s = txn->shadow;
+    if (state_size)
+        memcpy(s->state, state, state_size);
+    if (txn->storage_set)
+        cgn__publish_storage(&s->storage, &s->spare, txn->storage);
+    if (txn->attachment != s->attachment)
+        cgn__exec_install(txn->exec, s, txn->attachment);
+    if (txn->embed_plan != NULL) /* exec-level child graph: the source graph's record */
+        cgn__exec_retake_child(txn->exec, s, txn->embed_plan);
+    txn->embed_plan = NULL;
+}
+
 void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_node **node_out) {
-    cgn_node *n = txn->node;
-    if (txn->exec != NULL) { /* the definition is not touched */
-        txn->exec->accum->num_more += txn->num_pending;
-        if (txn->storage_set)
-            cgn__block_release(txn->storage);
+    cgn__node_rec *n = txn->node;
+    if (txn->exec != NULL) {
+        cgn__exec_commit(txn, state, state_size);
+        cgn__txn_leave(txn);
         return;
     }
     if (txn->adding) {
+        cgn__graph_rec *g = n->graph;
         n->state = txn->state;
-        n->alive = 1;
-        n->graph->nodes[n->graph->num_nodes++] = n; /* slot reserved in cgn__add_begin */
+        n->deps = txn->dep_handles;
+        n->num_deps = txn->num_deps;
+        n->index = g->num_nodes;
+        g->nodes[g->num_nodes++] = n; /* slot reserved in cgn__add_begin */
+        cgn__handle_set_record(n->handle, n);
         free(txn->deps_buf);
     }
     if (state_size)
         memcpy(n->state, state, state_size);
-    if (txn->storage_set) {
-        void *old = n->storage;
-        n->storage = txn->storage;
-        if (old != NULL && cgn__block_exclusive(old)) {
-            cgn__block_release(n->spare);
-            n->spare = old; /* reused by the next update */
-        } else {
-            cgn__block_release(old); /* still shared with an embedded copy */
-        }
-    }
+    if (txn->storage_set)
+        cgn__publish_storage(&n->storage, &n->spare, txn->storage);
     if (txn->embed_plan != NULL)
         cgn__commit_embedding(txn);
-    if (txn->new_attachment) {
-        /* Publish the new version before dropping the graph's reference to the old one: that
-         * release can make the old owners eligible for release. */
+    if (txn->new_attachment || (txn->attachment == NULL && n->attachment != NULL)) {
+        /* Publish the new version (or none) before dropping the graph's reference to the old
+         * one: that release can make the old owners eligible for release. */
         cgn__attachment *old = n->attachment;
         n->attachment = txn->attachment;
         if (old != NULL)
             (void)cgn__driver->cuGraphReleaseUserObject(n->graph->raw, old->object, 1);
-    } else if (txn->attachment == NULL && n->attachment != NULL) {
-        /* The new version has no owners at all. */
-        cgn__attachment *old = n->attachment;
-        n->attachment = NULL;
-        (void)cgn__driver->cuGraphReleaseUserObject(n->graph->raw, old->object, 1);
     }
+    cgn__txn_leave(txn);
     if (node_out)
-        *node_out = n;
+        *node_out = cgn__node_handle(n);
 }
 
 void cgn__txn_rollback(cgn__txn *txn) {
-    cgn_node *n = txn->node;
-    if (txn->exec != NULL) {
-        cgn__attachment *acc = txn->exec->accum;
-        for (size_t i = 0; i < txn->num_pending; i++)
-            cgn__owner_release(acc->more[acc->num_more + i]);
-        if (txn->storage_set)
-            cgn__block_release(txn->storage);
-        memset(txn, 0, sizeof *txn);
-        return;
-    }
+    cgn__node_rec *n = txn->node;
     if (txn->new_attachment) {
         cgn__attachment *a = txn->attachment;
-        for (size_t i = 0; i < a->num_owners; i++)
-            cgn__owner_release(a->owners[i]);
-        a->num_owners = 0; /* the destructor frees an empty shell whenever it runs */
-        (void)cgn__driver->cuGraphReleaseUserObject(n->graph->raw, a->object, 1);
+        if (a->object == NULL) { /* executable-level: no user object */
+            cgn__attachment_unref(a);
+        } else {
+            for (size_t i = 0; i < a->num_owners; i++)
+                cgn__owner_release(a->owners[i]);
+            a->num_owners = 0; /* the destructor frees an empty shell whenever it runs */
+            (void)cgn__driver->cuGraphReleaseUserObject(n->graph->raw, a->object, 1);
+        }
     }
     if (txn->storage_set) {
-        if (n != NULL && n->spare == NULL && !txn->adding)
-            n->spare = txn->storage;
+        void **spare = txn->exec ? &txn->shadow->spare : txn->adding ? NULL : &n->spare;
+        if (spare != NULL && *spare == NULL)
+            *spare = txn->storage;
         else
             cgn__block_release(txn->storage);
     }
-    if (txn->embed_plan != NULL)
+    if (txn->embed_plan != NULL && txn->exec == NULL)
         cgn__discard_embedding(txn->embed_plan);
     if (txn->adding) {
         free(txn->deps_buf);
+        free(txn->dep_handles);
         free(txn->state);
+        if (n != NULL && n->handle != 0)
+            cgn__handle_free(n->handle);
         free(n);
     }
+    cgn__txn_leave(txn);
     memset(txn, 0, sizeof *txn);
 }

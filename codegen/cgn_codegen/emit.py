@@ -145,7 +145,12 @@ class NodeView:
                                          ");")),
             exec_proto=wrap_call("", Call(f"CGN_API cgn_status cgn_{n.node}_exec_update(",
                                           ("cgn_exec *exec", "cgn_node *node",
-                                           f"const {self.desc} *desc"), ");")),
+                                           f"const {self.update} *update"), ");")),
+            exec_get_proto=wrap_call("", Call(f"CGN_API cgn_status cgn_{n.node}_exec_get(",
+                                              ("const cgn_exec *exec", "const cgn_node *node",
+                                               f"{self.desc} *desc_out"), ");")),
+            exec_fn_doc=comment_block(self._exec_doc()),
+            from_desc=self._from_desc(),
             update_fn_doc=comment_block(
                 "Applies a partial update with one cuGraphNodeSetParams, all or nothing; future "
                 "instantiations see it, existing executables keep their parameters and owners. "
@@ -154,6 +159,39 @@ class NodeView:
                 + (f"\n{n.update_check.status} when {n.update_check.doc}."
                    if n.update_check is not None else "")),
         )
+
+    def _exec_doc(self) -> str:
+        n = self.n
+        text = ("Applies a partial update to the node in one executable, with one "
+                "cuGraphExecNodeSetParams, all or nothing: unset fields keep what *that "
+                "executable* has (its own copy, taken at instantiation; the definition is never "
+                "read), with the same coupling rules as the definition. The definition and "
+                "other executables are not touched. Owners of the new version are held until "
+                "no launch of the executable can read that version any more (docs/ownership.md)."
+                f" Needs driver {self.gate_text}.")
+        if n.exec_rules or any(f.type.exec_check for f in n.fields):
+            rules = [f"{r.field}: {r.rule}" for r in n.exec_rules]
+            rules += [f"{f.name}: a kernel node cannot move to another context"
+                      for f in n.fields if f.type.exec_check]
+            text += ("\nRefused before any mutation (the driver's executable-update rules): "
+                     + "; ".join(rules) + ".")
+        text += ("\nA change the driver still refuses is CGN_ERROR_DRIVER naming the fields set;"
+                 " nothing changes.")
+        return text
+
+    def _from_desc(self) -> dict:
+        body = []
+        for f in self.n.fields:
+            for m in self._inputs(f):
+                name = m.name.format(name=f.name)
+                body.append(f"update->{name} = desc->{name};")
+        body += render_lines("", [Call("update->set = ", (f"{self.P}_SET_ALL",), ";")])
+        sig = wrap_call("", Call(f"static inline void cgn_{self.node}_update_from_desc(",
+                                 (f"{self.update} *update", f"const {self.desc} *desc"),
+                                 ") {"))
+        return dict(doc=comment_block("Sets every field from a complete desc (a full "
+                                      "replacement, e.g. at executable level)."),
+                    sig=sig, body=[INDENT + b for b in body])
 
     def groups(self) -> list:
         """Setter groups: a non-follower, its followers and what it requires, transitively;
@@ -284,7 +322,20 @@ class NodeView:
         update_check = []
         if n.update_check is not None:
             update_check = [INDENT + f"st = {n.update_check.call}(&txn, where);",
-                            INDENT + "if (st != CGN_OK)", INDENT * 2 + "return st;"]
+                            INDENT + "if (st != CGN_OK)",
+                            INDENT * 2 + "return cgn__txn_fail(&txn, st);"]
+
+        exec_checks = []
+        for r in n.exec_rules:
+            exec_checks.append(INDENT + f"if ({r.when})")
+            fmt = c_string(f"%s: field {r.field}: {r.message}; rule: {r.rule}")
+            exec_checks += wrap_call(INDENT * 2, Call("return cgn__fail(",
+                                                      (r.status, fmt, "where") + r.args, ");"))
+        exec_checks += render_lines(INDENT, [l for f in n.fields
+                                             for l in self._snippet(f, f.type.exec_check)])
+        exec_check_voids = _voids(exec_checks, ("cur", "d", "ctx", "where"))
+        field_names = wrap_call(INDENT, Call("", tuple(c_string(f.name) for f in n.fields),
+                                             ""))
 
         node = n.node
         return dict(
@@ -319,19 +370,36 @@ class NodeView:
                 f"const {self.desc} *desc", "cgn_node **node_out"), ") {")),
             add_begin=wrap_call(INDENT, Call("st = cgn__add_begin(", (
                 "&txn", "graph", "deps", "num_deps", n.type_enum, "sizeof d",
-                str(self.needs_context)), ");")),
+                str(self.needs_context), "where"), ");")),
             update_sig=wrap_call("", Call(f"cgn_status cgn_{node}_node_update(", (
                 "cgn_node *node", f"const {self.update} *update"), ") {")),
-            update_begin=wrap_call(INDENT, Call("st = cgn__update_begin(", (
-                "&txn", "node", str(n.update_gate), str(int(n.context_current))), ");")),
+            update_begin=wrap_call(INDENT, Call("cgn_status st = cgn__update_begin(", (
+                "&txn", "node", n.type_enum, str(n.update_gate), "where"), ");")),
+            exec_check_sig=[f"/* The executable-update rules: may an executable's version `cur` "
+                            f"become `d`? */"]
+            + wrap_call("", Call(f"cgn_status cgn__{node}_exec_check(", (
+                "const void *cur_", "const void *d_", "CUcontext ctx", "const char *where"),
+                ") {")),
+            exec_checks=exec_checks,
+            exec_check_voids=[f"const {self.desc} *cur = cur_;", f"const {self.desc} *d = d_;"]
+            + exec_check_voids,
+            exec_check_call=wrap_call(INDENT * 2, Call(f"st = cgn__{node}_exec_check(", (
+                "cgn__txn_current_state(&txn)", "&d", "cgn__txn_context(&txn)", "where"),
+                ");")),
+            field_names=field_names, num_fields=len(n.fields),
+            exec_get_sig=wrap_call("", Call(f"cgn_status cgn_{node}_exec_get(", (
+                "const cgn_exec *exec", "const cgn_node *node", f"{self.desc} *desc_out"),
+                ") {")),
+            exec_get_begin=wrap_call(INDENT, Call("cgn_status st = cgn__exec_update_begin(", (
+                "&txn", "(cgn_exec *)(uintptr_t)exec", "(cgn_node *)(uintptr_t)node",
+                n.type_enum, "0", "where"), ");")),
             requires=requires, merge=merge,
             get_sig=wrap_call("", Call(f"cgn_status cgn_{node}_node_get(", (
                 "const cgn_node *node", f"{self.desc} *desc_out"), ") {")),
             exec_sig=wrap_call("", Call(f"cgn_status cgn_{node}_exec_update(", (
-                "cgn_exec *exec", "cgn_node *node", f"const {self.desc} *desc"), ") {")),
-            exec_begin=wrap_call(INDENT, Call("st = cgn__exec_update_begin(", (
-                "&txn", "exec", "node", str(n.update_gate),
-                str(int(n.context_current))), ");")),
+                "cgn_exec *exec", "cgn_node *node", f"const {self.update} *update"), ") {")),
+            exec_begin=wrap_call(INDENT, Call("cgn_status st = cgn__exec_update_begin(", (
+                "&txn", "exec", "node", n.type_enum, str(n.update_gate), "where"), ");")),
         )
 
     @staticmethod
@@ -363,7 +431,7 @@ class NodeView:
 
     def cases(self) -> dict:
         n = self.n
-        fills, invalid_tables, case_rows = [], [], []
+        fills, invalid_tables, exec_invalid_tables, case_rows = [], [], [], []
         for c in n.cases:
             base = "case_" + c.id.replace("-", "_")
             fills.append(self._fill_fn(f"{base}_original", c.original, False))
@@ -377,9 +445,21 @@ class NodeView:
             if rows:
                 invalid_tables.append(dict(
                     head=f"static const cgn_test_invalid {base}_invalid[] = {{", rows=rows))
+            erows = []
+            for i, inv in enumerate(c.exec_invalid):
+                fills.append(self._fill_fn(f"{base}_exec_invalid_{i}", inv.update, True))
+                erows += wrap_call(INDENT, Call("{", (f"{base}_exec_invalid_{i}", inv.status,
+                                                      c_string(inv.text), c_string(inv.field)),
+                                                "},"))
+            if erows:
+                exec_invalid_tables.append(dict(
+                    head=f"static const cgn_test_exec_invalid {base}_exec_invalid[] = {{",
+                    rows=erows))
             case_rows += wrap_call(INDENT, Call("{", (
                 c_string(c.id), f"{base}_original", f"{base}_update", f"{base}_replacement",
-                f"{base}_invalid" if rows else "NULL", str(len(c.invalid))), "},"))
+                f"{base}_invalid" if rows else "NULL", str(len(c.invalid)),
+                f"{base}_exec_invalid" if erows else "NULL", str(len(c.exec_invalid)),
+                c_string(c.exec_refuses) if c.exec_refuses else "NULL"), "},"))
         equal_terms = []
         helpers = []
         for f in n.fields:
@@ -390,12 +470,14 @@ class NodeView:
         return dict(
             origin=self.origin, node=node, desc=self.desc, update=self.update,
             type_enum=n.type_enum, helpers=helpers, fills=fills,
-            invalid_tables=invalid_tables, case_rows=case_rows, num_cases=len(n.cases),
+            invalid_tables=invalid_tables, exec_invalid_tables=exec_invalid_tables,
+            case_rows=case_rows, num_cases=len(n.cases),
             equal=wrap_call(INDENT, Call("return ", tuple(equal_terms), ";", " && ")),
             type_row=wrap_call(INDENT, Call("", (
                 c_string(node), n.type_enum, f"sizeof({self.desc})", f"sizeof({self.update})",
                 f"type_{node}_add", f"type_{node}_update", f"type_{node}_get",
-                f"type_{node}_exec_update", f"type_{node}_desc_equal",
+                f"type_{node}_exec_update", f"type_{node}_exec_get",
+                f"type_{node}_update_from_desc", f"type_{node}_desc_equal",
                 f"cgn_test_cases_{node}", str(len(n.cases))), "")),
         )
 
@@ -421,6 +503,11 @@ class Emitter:
                                                       nodes=names)
         out["tests/cgn_cases_all.c"] = self._render("cases_all.c.j2", origin=AGGREGATE_ORIGIN,
                                                     nodes=names, count=len(names))
+        out["src/cgn_registry.c"] = self._render("registry.c.j2", origin=AGGREGATE_ORIGIN, nodes=[
+            dict(node=n.node, type_enum=n.type_enum, name=n.node.replace("_", " "),
+                 enable=int(n.exec_enable),
+                 pad=" " * len(f"cgn_status cgn__{n.node}_exec_check("))
+            for n in nodes])
         out["docs/nodes.md"] = self._render("docs.md.j2", **DocsView(nodes).render_ctx())
         return dict(sorted(out.items()))
 

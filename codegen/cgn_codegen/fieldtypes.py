@@ -11,7 +11,8 @@ Snippet placeholders, filled per field by emit.py:
   {args} / {args_bit}, {kernel} / {kernel_bit}  the node's args / kernel field and its bit
 Variables in scope: build: d (const desc *), p (CUgraphNodeParams *), ctx (CUcontext);
 stage: txn, d (desc *), changed (uint64_t), p, where; check: d (const desc *), changed, where;
-settle: d (const desc *), changed.
+settle: d (const desc *), changed; exec_check: cur and d (const desc *), ctx (the node's
+context, current), where.
 Test values (spec `cases:`) are parsed by each type's `case` codec into C statements over `$t`
 (the desc or update pointer) and a normalised value used to check replacements.
 
@@ -72,6 +73,8 @@ class FieldType:
     needs: tuple = ()                          # roles this type needs in the same node
     cuda_suffixes: tuple = ("",)               # CUDA members written: `cuda:` + each suffix
     settle: tuple = ()                         # after staging owners: drop what stage created
+    exec_check: tuple = ()                     # executable-update rule of the kind: cur (the
+                                               # executable's desc), d (new), ctx, where
     owner_members: tuple = ()                  # members holding owners, staged when the field
                                                # is listed in `owners:`
     # For the generated docs (generated/docs/nodes.md):
@@ -385,6 +388,7 @@ FIELD_TYPES = {t.name: t for t in (
         case=_int_case("CUdeviceptr", *_U64,
                        (("buf", "cgn_test_buf"), ("host", "cgn_test_host"))),
         cuda_suffixes=("MemoryType", "Host", "Device"),
+        rule_names=("{name}", "{name}_memory_type"),
         doc_type="CUdeviceptr (device or host memory)",
         doc_errors=(("CGN_ERROR_DRIVER", "cuPointerGetAttribute failed with anything but "
                      "CUDA_ERROR_INVALID_VALUE (which means pageable host memory)"),
@@ -460,10 +464,18 @@ FIELD_TYPES = {t.name: t for t in (
         name="kernel", cuda="forbidden", role="kernel", needs=("args",),
         members=(Member("cgn_kernel", "{name}", "CGN_FUNCTION(NULL)"),),
         build=("cgn__set_kernel_handle(&p->{member}, d->{name});",),
+        # An executable's kernel node cannot move to another context (cgn__check_kernel_context).
+        exec_check=("{{",
+                    Call("    cgn_status st = cgn__check_kernel_context(",
+                         ("cur->{name}", "d->{name}", "ctx", "where"), ");"),
+                    "    if (st != CGN_OK)",
+                    "        return st;",
+                    "}}"),
         equal="a->{name}.function == b->{name}.function && a->{name}.kernel == b->{name}.kernel",
         case=_kernel_case, zero_norm=None, doc_type="cgn_kernel",
         doc_errors=(("CGN_ERROR_INVALID_VALUE", "the kernel names neither or both of a "
-                     "CUfunction and a CUkernel"),),
+                     "CUfunction and a CUkernel; at executable level, a CUfunction of another "
+                     "context than the node's"),),
     ),
     FieldType(
         name="args", cuda="required", role="args", needs=("kernel",),

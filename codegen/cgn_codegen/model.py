@@ -38,6 +38,17 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class ExecRule:
+    """An executable-update rule: `when` (C over d-> and cur->) refuses the change."""
+    when: str
+    field: str                  # the field the message names
+    rule: str                   # the rule, in words
+    status: str
+    message: str
+    args: tuple
+
+
+@dataclass(frozen=True)
 class Fill:
     """Statements filling a desc (over `$t`) or an update; `fields` set, in field order."""
     fields: tuple
@@ -52,12 +63,23 @@ class Invalid:
 
 
 @dataclass(frozen=True)
+class ExecInvalid:
+    """An update an executable must refuse before any mutation, naming `field`."""
+    update: Fill
+    status: str
+    field: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Case:
     id: str
     original: Fill
     update: Fill
     replacement: Fill
     invalid: tuple
+    exec_invalid: tuple = ()
+    exec_refuses: str = ""      # field an executable refuses `update` for; "" when accepted
 
 
 @dataclass(frozen=True)
@@ -80,6 +102,8 @@ class Node:
     fixed: tuple = ()           # (CUDA member, integer) set on every build
     update_check: Optional[NodeCheck] = None
     differences: tuple = ()     # how the node type differs from the reference, for the docs
+    exec_enable: bool = False   # cuGraphNodeSetEnabled supports the node type
+    exec_rules: tuple = ()      # ExecRule
 
     def field(self, name: str) -> Field:
         return next(f for f in self.fields if f.name == name)

@@ -86,6 +86,15 @@ RULE = Map({
     "args": Key(List(Str()), required=False),
 })
 
+EXEC_RULE = Map({
+    "when": Key(Str()),
+    "field": Key(Str(pattern=IDENT, what="a field name")),
+    "rule": Key(Str()),
+    "status": Key(Str(enum="failure_status"), required=False),
+    "message": Key(Str()),
+    "args": Key(List(Str()), required=False),
+})
+
 CASE = Map({
     "id": Key(Str(pattern=CASE_ID, what="lowercase words joined by '-'")),
     "original": Key(MapOf()),
@@ -94,6 +103,14 @@ CASE = Map({
     "invalid": Key(List(Map({
         "update": Key(MapOf()),
         "status": Key(Str(enum="failure_status")),
+    })), required=False),
+    # The field an executable-level `update` of this case is refused for, when it is.
+    "exec_refuses": Key(Str(pattern=IDENT, what="a field name"), required=False),
+    # Updates an executable must refuse before any mutation (executable-update rules).
+    "exec_invalid": Key(List(Map({
+        "update": Key(MapOf()),
+        "status": Key(Str(enum="failure_status")),
+        "field": Key(Str(pattern=IDENT, what="a field name")),
     })), required=False),
 })
 
@@ -120,6 +137,12 @@ SPEC = Map({
     "reference": Key(Str()),
     "fields": Key(List(FIELD, min_items=1)),
     "rules": Key(List(RULE), required=False),
+    # The executable level: which calls apply and the driver's executable-update rules, where
+    # `old.<field>` is the executable's current value and a bare field the merged new one.
+    "exec": Key(Map({
+        "enable": Key(Bool(), required=False),
+        "rules": Key(List(EXEC_RULE), required=False),
+    }), required=False),
     "owners": Key(List(Str(pattern=IDENT, what="a field name")), required=False),
     # How this node type differs from the reference implementation (for the generated docs).
     "differences": Key(List(Str()), required=False),

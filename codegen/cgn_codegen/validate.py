@@ -12,7 +12,7 @@ from .cfmt import one_line
 from .diag import Diagnostics
 from .fieldtypes import FIELD_TYPES, NODE_CHECKS, ROLE_ARGS, ROLE_KERNEL
 from .load import YMap, YNode, YScalar, YSeq
-from .model import Case, Field, Fill, Invalid, Node, Rule
+from .model import Case, ExecInvalid, ExecRule, Field, Fill, Invalid, Node, Rule
 from .schema import CU_NODE_TYPES, CU_PARAMS_MEMBERS, SPEC, Checker
 
 C_KEYWORDS = frozenset("""
@@ -87,6 +87,7 @@ class SpecValidator:
         if fields is not None:
             owners = self._owners(fields) if ok("owners") else None
             rules = self._rules(fields)
+            exec_rules = self._exec_rules(fields)
             cases = self._cases(fields) if isinstance(self.root.get("cases"), YSeq) else None
         cuda = self.root.get("cuda")
         fixed = ()
@@ -100,6 +101,8 @@ class SpecValidator:
         ctx = cuda.get("context_field")
         check = cuda.get("update_check")
         diffs = r.get("differences")
+        enode = r.get("exec")
+        enable = enode.get("enable") if isinstance(enode, YMap) else None
         return Node(
             spec_file=self.spec_file,
             node=r.get("node").value,
@@ -121,6 +124,8 @@ class SpecValidator:
             update_check=NODE_CHECKS[check.value] if check is not None else None,
             differences=tuple(one_line(d.value) for d in diffs.items) if diffs is not None
             else (),
+            exec_enable=bool(enable.value) if enable is not None else False,
+            exec_rules=tuple(exec_rules),
         )
 
     def _fixed(self, cuda: YMap, fields: Optional[dict]) -> tuple:
@@ -369,6 +374,93 @@ class SpecValidator:
                 ))
         return out
 
+    def _old_refs(self, node: YScalar, known: dict, what: str) -> bool:
+        """`old.<field>` names a field the executable has."""
+        tokens, _ = cexpr.tokenize(node.value)
+        ok = True
+        for i, t in enumerate(tokens):
+            if t.text != "old" or t.kind != "ident":
+                continue
+            if i + 2 >= len(tokens) or tokens[i + 1].text != "." \
+                    or tokens[i + 2].kind != "ident":
+                self.err(node.mark_at(t.offset), f"{what}: 'old' must be followed by "
+                                                 f"'.<field>'")
+                ok = False
+            elif tokens[i + 2].text not in known:
+                self.err(node.mark_at(tokens[i + 2].offset),
+                         f"{what}: unknown field '{tokens[i + 2].text}' after 'old.'")
+                ok = False
+        return ok
+
+    @staticmethod
+    def _rewrite_exec(expr: str, known: set) -> str:
+        """Fields become d->field, `old.field` becomes cur->field."""
+        tokens, _ = cexpr.tokenize(expr)
+        out = expr
+        for i in reversed(range(len(tokens))):
+            t = tokens[i]
+            if t.kind != "ident":
+                continue
+            prev = tokens[i - 1].text if i > 0 else None
+            if t.text == "old" and i + 1 < len(tokens) and tokens[i + 1].text == "." \
+                    and prev not in (".", "->"):
+                out = out[:t.offset] + "cur->" + out[tokens[i + 1].offset + 1:]
+                # re-tokenising is not needed: offsets before t are unchanged
+            elif t.text in known and prev not in (".", "->"):
+                out = out[:t.offset] + "d->" + out[t.offset:]
+        return " ".join(out.split())
+
+    def _exec_rules(self, fields: dict) -> list:
+        enode = self.root.get("exec")
+        if not isinstance(enode, YMap) or not self.checker.ok("exec"):
+            return []
+        rnode = enode.get("rules")
+        if not isinstance(rnode, YSeq):
+            return []
+        known = self._rule_names(fields)
+        with_old = dict(known, old=None)
+        out = []
+        for i, r in enumerate(rnode.items):
+            what = f"exec.rules[{i}]"
+            if not self.checker.ok("exec", "rules", i):
+                continue
+            ok = self._expr(r.get("when"), with_old, f"{what}.when")
+            ok = self._old_refs(r.get("when"), known, f"{what}.when") and ok
+            args = r.get("args").items if r.get("args") is not None else ()
+            for j, a in enumerate(args):
+                ok = self._expr(a, with_old, f"{what}.args[{j}]") and ok
+                ok = self._old_refs(a, known, f"{what}.args[{j}]") and ok
+            fnode = r.get("field")
+            if fnode.value not in fields:
+                self.err(fnode.mark, f"{what}.field: unknown field '{fnode.value}'")
+                ok = False
+            for key in ("message", "rule"):
+                count, problem = cexpr.printf_arg_count(r.get(key).value)
+                if problem is not None:
+                    self.err(r.get(key).mark_at(problem.offset), f"{what}.{key}: "
+                                                                 f"{problem.message}")
+                    ok = False
+                elif key == "rule" and count:
+                    self.err(r.get(key).mark, f"{what}.rule is plain text: no printf "
+                                              f"conversions")
+                    ok = False
+                elif key == "message" and count != len(args):
+                    self.err(r.get(key).mark, f"{what}.message has {count} printf conversion"
+                                              f"{'' if count == 1 else 's'} but args gives "
+                                              f"{len(args)}")
+                    ok = False
+            if ok:
+                status = r.get("status")
+                out.append(ExecRule(
+                    when=self._rewrite_exec(r.get("when").value, set(known)),
+                    field=fnode.value,
+                    rule=one_line(r.get("rule").value),
+                    status=status.value if status is not None else "CGN_ERROR_INVALID_VALUE",
+                    message=r.get("message").value,
+                    args=tuple(self._rewrite_exec(a.value, set(known)) for a in args),
+                ))
+        return out
+
     # ---- cases ---------------------------------------------------------------------------
 
     def _values(self, mnode: YMap, fields: dict, what: str) -> Optional[dict]:
@@ -444,10 +536,32 @@ class SpecValidator:
                 if u is not None:
                     invalid.append(Invalid(self._fill(u, fields), inv.get("status").value,
                                            render_flow(u_node)))
+            exec_invalid = []
+            enode = c.get("exec_invalid")
+            for j, inv in enumerate(enode.items if enode is not None else ()):
+                u_node = inv.get("update")
+                u = self._values(u_node, fields, f"{what}: exec_invalid[{j}].update")
+                fnode = inv.get("field")
+                if fnode.value not in fields:
+                    self.err(fnode.mark, f"{what}: exec_invalid[{j}].field: unknown field "
+                                         f"'{fnode.value}'")
+                    u = None
+                if u is not None and not u:
+                    self.err(u_node.mark, f"{what}: exec_invalid[{j}].update sets nothing")
+                    u = None
+                if u is not None:
+                    exec_invalid.append(ExecInvalid(self._fill(u, fields),
+                                                    inv.get("status").value, fnode.value,
+                                                    render_flow(u_node)))
             if None in (orig, upd, repl):
                 continue
+            refuses = c.get("exec_refuses")
+            if refuses is not None and refuses.value not in fields:
+                self.err(refuses.mark, f"{what}: exec_refuses: unknown field '{refuses.value}'")
+                continue
             out.append(Case(cid, self._fill(orig, fields), self._fill(upd, fields),
-                            self._fill(repl, fields), tuple(invalid)))
+                            self._fill(repl, fields), tuple(invalid), tuple(exec_invalid),
+                            refuses.value if refuses is not None else ""))
         return out
 
     def _check_replacement(self, c: YMap, fields: dict, orig: dict, upd: dict, repl: dict,

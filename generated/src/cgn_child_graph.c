@@ -57,7 +57,7 @@ cgn_status cgn_graph_add_child_graph(cgn_graph *graph, cgn_node *const *deps, si
     if (st != CGN_OK)
         return st;
     cgn__txn txn;
-    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_CHILD_GRAPH, sizeof d, 0);
+    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_CHILD_GRAPH, sizeof d, 0, where);
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
@@ -65,10 +65,8 @@ cgn_status cgn_graph_add_child_graph(cgn_graph *graph, cgn_node *const *deps, si
     st = child_graph_stage(&txn, &d, CGN_CHILD_GRAPH_SET_ALL, &p, where);
     if (st == CGN_OK)
         st = child_graph_stage_owners(&txn, &d);
-    if (st != CGN_OK) {
-        cgn__txn_rollback(&txn);
-        return st;
-    }
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
     child_graph_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
@@ -77,9 +75,22 @@ cgn_status cgn_graph_add_child_graph(cgn_graph *graph, cgn_node *const *deps, si
     return CGN_OK;
 }
 
+/* The executable-update rules: may an executable's version `cur` become `d`? */
+cgn_status cgn__child_graph_exec_check(const void *cur_, const void *d_, CUcontext ctx,
+                                       const char *where) {
+    const cgn_child_graph_desc *cur = cur_;
+    const cgn_child_graph_desc *d = d_;
+    (void)cur;
+    (void)d;
+    (void)ctx;
+    (void)where;
+    return CGN_OK;
+}
+
 cgn_status cgn_child_graph_node_update(cgn_node *node, const cgn_child_graph_update *update) {
     static const char where[] = "cgn_child_graph_node_update";
-    cgn_status st = cgn__check_node(node, CGN_NODE_CHILD_GRAPH, where);
+    cgn__txn txn;
+    cgn_status st = cgn__update_begin(&txn, node, CGN_NODE_CHILD_GRAPH, 12020, where);
     if (st != CGN_OK)
         return st;
     if (update == NULL)
@@ -90,16 +101,14 @@ cgn_status cgn_child_graph_node_update(cgn_node *node, const cgn_child_graph_upd
                          (unsigned long long)(set & ~CGN_CHILD_GRAPH_SET_ALL));
     if (set == 0)
         return CGN_OK;
-    cgn__txn txn;
-    st = cgn__update_begin(&txn, node, 12020, 0);
-    if (st != CGN_OK)
-        return st;
     cgn_child_graph_desc d = *(const cgn_child_graph_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_CHILD_GRAPH_SET_GRAPH)
         d.graph = update->graph;
     st = child_graph_check_rules(&d, where);
     if (st == CGN_OK)
         st = child_graph_check_kinds(&d, set, where);
+    if (st == CGN_OK)
+        st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
@@ -108,10 +117,8 @@ cgn_status cgn_child_graph_node_update(cgn_node *node, const cgn_child_graph_upd
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (0)))
         st = child_graph_stage_owners(&txn, &d);
-    if (st != CGN_OK) {
-        cgn__txn_rollback(&txn);
-        return st;
-    }
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
     child_graph_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
@@ -122,46 +129,77 @@ cgn_status cgn_child_graph_node_update(cgn_node *node, const cgn_child_graph_upd
 
 cgn_status cgn_child_graph_node_get(const cgn_node *node, cgn_child_graph_desc *desc_out) {
     static const char where[] = "cgn_child_graph_node_get";
-    cgn_status st = cgn__check_node(node, CGN_NODE_CHILD_GRAPH, where);
+    cgn__node_rec *n;
+    cgn_status st = cgn__check_node(node, CGN_NODE_CHILD_GRAPH, where, &n);
     if (st != CGN_OK)
         return st;
     if (desc_out == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
-    memcpy(desc_out, node->state, sizeof *desc_out);
+    memcpy(desc_out, n->state, sizeof *desc_out);
     return CGN_OK;
 }
 
+/* Field names by bit, for messages about what an executable refused. */
+static const char *const child_graph_field_names[] = {
+    "graph"
+};
+
 cgn_status cgn_child_graph_exec_update(cgn_exec *exec, cgn_node *node,
-                                       const cgn_child_graph_desc *desc) {
+                                       const cgn_child_graph_update *update) {
     static const char where[] = "cgn_child_graph_exec_update";
-    cgn_status st = cgn__check_node(node, CGN_NODE_CHILD_GRAPH, where);
+    cgn__txn txn;
+    cgn_status st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_CHILD_GRAPH, 12020, where);
     if (st != CGN_OK)
         return st;
-    if (exec == NULL || desc == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: exec and desc must not be NULL", where);
-    cgn_child_graph_desc d = *desc;
+    if (update == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+    const uint64_t set = update->set;
+    if (set & ~CGN_CHILD_GRAPH_SET_ALL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                         (unsigned long long)(set & ~CGN_CHILD_GRAPH_SET_ALL));
+    if (set == 0)
+        return CGN_OK;
+    cgn_child_graph_desc d = *(const cgn_child_graph_desc *)cgn__txn_current_state(&txn);
+    if (set & CGN_CHILD_GRAPH_SET_GRAPH)
+        d.graph = update->graph;
     st = child_graph_check_rules(&d, where);
     if (st == CGN_OK)
-        st = child_graph_check_kinds(&d, CGN_CHILD_GRAPH_SET_ALL, where);
-    if (st != CGN_OK)
-        return st;
-    cgn__txn txn;
-    st = cgn__exec_update_begin(&txn, exec, node, 12020, 0);
+        st = child_graph_check_kinds(&d, set, where);
+    if (st == CGN_OK)
+        st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p);
-    st = child_graph_stage(&txn, &d, CGN_CHILD_GRAPH_SET_ALL, &p, where);
-    if (st == CGN_OK)
+    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    st = child_graph_stage(&txn, &d, set, &p, where);
+    /* Without a change to an owner field (or what it follows) the owners are unchanged. */
+    if (st == CGN_OK && (set & (0)))
         st = child_graph_stage_owners(&txn, &d);
-    if (st != CGN_OK) {
-        cgn__txn_rollback(&txn);
-        return st;
-    }
+    /* The executable-update rules, on the merged fields against the executable's own. */
+    if (st == CGN_OK)
+        st = cgn__child_graph_exec_check(cgn__txn_current_state(&txn), &d, cgn__txn_context(&txn),
+                                         where);
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
     child_graph_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
+        return cgn__exec_refused(st, set, child_graph_field_names, 1);
+    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    return CGN_OK;
+}
+
+cgn_status cgn_child_graph_exec_get(const cgn_exec *exec, const cgn_node *node,
+                                    cgn_child_graph_desc *desc_out) {
+    static const char where[] = "cgn_child_graph_exec_get";
+    cgn__txn txn;
+    cgn_status st = cgn__exec_update_begin(&txn, (cgn_exec *)(uintptr_t)exec,
+                                           (cgn_node *)(uintptr_t)node, CGN_NODE_CHILD_GRAPH, 0,
+                                           where);
+    if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, NULL, 0, NULL);
+    if (desc_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
+    memcpy(desc_out, cgn__txn_current_state(&txn), sizeof *desc_out);
     return CGN_OK;
 }

@@ -80,7 +80,7 @@ cgn_status cgn_graph_add_host_callback(cgn_graph *graph, cgn_node *const *deps, 
     if (st != CGN_OK)
         return st;
     cgn__txn txn;
-    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_HOST, sizeof d, 0);
+    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_HOST, sizeof d, 0, where);
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
@@ -89,10 +89,8 @@ cgn_status cgn_graph_add_host_callback(cgn_graph *graph, cgn_node *const *deps, 
     if (st == CGN_OK)
         st = host_callback_stage_owners(&txn, &d);
     host_callback_settle(&d, CGN_HOST_CALLBACK_SET_ALL);
-    if (st != CGN_OK) {
-        cgn__txn_rollback(&txn);
-        return st;
-    }
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
     host_callback_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
@@ -101,9 +99,22 @@ cgn_status cgn_graph_add_host_callback(cgn_graph *graph, cgn_node *const *deps, 
     return CGN_OK;
 }
 
+/* The executable-update rules: may an executable's version `cur` become `d`? */
+cgn_status cgn__host_callback_exec_check(const void *cur_, const void *d_, CUcontext ctx,
+                                         const char *where) {
+    const cgn_host_callback_desc *cur = cur_;
+    const cgn_host_callback_desc *d = d_;
+    (void)cur;
+    (void)d;
+    (void)ctx;
+    (void)where;
+    return CGN_OK;
+}
+
 cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback_update *update) {
     static const char where[] = "cgn_host_callback_node_update";
-    cgn_status st = cgn__check_node(node, CGN_NODE_HOST, where);
+    cgn__txn txn;
+    cgn_status st = cgn__update_begin(&txn, node, CGN_NODE_HOST, 12020, where);
     if (st != CGN_OK)
         return st;
     if (update == NULL)
@@ -122,10 +133,6 @@ cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data_owner requires user_data", where);
     if ((set & CGN_HOST_CALLBACK_SET_PAYLOAD) && !(set & CGN_HOST_CALLBACK_SET_FN))
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: payload requires fn", where);
-    cgn__txn txn;
-    st = cgn__update_begin(&txn, node, 12020, 0);
-    if (st != CGN_OK)
-        return st;
     cgn_host_callback_desc d = *(const cgn_host_callback_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_HOST_CALLBACK_SET_FN) {
         d.fn = update->fn;
@@ -139,6 +146,8 @@ cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback
     st = host_callback_check_rules(&d, where);
     if (st == CGN_OK)
         st = host_callback_check_kinds(&d, set, where);
+    if (st == CGN_OK)
+        st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
@@ -148,10 +157,8 @@ cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback
     if (st == CGN_OK && (set & (CGN_HOST_CALLBACK_SET_FN)))
         st = host_callback_stage_owners(&txn, &d);
     host_callback_settle(&d, set);
-    if (st != CGN_OK) {
-        cgn__txn_rollback(&txn);
-        return st;
-    }
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
     host_callback_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
@@ -162,48 +169,92 @@ cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback
 
 cgn_status cgn_host_callback_node_get(const cgn_node *node, cgn_host_callback_desc *desc_out) {
     static const char where[] = "cgn_host_callback_node_get";
-    cgn_status st = cgn__check_node(node, CGN_NODE_HOST, where);
+    cgn__node_rec *n;
+    cgn_status st = cgn__check_node(node, CGN_NODE_HOST, where, &n);
     if (st != CGN_OK)
         return st;
     if (desc_out == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
-    memcpy(desc_out, node->state, sizeof *desc_out);
+    memcpy(desc_out, n->state, sizeof *desc_out);
     return CGN_OK;
 }
 
+/* Field names by bit, for messages about what an executable refused. */
+static const char *const host_callback_field_names[] = {
+    "fn", "user_data", "user_data_owner", "payload"
+};
+
 cgn_status cgn_host_callback_exec_update(cgn_exec *exec, cgn_node *node,
-                                         const cgn_host_callback_desc *desc) {
+                                         const cgn_host_callback_update *update) {
     static const char where[] = "cgn_host_callback_exec_update";
-    cgn_status st = cgn__check_node(node, CGN_NODE_HOST, where);
+    cgn__txn txn;
+    cgn_status st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_HOST, 12020, where);
     if (st != CGN_OK)
         return st;
-    if (exec == NULL || desc == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: exec and desc must not be NULL", where);
-    cgn_host_callback_desc d = *desc;
-    d.payload_owner = NULL;
+    if (update == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+    const uint64_t set = update->set;
+    if (set & ~CGN_HOST_CALLBACK_SET_ALL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                         (unsigned long long)(set & ~CGN_HOST_CALLBACK_SET_ALL));
+    if (set == 0)
+        return CGN_OK;
+    if ((set & CGN_HOST_CALLBACK_SET_USER_DATA) && !(set & CGN_HOST_CALLBACK_SET_FN))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data requires fn", where);
+    if ((set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) && !(set & CGN_HOST_CALLBACK_SET_FN))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data_owner requires fn", where);
+    if ((set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) && !(set & CGN_HOST_CALLBACK_SET_USER_DATA))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data_owner requires user_data", where);
+    if ((set & CGN_HOST_CALLBACK_SET_PAYLOAD) && !(set & CGN_HOST_CALLBACK_SET_FN))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: payload requires fn", where);
+    cgn_host_callback_desc d = *(const cgn_host_callback_desc *)cgn__txn_current_state(&txn);
+    if (set & CGN_HOST_CALLBACK_SET_FN) {
+        d.fn = update->fn;
+        d.user_data = (set & CGN_HOST_CALLBACK_SET_USER_DATA) ? update->user_data : NULL;
+        d.user_data_owner =
+            (set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) ? update->user_data_owner : NULL;
+        d.payload = (set & CGN_HOST_CALLBACK_SET_PAYLOAD) ? update->payload : NULL;
+        d.payload_size = (set & CGN_HOST_CALLBACK_SET_PAYLOAD) ? update->payload_size : 0;
+        d.payload_owner = NULL; /* set by cgn */
+    }
     st = host_callback_check_rules(&d, where);
     if (st == CGN_OK)
-        st = host_callback_check_kinds(&d, CGN_HOST_CALLBACK_SET_ALL, where);
-    if (st != CGN_OK)
-        return st;
-    cgn__txn txn;
-    st = cgn__exec_update_begin(&txn, exec, node, 12020, 0);
+        st = host_callback_check_kinds(&d, set, where);
+    if (st == CGN_OK)
+        st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p);
-    st = host_callback_stage(&txn, &d, CGN_HOST_CALLBACK_SET_ALL, &p, where);
-    if (st == CGN_OK)
+    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    st = host_callback_stage(&txn, &d, set, &p, where);
+    /* Without a change to an owner field (or what it follows) the owners are unchanged. */
+    if (st == CGN_OK && (set & (CGN_HOST_CALLBACK_SET_FN)))
         st = host_callback_stage_owners(&txn, &d);
-    host_callback_settle(&d, CGN_HOST_CALLBACK_SET_ALL);
-    if (st != CGN_OK) {
-        cgn__txn_rollback(&txn);
-        return st;
-    }
+    host_callback_settle(&d, set);
+    /* The executable-update rules, on the merged fields against the executable's own. */
+    if (st == CGN_OK)
+        st = cgn__host_callback_exec_check(cgn__txn_current_state(&txn), &d, cgn__txn_context(&txn),
+                                           where);
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
     host_callback_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
+        return cgn__exec_refused(st, set, host_callback_field_names, 4);
+    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    return CGN_OK;
+}
+
+cgn_status cgn_host_callback_exec_get(const cgn_exec *exec, const cgn_node *node,
+                                      cgn_host_callback_desc *desc_out) {
+    static const char where[] = "cgn_host_callback_exec_get";
+    cgn__txn txn;
+    cgn_status st = cgn__exec_update_begin(&txn, (cgn_exec *)(uintptr_t)exec,
+                                           (cgn_node *)(uintptr_t)node, CGN_NODE_HOST, 0, where);
+    if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, NULL, 0, NULL);
+    if (desc_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
+    memcpy(desc_out, cgn__txn_current_state(&txn), sizeof *desc_out);
     return CGN_OK;
 }

@@ -74,7 +74,7 @@ cgn_status cgn_graph_add_kernel(cgn_graph *graph, cgn_node *const *deps, size_t 
     if (st != CGN_OK)
         return st;
     cgn__txn txn;
-    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_KERNEL, sizeof d, 1);
+    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_KERNEL, sizeof d, 1, where);
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
@@ -82,10 +82,8 @@ cgn_status cgn_graph_add_kernel(cgn_graph *graph, cgn_node *const *deps, size_t 
     st = kernel_stage(&txn, &d, CGN_KERNEL_SET_ALL, &p, where);
     if (st == CGN_OK)
         st = kernel_stage_owners(&txn, &d);
-    if (st != CGN_OK) {
-        cgn__txn_rollback(&txn);
-        return st;
-    }
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
     kernel_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
@@ -94,9 +92,23 @@ cgn_status cgn_graph_add_kernel(cgn_graph *graph, cgn_node *const *deps, size_t 
     return CGN_OK;
 }
 
+/* The executable-update rules: may an executable's version `cur` become `d`? */
+cgn_status cgn__kernel_exec_check(const void *cur_, const void *d_, CUcontext ctx,
+                                  const char *where) {
+    const cgn_kernel_desc *cur = cur_;
+    const cgn_kernel_desc *d = d_;
+    {
+        cgn_status st = cgn__check_kernel_context(cur->kernel, d->kernel, ctx, where);
+        if (st != CGN_OK)
+            return st;
+    }
+    return CGN_OK;
+}
+
 cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *update) {
     static const char where[] = "cgn_kernel_node_update";
-    cgn_status st = cgn__check_node(node, CGN_NODE_KERNEL, where);
+    cgn__txn txn;
+    cgn_status st = cgn__update_begin(&txn, node, CGN_NODE_KERNEL, 12020, where);
     if (st != CGN_OK)
         return st;
     if (update == NULL)
@@ -111,10 +123,6 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel requires args", where);
     if ((set & CGN_KERNEL_SET_KERNEL_OWNER) && !(set & CGN_KERNEL_SET_KERNEL))
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel_owner requires kernel", where);
-    cgn__txn txn;
-    st = cgn__update_begin(&txn, node, 12020, 0);
-    if (st != CGN_OK)
-        return st;
     cgn_kernel_desc d = *(const cgn_kernel_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_KERNEL_SET_KERNEL) {
         d.kernel = update->kernel;
@@ -133,6 +141,8 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
     st = kernel_check_rules(&d, where);
     if (st == CGN_OK)
         st = kernel_check_kinds(&d, set, where);
+    if (st == CGN_OK)
+        st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
@@ -141,10 +151,8 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_KERNEL_SET_ARGS | CGN_KERNEL_SET_KERNEL)))
         st = kernel_stage_owners(&txn, &d);
-    if (st != CGN_OK) {
-        cgn__txn_rollback(&txn);
-        return st;
-    }
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
     kernel_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
@@ -155,45 +163,91 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
 
 cgn_status cgn_kernel_node_get(const cgn_node *node, cgn_kernel_desc *desc_out) {
     static const char where[] = "cgn_kernel_node_get";
-    cgn_status st = cgn__check_node(node, CGN_NODE_KERNEL, where);
+    cgn__node_rec *n;
+    cgn_status st = cgn__check_node(node, CGN_NODE_KERNEL, where, &n);
     if (st != CGN_OK)
         return st;
     if (desc_out == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
-    memcpy(desc_out, node->state, sizeof *desc_out);
+    memcpy(desc_out, n->state, sizeof *desc_out);
     return CGN_OK;
 }
 
-cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kernel_desc *desc) {
+/* Field names by bit, for messages about what an executable refused. */
+static const char *const kernel_field_names[] = {
+    "kernel", "kernel_owner", "grid", "block", "shared_mem_bytes", "args"
+};
+
+cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kernel_update *update) {
     static const char where[] = "cgn_kernel_exec_update";
-    cgn_status st = cgn__check_node(node, CGN_NODE_KERNEL, where);
+    cgn__txn txn;
+    cgn_status st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_KERNEL, 12020, where);
     if (st != CGN_OK)
         return st;
-    if (exec == NULL || desc == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: exec and desc must not be NULL", where);
-    cgn_kernel_desc d = *desc;
+    if (update == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+    const uint64_t set = update->set;
+    if (set & ~CGN_KERNEL_SET_ALL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                         (unsigned long long)(set & ~CGN_KERNEL_SET_ALL));
+    if (set == 0)
+        return CGN_OK;
+    if ((set & CGN_KERNEL_SET_KERNEL) && !(set & CGN_KERNEL_SET_ARGS))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel requires args", where);
+    if ((set & CGN_KERNEL_SET_KERNEL_OWNER) && !(set & CGN_KERNEL_SET_KERNEL))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel_owner requires kernel", where);
+    cgn_kernel_desc d = *(const cgn_kernel_desc *)cgn__txn_current_state(&txn);
+    if (set & CGN_KERNEL_SET_KERNEL) {
+        d.kernel = update->kernel;
+        d.kernel_owner = (set & CGN_KERNEL_SET_KERNEL_OWNER) ? update->kernel_owner : NULL;
+    }
+    if (set & CGN_KERNEL_SET_GRID)
+        d.grid = update->grid;
+    if (set & CGN_KERNEL_SET_BLOCK)
+        d.block = update->block;
+    if (set & CGN_KERNEL_SET_SHARED_MEM_BYTES)
+        d.shared_mem_bytes = update->shared_mem_bytes;
+    if (set & CGN_KERNEL_SET_ARGS) {
+        d.args = update->args;
+        d.num_args = update->num_args;
+    }
     st = kernel_check_rules(&d, where);
     if (st == CGN_OK)
-        st = kernel_check_kinds(&d, CGN_KERNEL_SET_ALL, where);
-    if (st != CGN_OK)
-        return st;
-    cgn__txn txn;
-    st = cgn__exec_update_begin(&txn, exec, node, 12020, 0);
+        st = kernel_check_kinds(&d, set, where);
+    if (st == CGN_OK)
+        st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p);
-    st = kernel_stage(&txn, &d, CGN_KERNEL_SET_ALL, &p, where);
-    if (st == CGN_OK)
+    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    st = kernel_stage(&txn, &d, set, &p, where);
+    /* Without a change to an owner field (or what it follows) the owners are unchanged. */
+    if (st == CGN_OK && (set & (CGN_KERNEL_SET_ARGS | CGN_KERNEL_SET_KERNEL)))
         st = kernel_stage_owners(&txn, &d);
-    if (st != CGN_OK) {
-        cgn__txn_rollback(&txn);
-        return st;
-    }
+    /* The executable-update rules, on the merged fields against the executable's own. */
+    if (st == CGN_OK)
+        st = cgn__kernel_exec_check(cgn__txn_current_state(&txn), &d, cgn__txn_context(&txn),
+                                    where);
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
     kernel_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
+        return cgn__exec_refused(st, set, kernel_field_names, 6);
+    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    return CGN_OK;
+}
+
+cgn_status cgn_kernel_exec_get(const cgn_exec *exec, const cgn_node *node,
+                               cgn_kernel_desc *desc_out) {
+    static const char where[] = "cgn_kernel_exec_get";
+    cgn__txn txn;
+    cgn_status st = cgn__exec_update_begin(&txn, (cgn_exec *)(uintptr_t)exec,
+                                           (cgn_node *)(uintptr_t)node, CGN_NODE_KERNEL, 0, where);
+    if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, NULL, 0, NULL);
+    if (desc_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
+    memcpy(desc_out, cgn__txn_current_state(&txn), sizeof *desc_out);
     return CGN_OK;
 }

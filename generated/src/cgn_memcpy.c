@@ -83,7 +83,7 @@ cgn_status cgn_graph_add_memcpy(cgn_graph *graph, cgn_node *const *deps, size_t 
     if (st != CGN_OK)
         return st;
     cgn__txn txn;
-    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_MEMCPY, sizeof d, 1);
+    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_MEMCPY, sizeof d, 1, where);
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
@@ -91,10 +91,8 @@ cgn_status cgn_graph_add_memcpy(cgn_graph *graph, cgn_node *const *deps, size_t 
     st = memcpy_stage(&txn, &d, CGN_MEMCPY_SET_ALL, &p, where);
     if (st == CGN_OK)
         st = memcpy_stage_owners(&txn, &d);
-    if (st != CGN_OK) {
-        cgn__txn_rollback(&txn);
-        return st;
-    }
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
     memcpy_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
@@ -103,9 +101,27 @@ cgn_status cgn_graph_add_memcpy(cgn_graph *graph, cgn_node *const *deps, size_t 
     return CGN_OK;
 }
 
+/* The executable-update rules: may an executable's version `cur` become `d`? */
+cgn_status cgn__memcpy_exec_check(const void *cur_, const void *d_, CUcontext ctx,
+                                  const char *where) {
+    const cgn_memcpy_desc *cur = cur_;
+    const cgn_memcpy_desc *d = d_;
+    (void)ctx;
+    if (d->dst_memory_type != cur->dst_memory_type)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: field dst: dst moves between device and host memory; rule: an executable's copy keeps the memory types (device or host) of its operands",
+                         where);
+    if (d->src_memory_type != cur->src_memory_type)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: field src: src moves between device and host memory; rule: an executable's copy keeps the memory types (device or host) of its operands",
+                         where);
+    return CGN_OK;
+}
+
 cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *update) {
     static const char where[] = "cgn_memcpy_node_update";
-    cgn_status st = cgn__check_node(node, CGN_NODE_MEMCPY, where);
+    cgn__txn txn;
+    cgn_status st = cgn__update_begin(&txn, node, CGN_NODE_MEMCPY, 12020, where);
     if (st != CGN_OK)
         return st;
     if (update == NULL)
@@ -120,13 +136,6 @@ cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *updat
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
     if ((set & CGN_MEMCPY_SET_SRC_OWNER) && !(set & CGN_MEMCPY_SET_SRC))
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: src_owner requires src", where);
-    cgn__txn txn;
-    st = cgn__update_begin(&txn, node, 12020, 1);
-    if (st != CGN_OK)
-        return st;
-    st = cgn__check_memcpy_1d(&txn, where);
-    if (st != CGN_OK)
-        return st;
     cgn_memcpy_desc d = *(const cgn_memcpy_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_MEMCPY_SET_DST) {
         d.dst = update->dst;
@@ -143,18 +152,21 @@ cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *updat
     st = memcpy_check_rules(&d, where);
     if (st == CGN_OK)
         st = memcpy_check_kinds(&d, set, where);
+    if (st == CGN_OK)
+        st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
+    st = cgn__check_memcpy_1d(&txn, where);
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
     st = memcpy_stage(&txn, &d, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_MEMCPY_SET_DST | CGN_MEMCPY_SET_SRC)))
         st = memcpy_stage_owners(&txn, &d);
-    if (st != CGN_OK) {
-        cgn__txn_rollback(&txn);
-        return st;
-    }
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
     memcpy_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
@@ -165,50 +177,89 @@ cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *updat
 
 cgn_status cgn_memcpy_node_get(const cgn_node *node, cgn_memcpy_desc *desc_out) {
     static const char where[] = "cgn_memcpy_node_get";
-    cgn_status st = cgn__check_node(node, CGN_NODE_MEMCPY, where);
+    cgn__node_rec *n;
+    cgn_status st = cgn__check_node(node, CGN_NODE_MEMCPY, where, &n);
     if (st != CGN_OK)
         return st;
     if (desc_out == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
-    memcpy(desc_out, node->state, sizeof *desc_out);
+    memcpy(desc_out, n->state, sizeof *desc_out);
     return CGN_OK;
 }
 
-cgn_status cgn_memcpy_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memcpy_desc *desc) {
+/* Field names by bit, for messages about what an executable refused. */
+static const char *const memcpy_field_names[] = {
+    "dst", "dst_owner", "src", "src_owner", "size"
+};
+
+cgn_status cgn_memcpy_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memcpy_update *update) {
     static const char where[] = "cgn_memcpy_exec_update";
-    cgn_status st = cgn__check_node(node, CGN_NODE_MEMCPY, where);
+    cgn__txn txn;
+    cgn_status st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_MEMCPY, 12020, where);
     if (st != CGN_OK)
         return st;
-    if (exec == NULL || desc == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: exec and desc must not be NULL", where);
-    cgn_memcpy_desc d = *desc;
-    d.dst_memory_type = (CUmemorytype)0;
-    d.src_memory_type = (CUmemorytype)0;
+    if (update == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+    const uint64_t set = update->set;
+    if (set & ~CGN_MEMCPY_SET_ALL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                         (unsigned long long)(set & ~CGN_MEMCPY_SET_ALL));
+    if (set == 0)
+        return CGN_OK;
+    if ((set & CGN_MEMCPY_SET_DST_OWNER) && !(set & CGN_MEMCPY_SET_DST))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
+    if ((set & CGN_MEMCPY_SET_SRC_OWNER) && !(set & CGN_MEMCPY_SET_SRC))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: src_owner requires src", where);
+    cgn_memcpy_desc d = *(const cgn_memcpy_desc *)cgn__txn_current_state(&txn);
+    if (set & CGN_MEMCPY_SET_DST) {
+        d.dst = update->dst;
+        d.dst_owner = (set & CGN_MEMCPY_SET_DST_OWNER) ? update->dst_owner : NULL;
+        d.dst_memory_type = (CUmemorytype)0; /* set by cgn */
+    }
+    if (set & CGN_MEMCPY_SET_SRC) {
+        d.src = update->src;
+        d.src_owner = (set & CGN_MEMCPY_SET_SRC_OWNER) ? update->src_owner : NULL;
+        d.src_memory_type = (CUmemorytype)0; /* set by cgn */
+    }
+    if (set & CGN_MEMCPY_SET_SIZE)
+        d.size = update->size;
     st = memcpy_check_rules(&d, where);
     if (st == CGN_OK)
-        st = memcpy_check_kinds(&d, CGN_MEMCPY_SET_ALL, where);
-    if (st != CGN_OK)
-        return st;
-    cgn__txn txn;
-    st = cgn__exec_update_begin(&txn, exec, node, 12020, 1);
-    if (st != CGN_OK)
-        return st;
-    st = cgn__check_memcpy_1d(&txn, where);
+        st = memcpy_check_kinds(&d, set, where);
+    if (st == CGN_OK)
+        st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p);
-    st = memcpy_stage(&txn, &d, CGN_MEMCPY_SET_ALL, &p, where);
-    if (st == CGN_OK)
+    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    st = memcpy_stage(&txn, &d, set, &p, where);
+    /* Without a change to an owner field (or what it follows) the owners are unchanged. */
+    if (st == CGN_OK && (set & (CGN_MEMCPY_SET_DST | CGN_MEMCPY_SET_SRC)))
         st = memcpy_stage_owners(&txn, &d);
-    if (st != CGN_OK) {
-        cgn__txn_rollback(&txn);
-        return st;
-    }
+    /* The executable-update rules, on the merged fields against the executable's own. */
+    if (st == CGN_OK)
+        st = cgn__memcpy_exec_check(cgn__txn_current_state(&txn), &d, cgn__txn_context(&txn),
+                                    where);
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
     memcpy_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
+        return cgn__exec_refused(st, set, memcpy_field_names, 5);
+    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    return CGN_OK;
+}
+
+cgn_status cgn_memcpy_exec_get(const cgn_exec *exec, const cgn_node *node,
+                               cgn_memcpy_desc *desc_out) {
+    static const char where[] = "cgn_memcpy_exec_get";
+    cgn__txn txn;
+    cgn_status st = cgn__exec_update_begin(&txn, (cgn_exec *)(uintptr_t)exec,
+                                           (cgn_node *)(uintptr_t)node, CGN_NODE_MEMCPY, 0, where);
+    if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, NULL, 0, NULL);
+    if (desc_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
+    memcpy(desc_out, cgn__txn_current_state(&txn), sizeof *desc_out);
     return CGN_OK;
 }

@@ -17,10 +17,17 @@ static cgn_status memset_check_rules(const cgn_memset_desc *d, const char *where
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: width must be at least 1", where);
     if (d->height == 0)
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: height must be at least 1", where);
+    if (d->width > SIZE_MAX / d->element_size)
+        return cgn__fail(CGN_ERROR_OUT_OF_RANGE,
+                         "%s: width %zu times element_size %u does not fit size_t", where, d->width,
+                         d->element_size);
     if (d->height > 1 && d->pitch < d->width * d->element_size)
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: pitch %zu is less than width*element_size = %zu", where, d->pitch,
                          d->width * d->element_size);
+    if (d->height > 1 && (d->height - 1) > (SIZE_MAX - d->width * d->element_size) / d->pitch)
+        return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: %zu rows of pitch %zu do not fit size_t",
+                         where, d->height, d->pitch);
     return CGN_OK;
 }
 
@@ -76,7 +83,7 @@ cgn_status cgn_graph_add_memset(cgn_graph *graph, cgn_node *const *deps, size_t 
     if (st != CGN_OK)
         return st;
     cgn__txn txn;
-    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_MEMSET, sizeof d, 1);
+    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_MEMSET, sizeof d, 1, where);
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
@@ -84,10 +91,8 @@ cgn_status cgn_graph_add_memset(cgn_graph *graph, cgn_node *const *deps, size_t 
     st = memset_stage(&txn, &d, CGN_MEMSET_SET_ALL, &p, where);
     if (st == CGN_OK)
         st = memset_stage_owners(&txn, &d);
-    if (st != CGN_OK) {
-        cgn__txn_rollback(&txn);
-        return st;
-    }
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
     memset_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
@@ -96,9 +101,39 @@ cgn_status cgn_graph_add_memset(cgn_graph *graph, cgn_node *const *deps, size_t 
     return CGN_OK;
 }
 
+/* The executable-update rules: may an executable's version `cur` become `d`? */
+cgn_status cgn__memset_exec_check(const void *cur_, const void *d_, CUcontext ctx,
+                                  const char *where) {
+    const cgn_memset_desc *cur = cur_;
+    const cgn_memset_desc *d = d_;
+    (void)ctx;
+    if (cur->height == 1 && d->height != 1)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: field height: height %zu; rule: a 1-D memset (height 1) stays 1-D in an executable",
+                         where, d->height);
+    if (cur->height > 1 && d->height != cur->height)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: field height: height %zu, the executable has %zu; rule: a 2-D memset in an executable may change only dst and value",
+                         where, d->height, cur->height);
+    if (cur->height > 1 && d->width != cur->width)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: field width: width %zu, the executable has %zu; rule: a 2-D memset in an executable may change only dst and value",
+                         where, d->width, cur->width);
+    if (cur->height > 1 && d->pitch != cur->pitch)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: field pitch: pitch %zu, the executable has %zu; rule: a 2-D memset in an executable may change only dst and value",
+                         where, d->pitch, cur->pitch);
+    if (cur->height > 1 && d->element_size != cur->element_size)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: field element_size: element_size %u, the executable has %u; rule: a 2-D memset in an executable may change only dst and value",
+                         where, d->element_size, cur->element_size);
+    return CGN_OK;
+}
+
 cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *update) {
     static const char where[] = "cgn_memset_node_update";
-    cgn_status st = cgn__check_node(node, CGN_NODE_MEMSET, where);
+    cgn__txn txn;
+    cgn_status st = cgn__update_begin(&txn, node, CGN_NODE_MEMSET, 12020, where);
     if (st != CGN_OK)
         return st;
     if (update == NULL)
@@ -115,10 +150,6 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: value requires element_size", where);
     if ((set & CGN_MEMSET_SET_ELEMENT_SIZE) && !(set & CGN_MEMSET_SET_VALUE))
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: element_size requires value", where);
-    cgn__txn txn;
-    st = cgn__update_begin(&txn, node, 12020, 1);
-    if (st != CGN_OK)
-        return st;
     cgn_memset_desc d = *(const cgn_memset_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_MEMSET_SET_DST) {
         d.dst = update->dst;
@@ -137,6 +168,8 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
     st = memset_check_rules(&d, where);
     if (st == CGN_OK)
         st = memset_check_kinds(&d, set, where);
+    if (st == CGN_OK)
+        st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
@@ -145,10 +178,8 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_MEMSET_SET_DST)))
         st = memset_stage_owners(&txn, &d);
-    if (st != CGN_OK) {
-        cgn__txn_rollback(&txn);
-        return st;
-    }
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
     memset_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
@@ -159,45 +190,93 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
 
 cgn_status cgn_memset_node_get(const cgn_node *node, cgn_memset_desc *desc_out) {
     static const char where[] = "cgn_memset_node_get";
-    cgn_status st = cgn__check_node(node, CGN_NODE_MEMSET, where);
+    cgn__node_rec *n;
+    cgn_status st = cgn__check_node(node, CGN_NODE_MEMSET, where, &n);
     if (st != CGN_OK)
         return st;
     if (desc_out == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
-    memcpy(desc_out, node->state, sizeof *desc_out);
+    memcpy(desc_out, n->state, sizeof *desc_out);
     return CGN_OK;
 }
 
-cgn_status cgn_memset_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memset_desc *desc) {
+/* Field names by bit, for messages about what an executable refused. */
+static const char *const memset_field_names[] = {
+    "dst", "dst_owner", "value", "element_size", "width", "height", "pitch"
+};
+
+cgn_status cgn_memset_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memset_update *update) {
     static const char where[] = "cgn_memset_exec_update";
-    cgn_status st = cgn__check_node(node, CGN_NODE_MEMSET, where);
+    cgn__txn txn;
+    cgn_status st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_MEMSET, 12020, where);
     if (st != CGN_OK)
         return st;
-    if (exec == NULL || desc == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: exec and desc must not be NULL", where);
-    cgn_memset_desc d = *desc;
+    if (update == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+    const uint64_t set = update->set;
+    if (set & ~CGN_MEMSET_SET_ALL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                         (unsigned long long)(set & ~CGN_MEMSET_SET_ALL));
+    if (set == 0)
+        return CGN_OK;
+    if ((set & CGN_MEMSET_SET_DST_OWNER) && !(set & CGN_MEMSET_SET_DST))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
+    if ((set & CGN_MEMSET_SET_VALUE) && !(set & CGN_MEMSET_SET_ELEMENT_SIZE))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: value requires element_size", where);
+    if ((set & CGN_MEMSET_SET_ELEMENT_SIZE) && !(set & CGN_MEMSET_SET_VALUE))
+        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: element_size requires value", where);
+    cgn_memset_desc d = *(const cgn_memset_desc *)cgn__txn_current_state(&txn);
+    if (set & CGN_MEMSET_SET_DST) {
+        d.dst = update->dst;
+        d.dst_owner = (set & CGN_MEMSET_SET_DST_OWNER) ? update->dst_owner : NULL;
+    }
+    if (set & CGN_MEMSET_SET_VALUE)
+        d.value = update->value;
+    if (set & CGN_MEMSET_SET_ELEMENT_SIZE)
+        d.element_size = update->element_size;
+    if (set & CGN_MEMSET_SET_WIDTH)
+        d.width = update->width;
+    if (set & CGN_MEMSET_SET_HEIGHT)
+        d.height = update->height;
+    if (set & CGN_MEMSET_SET_PITCH)
+        d.pitch = update->pitch;
     st = memset_check_rules(&d, where);
     if (st == CGN_OK)
-        st = memset_check_kinds(&d, CGN_MEMSET_SET_ALL, where);
-    if (st != CGN_OK)
-        return st;
-    cgn__txn txn;
-    st = cgn__exec_update_begin(&txn, exec, node, 12020, 1);
+        st = memset_check_kinds(&d, set, where);
+    if (st == CGN_OK)
+        st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p);
-    st = memset_stage(&txn, &d, CGN_MEMSET_SET_ALL, &p, where);
-    if (st == CGN_OK)
+    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    st = memset_stage(&txn, &d, set, &p, where);
+    /* Without a change to an owner field (or what it follows) the owners are unchanged. */
+    if (st == CGN_OK && (set & (CGN_MEMSET_SET_DST)))
         st = memset_stage_owners(&txn, &d);
-    if (st != CGN_OK) {
-        cgn__txn_rollback(&txn);
-        return st;
-    }
+    /* The executable-update rules, on the merged fields against the executable's own. */
+    if (st == CGN_OK)
+        st = cgn__memset_exec_check(cgn__txn_current_state(&txn), &d, cgn__txn_context(&txn),
+                                    where);
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
     memset_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
+        return cgn__exec_refused(st, set, memset_field_names, 7);
+    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    return CGN_OK;
+}
+
+cgn_status cgn_memset_exec_get(const cgn_exec *exec, const cgn_node *node,
+                               cgn_memset_desc *desc_out) {
+    static const char where[] = "cgn_memset_exec_get";
+    cgn__txn txn;
+    cgn_status st = cgn__exec_update_begin(&txn, (cgn_exec *)(uintptr_t)exec,
+                                           (cgn_node *)(uintptr_t)node, CGN_NODE_MEMSET, 0, where);
+    if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, NULL, 0, NULL);
+    if (desc_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
+    memcpy(desc_out, cgn__txn_current_state(&txn), sizeof *desc_out);
     return CGN_OK;
 }

@@ -43,7 +43,7 @@ static const cgn_test_invalid case_child_graph_invalid[] = {
 
 const cgn_test_case cgn_test_cases_child_graph[] = {
     {"child-graph", case_child_graph_original, case_child_graph_update,
-     case_child_graph_replacement, case_child_graph_invalid, 1},
+     case_child_graph_replacement, case_child_graph_invalid, 1, NULL, 0, NULL},
 };
 const size_t cgn_test_cases_child_graph_count = 1;
 
@@ -61,8 +61,16 @@ static cgn_status type_child_graph_get(const cgn_node *n, void *desc) {
     return cgn_child_graph_node_get(n, desc);
 }
 
-static cgn_status type_child_graph_exec_update(cgn_exec *e, cgn_node *n, const void *desc) {
-    return cgn_child_graph_exec_update(e, n, desc);
+static cgn_status type_child_graph_exec_update(cgn_exec *e, cgn_node *n, const void *u) {
+    return cgn_child_graph_exec_update(e, n, u);
+}
+
+static cgn_status type_child_graph_exec_get(const cgn_exec *e, const cgn_node *n, void *desc) {
+    return cgn_child_graph_exec_get(e, n, desc);
+}
+
+static void type_child_graph_update_from_desc(void *u, const void *desc) {
+    cgn_child_graph_update_from_desc(u, desc);
 }
 
 static int type_child_graph_desc_equal(const void *a_, const void *b_) {
@@ -74,6 +82,6 @@ static int type_child_graph_desc_equal(const void *a_, const void *b_) {
 const cgn_test_type cgn_test_type_child_graph = {
     "child_graph", CGN_NODE_CHILD_GRAPH, sizeof(cgn_child_graph_desc),
     sizeof(cgn_child_graph_update), type_child_graph_add, type_child_graph_update,
-    type_child_graph_get, type_child_graph_exec_update, type_child_graph_desc_equal,
-    cgn_test_cases_child_graph, 1
+    type_child_graph_get, type_child_graph_exec_update, type_child_graph_exec_get,
+    type_child_graph_update_from_desc, type_child_graph_desc_equal, cgn_test_cases_child_graph, 1
 };

@@ -87,10 +87,10 @@ static const cgn_test_invalid case_event_wait_drop_owner_invalid[] = {
 
 const cgn_test_case cgn_test_cases_event_wait[] = {
     {"event-wait", case_event_wait_original, case_event_wait_update, case_event_wait_replacement,
-     case_event_wait_invalid, 2},
+     case_event_wait_invalid, 2, NULL, 0, NULL},
     {"event-wait-drop-owner", case_event_wait_drop_owner_original,
      case_event_wait_drop_owner_update, case_event_wait_drop_owner_replacement,
-     case_event_wait_drop_owner_invalid, 1},
+     case_event_wait_drop_owner_invalid, 1, NULL, 0, NULL},
 };
 const size_t cgn_test_cases_event_wait_count = 2;
 
@@ -108,8 +108,16 @@ static cgn_status type_event_wait_get(const cgn_node *n, void *desc) {
     return cgn_event_wait_node_get(n, desc);
 }
 
-static cgn_status type_event_wait_exec_update(cgn_exec *e, cgn_node *n, const void *desc) {
-    return cgn_event_wait_exec_update(e, n, desc);
+static cgn_status type_event_wait_exec_update(cgn_exec *e, cgn_node *n, const void *u) {
+    return cgn_event_wait_exec_update(e, n, u);
+}
+
+static cgn_status type_event_wait_exec_get(const cgn_exec *e, const cgn_node *n, void *desc) {
+    return cgn_event_wait_exec_get(e, n, desc);
+}
+
+static void type_event_wait_update_from_desc(void *u, const void *desc) {
+    cgn_event_wait_update_from_desc(u, desc);
 }
 
 static int type_event_wait_desc_equal(const void *a_, const void *b_) {
@@ -121,5 +129,6 @@ static int type_event_wait_desc_equal(const void *a_, const void *b_) {
 const cgn_test_type cgn_test_type_event_wait = {
     "event_wait", CGN_NODE_EVENT_WAIT, sizeof(cgn_event_wait_desc), sizeof(cgn_event_wait_update),
     type_event_wait_add, type_event_wait_update, type_event_wait_get, type_event_wait_exec_update,
-    type_event_wait_desc_equal, cgn_test_cases_event_wait, 2
+    type_event_wait_exec_get, type_event_wait_update_from_desc, type_event_wait_desc_equal,
+    cgn_test_cases_event_wait, 2
 };

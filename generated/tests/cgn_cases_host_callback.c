@@ -260,20 +260,20 @@ static const cgn_test_invalid case_host_callback_empty_payload_invalid[] = {
 
 const cgn_test_case cgn_test_cases_host_callback[] = {
     {"host-callback", case_host_callback_original, case_host_callback_update,
-     case_host_callback_replacement, case_host_callback_invalid, 3},
+     case_host_callback_replacement, case_host_callback_invalid, 3, NULL, 0, NULL},
     {"host-callback-user-data", case_host_callback_user_data_original,
      case_host_callback_user_data_update, case_host_callback_user_data_replacement,
-     case_host_callback_user_data_invalid, 2},
+     case_host_callback_user_data_invalid, 2, NULL, 0, NULL},
     {"host-callback-clears-argument", case_host_callback_clears_argument_original,
      case_host_callback_clears_argument_update, case_host_callback_clears_argument_replacement,
-     case_host_callback_clears_argument_invalid, 1},
+     case_host_callback_clears_argument_invalid, 1, NULL, 0, NULL},
     {"host-callback-payload-to-user-data", case_host_callback_payload_to_user_data_original,
      case_host_callback_payload_to_user_data_update,
      case_host_callback_payload_to_user_data_replacement,
-     case_host_callback_payload_to_user_data_invalid, 1},
+     case_host_callback_payload_to_user_data_invalid, 1, NULL, 0, NULL},
     {"host-callback-empty-payload", case_host_callback_empty_payload_original,
      case_host_callback_empty_payload_update, case_host_callback_empty_payload_replacement,
-     case_host_callback_empty_payload_invalid, 1},
+     case_host_callback_empty_payload_invalid, 1, NULL, 0, NULL},
 };
 const size_t cgn_test_cases_host_callback_count = 5;
 
@@ -296,8 +296,16 @@ static cgn_status type_host_callback_get(const cgn_node *n, void *desc) {
     return cgn_host_callback_node_get(n, desc);
 }
 
-static cgn_status type_host_callback_exec_update(cgn_exec *e, cgn_node *n, const void *desc) {
-    return cgn_host_callback_exec_update(e, n, desc);
+static cgn_status type_host_callback_exec_update(cgn_exec *e, cgn_node *n, const void *u) {
+    return cgn_host_callback_exec_update(e, n, u);
+}
+
+static cgn_status type_host_callback_exec_get(const cgn_exec *e, const cgn_node *n, void *desc) {
+    return cgn_host_callback_exec_get(e, n, desc);
+}
+
+static void type_host_callback_update_from_desc(void *u, const void *desc) {
+    cgn_host_callback_update_from_desc(u, desc);
 }
 
 static int type_host_callback_desc_equal(const void *a_, const void *b_) {
@@ -311,6 +319,7 @@ static int type_host_callback_desc_equal(const void *a_, const void *b_) {
 const cgn_test_type cgn_test_type_host_callback = {
     "host_callback", CGN_NODE_HOST, sizeof(cgn_host_callback_desc),
     sizeof(cgn_host_callback_update), type_host_callback_add, type_host_callback_update,
-    type_host_callback_get, type_host_callback_exec_update, type_host_callback_desc_equal,
+    type_host_callback_get, type_host_callback_exec_update, type_host_callback_exec_get,
+    type_host_callback_update_from_desc, type_host_callback_desc_equal,
     cgn_test_cases_host_callback, 5
 };

@@ -271,13 +271,13 @@ static const cgn_test_invalid case_kernel_function_invalid[] = {
 
 const cgn_test_case cgn_test_cases_kernel[] = {
     {"kernel-config", case_kernel_config_original, case_kernel_config_update,
-     case_kernel_config_replacement, case_kernel_config_invalid, 2},
+     case_kernel_config_replacement, case_kernel_config_invalid, 2, NULL, 0, NULL},
     {"kernel-args", case_kernel_args_original, case_kernel_args_update,
-     case_kernel_args_replacement, case_kernel_args_invalid, 2},
+     case_kernel_args_replacement, case_kernel_args_invalid, 2, NULL, 0, NULL},
     {"kernel-scalar-arg", case_kernel_scalar_arg_original, case_kernel_scalar_arg_update,
-     case_kernel_scalar_arg_replacement, case_kernel_scalar_arg_invalid, 1},
+     case_kernel_scalar_arg_replacement, case_kernel_scalar_arg_invalid, 1, NULL, 0, NULL},
     {"kernel-function", case_kernel_function_original, case_kernel_function_update,
-     case_kernel_function_replacement, case_kernel_function_invalid, 3},
+     case_kernel_function_replacement, case_kernel_function_invalid, 3, NULL, 0, NULL},
 };
 const size_t cgn_test_cases_kernel_count = 4;
 
@@ -308,8 +308,16 @@ static cgn_status type_kernel_get(const cgn_node *n, void *desc) {
     return cgn_kernel_node_get(n, desc);
 }
 
-static cgn_status type_kernel_exec_update(cgn_exec *e, cgn_node *n, const void *desc) {
-    return cgn_kernel_exec_update(e, n, desc);
+static cgn_status type_kernel_exec_update(cgn_exec *e, cgn_node *n, const void *u) {
+    return cgn_kernel_exec_update(e, n, u);
+}
+
+static cgn_status type_kernel_exec_get(const cgn_exec *e, const cgn_node *n, void *desc) {
+    return cgn_kernel_exec_get(e, n, desc);
+}
+
+static void type_kernel_update_from_desc(void *u, const void *desc) {
+    cgn_kernel_update_from_desc(u, desc);
 }
 
 static int type_kernel_desc_equal(const void *a_, const void *b_) {
@@ -325,6 +333,6 @@ static int type_kernel_desc_equal(const void *a_, const void *b_) {
 
 const cgn_test_type cgn_test_type_kernel = {
     "kernel", CGN_NODE_KERNEL, sizeof(cgn_kernel_desc), sizeof(cgn_kernel_update), type_kernel_add,
-    type_kernel_update, type_kernel_get, type_kernel_exec_update, type_kernel_desc_equal,
-    cgn_test_cases_kernel, 4
+    type_kernel_update, type_kernel_get, type_kernel_exec_update, type_kernel_exec_get,
+    type_kernel_update_from_desc, type_kernel_desc_equal, cgn_test_cases_kernel, 4
 };

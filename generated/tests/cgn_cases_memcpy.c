@@ -42,6 +42,20 @@ static void case_memcpy_size_invalid_0(cgn_test_env *env, void *out) {
     u->size = 0;
 }
 
+static void case_memcpy_size_exec_invalid_0(cgn_test_env *env, void *out) {
+    cgn_memcpy_update *u = out;
+    *u = (cgn_memcpy_update)CGN_MEMCPY_UPDATE_INIT;
+    u->set = CGN_MEMCPY_SET_DST;
+    u->dst = cgn_test_host(env, 0);
+}
+
+static void case_memcpy_size_exec_invalid_1(cgn_test_env *env, void *out) {
+    cgn_memcpy_update *u = out;
+    *u = (cgn_memcpy_update)CGN_MEMCPY_UPDATE_INIT;
+    u->set = CGN_MEMCPY_SET_SRC;
+    u->src = cgn_test_host(env, 1);
+}
+
 static void case_memcpy_source_original(cgn_test_env *env, void *out) {
     cgn_memcpy_desc *d = out;
     *d = (cgn_memcpy_desc)CGN_MEMCPY_DESC_INIT;
@@ -223,6 +237,11 @@ static void case_memcpy_host_back_to_device_invalid_0(cgn_test_env *env, void *o
     u->src = 0;
 }
 
+static const cgn_test_exec_invalid case_memcpy_size_exec_invalid[] = {
+    {case_memcpy_size_exec_invalid_0, CGN_ERROR_INVALID_VALUE, "{dst: host:0}", "dst"},
+    {case_memcpy_size_exec_invalid_1, CGN_ERROR_INVALID_VALUE, "{src: host:1}", "src"},
+};
+
 static const cgn_test_invalid case_memcpy_size_invalid[] = {
     {case_memcpy_size_invalid_0, CGN_ERROR_INVALID_VALUE, "{size: 0}"},
 };
@@ -251,20 +270,21 @@ static const cgn_test_invalid case_memcpy_host_back_to_device_invalid[] = {
 
 const cgn_test_case cgn_test_cases_memcpy[] = {
     {"memcpy-size", case_memcpy_size_original, case_memcpy_size_update,
-     case_memcpy_size_replacement, case_memcpy_size_invalid, 1},
+     case_memcpy_size_replacement, case_memcpy_size_invalid, 1, case_memcpy_size_exec_invalid, 2,
+     NULL},
     {"memcpy-source", case_memcpy_source_original, case_memcpy_source_update,
-     case_memcpy_source_replacement, case_memcpy_source_invalid, 2},
+     case_memcpy_source_replacement, case_memcpy_source_invalid, 2, NULL, 0, NULL},
     {"memcpy-destination", case_memcpy_destination_original, case_memcpy_destination_update,
-     case_memcpy_destination_replacement, case_memcpy_destination_invalid, 2},
+     case_memcpy_destination_replacement, case_memcpy_destination_invalid, 2, NULL, 0, NULL},
     {"memcpy-device-to-host", case_memcpy_device_to_host_original,
      case_memcpy_device_to_host_update, case_memcpy_device_to_host_replacement,
-     case_memcpy_device_to_host_invalid, 1},
+     case_memcpy_device_to_host_invalid, 1, NULL, 0, "dst"},
     {"memcpy-host-to-device", case_memcpy_host_to_device_original,
      case_memcpy_host_to_device_update, case_memcpy_host_to_device_replacement,
-     case_memcpy_host_to_device_invalid, 1},
+     case_memcpy_host_to_device_invalid, 1, NULL, 0, "src"},
     {"memcpy-host-back-to-device", case_memcpy_host_back_to_device_original,
      case_memcpy_host_back_to_device_update, case_memcpy_host_back_to_device_replacement,
-     case_memcpy_host_back_to_device_invalid, 1},
+     case_memcpy_host_back_to_device_invalid, 1, NULL, 0, "dst"},
 };
 const size_t cgn_test_cases_memcpy_count = 6;
 
@@ -282,8 +302,16 @@ static cgn_status type_memcpy_get(const cgn_node *n, void *desc) {
     return cgn_memcpy_node_get(n, desc);
 }
 
-static cgn_status type_memcpy_exec_update(cgn_exec *e, cgn_node *n, const void *desc) {
-    return cgn_memcpy_exec_update(e, n, desc);
+static cgn_status type_memcpy_exec_update(cgn_exec *e, cgn_node *n, const void *u) {
+    return cgn_memcpy_exec_update(e, n, u);
+}
+
+static cgn_status type_memcpy_exec_get(const cgn_exec *e, const cgn_node *n, void *desc) {
+    return cgn_memcpy_exec_get(e, n, desc);
+}
+
+static void type_memcpy_update_from_desc(void *u, const void *desc) {
+    cgn_memcpy_update_from_desc(u, desc);
 }
 
 static int type_memcpy_desc_equal(const void *a_, const void *b_) {
@@ -295,6 +323,6 @@ static int type_memcpy_desc_equal(const void *a_, const void *b_) {
 
 const cgn_test_type cgn_test_type_memcpy = {
     "memcpy", CGN_NODE_MEMCPY, sizeof(cgn_memcpy_desc), sizeof(cgn_memcpy_update), type_memcpy_add,
-    type_memcpy_update, type_memcpy_get, type_memcpy_exec_update, type_memcpy_desc_equal,
-    cgn_test_cases_memcpy, 6
+    type_memcpy_update, type_memcpy_get, type_memcpy_exec_update, type_memcpy_exec_get,
+    type_memcpy_update_from_desc, type_memcpy_desc_equal, cgn_test_cases_memcpy, 6
 };

@@ -2,9 +2,14 @@
  *
  * Every fallible call returns a cgn_status; cgn_last_error() gives a thread-local message
  * naming the node, the field and the driver result of the last failure on this thread.
- * Handles are opaque. Threading: like CUDA, one graph (with its nodes) and each executable
- * need external synchronisation; owners may be retained and released from any thread.
- * docs/ownership.md says who retains what and when release callbacks run. */
+ * Handles are opaque values, not pointers: a NULL, foreign, destroyed or double-destroyed
+ * handle is reported (CGN_ERROR_INVALID_ARGUMENT, CGN_ERROR_DESTROYED), never dereferenced.
+ * Threading: like CUDA, one graph hierarchy (a graph with its nodes and embeddings) and each
+ * executable need external synchronisation; a hierarchy and the executables made from it may
+ * be used from different threads at once, except that destroying nodes or graphs and replacing
+ * child graphs must not run while an executable made from that hierarchy is being updated.
+ * Owners may be retained and released from any thread. docs/ownership.md says who retains what
+ * and when release callbacks run. */
 #ifndef CGN_CGN_H
 #define CGN_CGN_H
 
@@ -74,10 +79,15 @@ typedef void (*cgn_release_fn)(void *resource);
 /* Creates an owner holding one reference (the caller's). release may be NULL. */
 CGN_API cgn_status cgn_owner_create(void *resource, cgn_release_fn release, cgn_owner **owner_out);
 CGN_API cgn_status cgn_owner_retain(cgn_owner *owner);
+/* Drops a reference. Never runs the release callback itself (this may be a CUDA thread): when
+ * the last reference goes, the callback runs at the next cgn call that may call CUDA, or in
+ * cgn_collect(). */
 CGN_API cgn_status cgn_owner_release(cgn_owner *owner);
 CGN_API void *cgn_owner_resource(const cgn_owner *owner);
-/* Runs the release callbacks of everything CUDA has let go of since the last call. Returns the
- * number of attachments released in this call. */
+/* Runs the release callbacks of everything released since the last call: versions CUDA let
+ * go of, owners whose last reference was dropped by cgn_owner_release, and executable-level
+ * versions whose launches have completed. Returns the number of versions and owners released.
+ * Call it on a thread that may call CUDA (not from a host callback). */
 CGN_API size_t cgn_collect(void);
 
 /* ---- graphs, nodes, executables ----------------------------------------------------------- */
@@ -99,25 +109,50 @@ typedef enum cgn_node_type {
 } cgn_node_type;
 
 CGN_API cgn_status cgn_graph_create(cgn_graph **graph_out);
-/* Destroys the graph and every node handle of it; executables made from it stay valid. */
+/* Destroys the graph. Its node handles stay valid for executable-level calls on executables
+ * made from it (which outlive it) and report CGN_ERROR_DESTROYED elsewhere. */
 CGN_API cgn_status cgn_graph_destroy(cgn_graph *graph);
 CGN_API cgn_status cgn_graph_raw(const cgn_graph *graph, CUgraph *raw_out);
 
 CGN_API cgn_status cgn_graph_add_empty(cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
                                        cgn_node **node_out);
-/* Removes the node from its graph. The handle stays valid until its graph is destroyed and
- * reports CGN_ERROR_DESTROYED from then on. */
+/* Removes the node from its graph; its handle reports CGN_ERROR_DESTROYED from then on, also
+ * in executables made before (they still run their copy, but CUDA can no longer address it). */
 CGN_API cgn_status cgn_node_destroy(cgn_node *node);
 CGN_API cgn_status cgn_node_type_of(const cgn_node *node, cgn_node_type *type_out);
 /* Whether the node is still part of its graph. */
 CGN_API int cgn_node_is_alive(const cgn_node *node);
 CGN_API cgn_status cgn_node_raw(const cgn_node *node, CUgraphNode *raw_out);
+/* The graph the node belongs to (a root graph or an embedding). */
+CGN_API cgn_status cgn_node_graph(const cgn_node *node, cgn_graph **graph_out);
 
+/* Instantiates the graph. The executable keeps its own copy of every node's parameters (what
+ * its exec-level updates start from) and references to their owners. */
 CGN_API cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out);
+/* Launches on `stream` and counts the launch, so that versions replaced by executable-level
+ * updates are released once no launch can read them (an event is recorded after a launch only
+ * while such versions wait). Also releases what completed launches no longer need. */
 CGN_API cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream);
-/* Safe while a launch is in flight: CUDA frees the executable when it completes. */
+/* Safe while a launch is in flight: CUDA frees the executable when it completes, and what the
+ * executable held is released after that. */
 CGN_API cgn_status cgn_exec_destroy(cgn_exec *exec);
+/* The raw executable. Launches through it are invisible to cgn, so from this call on nothing
+ * the executable held is released before the executable is destroyed. */
 CGN_API cgn_status cgn_exec_raw(const cgn_exec *exec, CUgraphExec *raw_out);
+
+/* Makes the executable run the graph's current parameters (cuGraphExecUpdate), with the
+ * graph's current owners held by the executable; its own copies of the nodes are re-taken.
+ * `graph` must be the graph the executable was instantiated from. Refused before the driver
+ * is asked when cgn can see why (nodes added or destroyed since the instantiation, a node's
+ * executable-update rule), else when the driver refuses, with CGN_ERROR_DRIVER naming the
+ * node and CUDA's reason; the executable is then unchanged. Use this, not cuGraphExecUpdate on
+ * the raw handles: the raw call drops references cgn relies on (docs/ownership.md). */
+CGN_API cgn_status cgn_exec_update_from_graph(cgn_exec *exec, cgn_graph *graph);
+/* Enables or disables a node in one executable (a disabled node does nothing when launched;
+ * its parameters are kept). Kernel, memset and memcpy nodes only (CGN_ERROR_NOT_SUPPORTED
+ * otherwise). */
+CGN_API cgn_status cgn_exec_node_set_enabled(cgn_exec *exec, cgn_node *node, int enabled);
+CGN_API cgn_status cgn_exec_node_get_enabled(cgn_exec *exec, cgn_node *node, int *enabled_out);
 
 /* ---- child-graph embeddings ------------------------------------------------------------------ */
 

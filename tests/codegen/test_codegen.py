@@ -238,11 +238,12 @@ class GoodSpecs(unittest.TestCase):
         self.assertIn("#define CGN_MEMSET_DESC_INIT {.element_size = 1, .height = 1, .pitch = 0}", h)
         with open(os.path.join(GENERATED, "src", "cgn_memset.c")) as f:
             c = f.read()
-        order = ["cgn__check_node(", "update == NULL", "set & ~CGN_MEMSET_SET_ALL", "set == 0",
-                 "dst_owner requires dst", "cgn__update_begin(", "d.dst = update->dst",
-                 "memset_check_rules(&d", "memset_check_kinds(&d", "memset_stage(&txn",
-                 "memset_stage_owners(&txn", "memset_build(&d", "cgn__txn_apply(",
-                 "cgn__txn_commit("]
+        # Validation before the first driver call (cgn__txn_enter), the mutation last.
+        order = ["cgn__update_begin(", "update == NULL", "set & ~CGN_MEMSET_SET_ALL", "set == 0",
+                 "dst_owner requires dst", "d.dst = update->dst",
+                 "memset_check_rules(&d", "memset_check_kinds(&d", "cgn__txn_enter(",
+                 "memset_stage(&txn", "memset_stage_owners(&txn", "memset_build(&d",
+                 "cgn__txn_apply(", "cgn__txn_commit("]
         body = c[c.index("cgn_status cgn_memset_node_update("):]
         positions = [body.index(s) for s in order]
         self.assertEqual(positions, sorted(positions))
@@ -290,8 +291,8 @@ class GoodSpecs(unittest.TestCase):
         self.assertIn("d.src_memory_type = (CUmemorytype)0; /* set by cgn */", c)
         # The form check runs right after the gate, before anything is merged or staged.
         body = c[c.index("cgn_status cgn_memcpy_node_update("):]
-        order = ["cgn__update_begin(", "cgn__check_memcpy_1d(&txn, where)", "d.dst = update->dst",
-                 "memcpy_stage(&txn", "cgn__txn_apply("]
+        order = ["cgn__update_begin(", "d.dst = update->dst", "cgn__txn_enter(",
+                 "cgn__check_memcpy_1d(&txn, where)", "memcpy_stage(&txn", "cgn__txn_apply("]
         positions = [body.index(x) for x in order]
         self.assertEqual(positions, sorted(positions))
 
@@ -315,7 +316,7 @@ class GoodSpecs(unittest.TestCase):
                    "cgn_status cgn_host_callback_node_update("):
             body = c[c.index(fn):]
             order = ["host_callback_stage(&txn", "host_callback_stage_owners(&txn",
-                     "host_callback_settle(&d", "cgn__txn_rollback(&txn)",
+                     "host_callback_settle(&d", "cgn__txn_fail(&txn",
                      "host_callback_build(&d", "cgn__txn_apply("]
             positions = [body.index(x) for x in order]
             self.assertEqual(positions, sorted(positions), fn)

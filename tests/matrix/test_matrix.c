@@ -95,15 +95,19 @@ static void test_update_changes_future_instantiations(void **state) {
 
 /* Whether the node's current version holds the owner: through its attachment, or for a
  * child-graph node through the attachments of the nodes of its embedded copy. */
-static int attachment_has(const cgn_node *node, const cgn_owner *o) {
-    const cgn__attachment *a = node->attachment;
+static int record_has(const cgn__node_rec *n, const cgn_owner *o) {
+    const cgn__attachment *a = n->attachment;
     for (size_t i = 0; a && i < a->num_owners; i++)
         if (a->owners[i] == o)
             return 1;
-    for (size_t i = 0; node->embedded && i < node->embedded->num_nodes; i++)
-        if (node->embedded->nodes[i]->alive && attachment_has(node->embedded->nodes[i], o))
+    for (size_t i = 0; n->embedded && i < n->embedded->num_nodes; i++)
+        if (record_has(n->embedded->nodes[i], o))
             return 1;
     return 0;
+}
+
+static int attachment_has(const cgn_node *node, const cgn_owner *o) {
+    return record_has(cgn__node_record(node), o);
 }
 
 /* Every owner is released exactly once, after the last graph or executable holding it. */
@@ -159,7 +163,7 @@ static void test_invalid_update_preserves_state(void **state) {
         OK(cgn_graph_instantiate(g, &old_exec));
         long refs[CGN_TEST_NUM_BUFS];
         snapshot_refs(p, refs);
-        const cgn__attachment *attachment = node->attachment;
+        const cgn__attachment *attachment = cgn__node_record(node)->attachment;
         cgn_fault_reset_counts();
         cgn_status st = p->type->update(node, bad);
         if (st != inv->status)
@@ -170,7 +174,7 @@ static void test_invalid_update_preserves_state(void **state) {
         assert_true(strlen(cgn_last_error()) > 0);
         assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphNodeSetParams), 0);
         assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 0);
-        assert_ptr_equal(node->attachment, attachment);
+        assert_ptr_equal(cgn__node_record(node)->attachment, attachment);
         assert_refs(p, refs);
         assert_node_is(p, node, p->original);
         OK(cgn_graph_instantiate(g, &new_exec));
@@ -195,7 +199,7 @@ static void test_driver_failure_preserves_state(void **state) {
         OK(cgn_graph_instantiate(g, &old_exec));
         long refs[CGN_TEST_NUM_BUFS];
         snapshot_refs(p, refs);
-        const cgn__attachment *attachment = node->attachment;
+        const cgn__attachment *attachment = cgn__node_record(node)->attachment;
         cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
         cgn_status st = p->type->update(node, p->update);
         cgn_fault_disarm();
@@ -215,7 +219,7 @@ static void test_driver_failure_preserves_state(void **state) {
         } else {
             assert_int_equal(st, CGN_ERROR_DRIVER);
             assert_non_null(strstr(cgn_last_error(), cgn_fault_entry_name(entry)));
-            assert_ptr_equal(node->attachment, attachment);
+            assert_ptr_equal(cgn__node_record(node)->attachment, attachment);
             assert_refs(p, refs);
             assert_node_is(p, node, p->original);
             OK(cgn_graph_instantiate(g, &new_exec));
@@ -301,21 +305,44 @@ static void test_wrong_node_type_rejected(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
-/* Whether the driver refused an executable-level update it does not allow (a copy's memory
- * type, a 1-D memset's height, ...): only a real GPU does; the fake accepts every change. */
-static int exec_update_refused(matrix_param *p, cgn_status st) {
-    if (st == CGN_OK)
-        return 0;
-    assert_int_equal(st, CGN_ERROR_DRIVER);
-    assert_non_null(strstr(cgn_last_error(), "cuGraphExecNodeSetParams"));
-    assert_string_equal(p->env.backend->name, "gpu");
-    printf("      note: %s[%s]: the driver refuses this change in an executable: %s\n",
-           p->type->name, p->tc->id, cgn_last_error());
-    return 1;
+/* ---- executable level ------------------------------------------------------------------ */
+
+/* The executable's own copy of the node is `desc`. */
+static void assert_exec_has(matrix_param *p, cgn_exec *exec, cgn_node *node, const void *desc) {
+    OK(p->type->exec_get(exec, node, p->got));
+    assert_true(p->type->desc_equal(p->got, desc));
 }
 
-/* An executable-level update changes that executable only, and its owners live as long as
- * that executable. */
+/* Checks a pre-flight refusal: its status, a message naming the field and the rule, and not a
+ * single driver mutation. */
+static void assert_refused_for(cgn_status st, cgn_status want, const char *field) {
+    if (st != want)
+        fail_msg("expected %s naming field %s, got %s (%s)", cgn_status_name(want), field,
+                 cgn_status_name(st), cgn_last_error());
+    char needle[64];
+    snprintf(needle, sizeof needle, "field %s:", field);
+    if (strstr(cgn_last_error(), needle) == NULL || strstr(cgn_last_error(), "rule:") == NULL)
+        fail_msg("message does not name field %s and its rule: %s", field, cgn_last_error());
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecNodeSetParams), 0);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecUpdate), 0);
+}
+
+/* Owners the executable must keep: the original's and the replacement's (for a child graph:
+ * those of the nodes inside the embedded copies). */
+static void owners_of(matrix_param *p, const void *desc, int held[CGN_TEST_NUM_BUFS]) {
+    cgn_graph *scratch;
+    cgn_node *copy;
+    OK(cgn_graph_create(&scratch));
+    OK(p->type->add(scratch, desc, &copy));
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        held[i] |= attachment_has(copy, p->env.owner[i]);
+    OK(cgn_graph_destroy(scratch));
+}
+
+/* A partial executable-level update changes that executable only: unset fields keep what the
+ * executable has, the definition and other executables are untouched, and the owners it
+ * needs live exactly as long as that executable. A case whose update breaks an
+ * executable-update rule is refused before any mutation, naming the field. */
 static void test_exec_update_changes_that_exec_only(void **state) {
     matrix_param *p = *state;
     cgn_graph *g;
@@ -325,50 +352,105 @@ static void test_exec_update_changes_that_exec_only(void **state) {
     OK(cgn_graph_instantiate(g, &e2));
     long refs[CGN_TEST_NUM_BUFS];
     snapshot_refs(p, refs);
-    size_t appended = e1->accum->num_more;
-    cgn_status st = p->type->exec_update(e1, node, p->replacement);
-    if (exec_update_refused(p, st)) {
+    cgn_fault_reset_counts();
+    cgn_status st = p->type->exec_update(e1, node, p->update);
+    const void *now = p->replacement;
+    if (p->tc->exec_refuses != NULL) {
+        assert_refused_for(st, CGN_ERROR_INVALID_VALUE, p->tc->exec_refuses);
         assert_refs(p, refs);
-        assert_int_equal(e1->accum->num_more, appended);
-        assert_exec_uses(p, e1, p->original, "exec after a refused exec update");
+        now = p->original;
     } else {
-        assert_exec_uses(p, e1, p->replacement, "updated exec");
+        OK(st);
     }
+    assert_exec_has(p, e1, node, now);
+    assert_exec_uses(p, e1, now, "updated exec");
+    assert_exec_has(p, e2, node, p->original);
     assert_exec_uses(p, e2, p->original, "other exec");
     assert_node_is(p, node, p->original); /* the definition is untouched */
     OK(cgn_graph_instantiate(g, &e3));
     assert_exec_uses(p, e3, p->original, "exec made after the exec update");
     OK(cgn_exec_destroy(e3));
-    /* Every owner the executable's version references stays until that executable goes: the
-     * replacement's (for a child graph CUDA copies them into the executable, and drops the old
-     * child's), and the original's it was instantiated with. */
-    int held[CGN_TEST_NUM_BUFS];
-    cgn_graph *scratch;
-    cgn_node *copy;
-    OK(cgn_graph_create(&scratch));
-    OK(p->type->add(scratch, st == CGN_OK ? p->replacement : p->original, &copy));
-    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++) {
-        held[i] = attachment_has(copy, p->env.owner[i]);
-        if (p->type->type != CGN_NODE_CHILD_GRAPH || st != CGN_OK)
-            held[i] |= attachment_has(node, p->env.owner[i]);
-        for (size_t k = 0; k < e1->accum->num_more; k++)
-            assert_true(held[i] || e1->accum->more[k] != p->env.owner[i]);
-    }
-    OK(cgn_graph_destroy(scratch));
+    int held[CGN_TEST_NUM_BUFS] = {0};
+    owners_of(p, p->original, held);
+    owners_of(p, now, held);
     cgn_test_env_drop_owners(&p->env);
     OK(cgn_graph_destroy(g));
     OK(cgn_exec_destroy(e2));
     cgn_collect();
     for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
-        if (held[i])
+        if (held[i] && now != p->original) /* the replacement's owners are e1's alone */
             assert_int_equal(p->env.released[i], 0);
+    assert_exec_uses(p, e1, now, "updated exec after graph and other exec are gone");
     OK(cgn_exec_destroy(e1));
     for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
         assert_true(cgn_test_wait_released(&p->env, i, 1));
 }
 
-/* Fails each driver call of an executable-level update in turn: the executable, the owners and
- * the accumulator stay exactly as before. */
+/* Each executable-update rule refuses its change before any mutation, naming the field, and
+ * changes nothing; and the driver refuses the same change too (the rule is not stricter than
+ * CUDA): made in the definition, a raw cuGraphExecUpdate of the executable fails. */
+static void test_exec_rules_refuse_before_mutation(void **state) {
+    matrix_param *p = *state;
+    size_t n = p->tc->num_exec_invalid + (p->tc->exec_refuses != NULL);
+    if (n == 0) {
+        cgn_graph *g;
+        cgn_node *node = add_original(p, &g);
+        cgn_exec *e;
+        OK(cgn_graph_instantiate(g, &e));
+        OK(p->type->exec_update(e, node, p->update)); /* no rule refuses this case */
+        OK(cgn_exec_destroy(e));
+        OK(cgn_graph_destroy(g));
+        return;
+    }
+    for (size_t k = 0; k < n; k++) {
+        unsigned char bad[512];
+        const char *field;
+        cgn_status want;
+        if (k < p->tc->num_exec_invalid) {
+            p->tc->exec_invalid[k].update(&p->env, bad);
+            field = p->tc->exec_invalid[k].field;
+            want = p->tc->exec_invalid[k].status;
+        } else {
+            memcpy(bad, p->update, sizeof bad);
+            field = p->tc->exec_refuses;
+            want = CGN_ERROR_INVALID_VALUE;
+        }
+        assert_true(cgn_test_settle(&p->env));
+        cgn_graph *g;
+        cgn_exec *e;
+        cgn_node *node = add_original(p, &g);
+        OK(cgn_graph_instantiate(g, &e));
+        long refs[CGN_TEST_NUM_BUFS];
+        snapshot_refs(p, refs);
+        cgn_fault_reset_counts();
+        assert_refused_for(p->type->exec_update(e, node, bad), want, field);
+        assert_refs(p, refs);
+        assert_exec_has(p, e, node, p->original);
+        assert_exec_uses(p, e, p->original, "exec after a refused update");
+        /* The same change through the whole-graph refresh: refused the same way. */
+        OK(p->type->update(node, bad));
+        cgn_fault_reset_counts();
+        assert_refused_for(cgn_exec_update_from_graph(e, g), want, field);
+        assert_exec_has(p, e, node, p->original);
+        assert_exec_uses(p, e, p->original, "exec after a refused refresh");
+        /* Truth: CUDA refuses it as well. */
+        CUgraph raw_graph;
+        CUgraphExec raw_exec;
+        OK(cgn_graph_raw(g, &raw_graph));
+        OK(cgn_exec_raw(e, &raw_exec));
+        CUgraphExecUpdateResultInfo info;
+        memset(&info, 0, sizeof info);
+        CUresult r = cgn__driver->cuGraphExecUpdate(raw_exec, raw_graph, &info);
+        if (r == CUDA_SUCCESS)
+            fail_msg("%s[%s]: the driver accepts what the rule for field %s refuses",
+                     p->type->name, p->tc->id, field);
+        OK(cgn_exec_destroy(e));
+        OK(cgn_graph_destroy(g));
+    }
+}
+
+/* Fails each driver call of an executable-level update in turn: the executable (its copy, what
+ * it runs), the owners and the definition stay exactly as before. */
 static void test_exec_update_failure_preserves_state(void **state) {
     matrix_param *p = *state;
     long k;
@@ -380,23 +462,144 @@ static void test_exec_update_failure_preserves_state(void **state) {
         OK(cgn_graph_instantiate(g, &e));
         long refs[CGN_TEST_NUM_BUFS];
         snapshot_refs(p, refs);
-        size_t appended = e->accum->num_more;
         cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
-        cgn_status st = p->type->exec_update(e, node, p->replacement);
+        cgn_status st = p->type->exec_update(e, node, p->update);
         cgn_fault_disarm();
         cgn_fault_entry entry = CGN_FAULT_ENTRY_COUNT;
         int injected = cgn_fault_triggered(&entry);
-        if (!injected && !exec_update_refused(p, st)) {
+        if (!injected && p->tc->exec_refuses == NULL) {
+            OK(st);
+            assert_exec_has(p, e, node, p->replacement);
             assert_exec_uses(p, e, p->replacement, "exec after its update");
         } else {
-            /* When the driver refuses the change itself, the next call is cuGetErrorName for
-             * the message; failing that one leaves the refusal as the reported cause. */
+            assert_true(st != CGN_OK);
             if (injected && entry != CGN_FAULT_cuGetErrorName)
                 assert_non_null(strstr(cgn_last_error(), cgn_fault_entry_name(entry)));
-            assert_true(st != CGN_OK);
             assert_refs(p, refs);
-            assert_int_equal(e->accum->num_more, appended);
+            assert_exec_has(p, e, node, p->original);
             assert_exec_uses(p, e, p->original, "exec after a failed exec update");
+        }
+        assert_node_is(p, node, p->original);
+        OK(cgn_exec_destroy(e));
+        OK(cgn_graph_destroy(g));
+        if (!injected)
+            break;
+    }
+    assert_true(k > 1);
+    assert_true(k < 64);
+}
+
+/* An executable outlives its graph, for updates too: the node handle stays valid for that
+ * executable, and the owners live as long as the executable needs them. */
+static void test_exec_update_after_graph_destroy(void **state) {
+    matrix_param *p = *state;
+    cgn_graph *g;
+    cgn_exec *e;
+    cgn_node *node = add_original(p, &g);
+    OK(cgn_graph_instantiate(g, &e));
+    OK(cgn_graph_destroy(g));
+    assert_int_equal(p->type->update(node, p->update), CGN_ERROR_DESTROYED);
+    assert_int_equal(p->type->get(node, p->got), CGN_ERROR_DESTROYED);
+    assert_int_equal(cgn_graph_destroy(g), CGN_ERROR_DESTROYED);
+    cgn_status st = p->type->exec_update(e, node, p->update);
+    cgn_test_env_drop_owners(&p->env); /* the executable alone holds them now */
+    const void *now = p->replacement;
+    if (p->tc->exec_refuses != NULL) {
+        assert_int_equal(st, CGN_ERROR_INVALID_VALUE);
+        now = p->original;
+    } else {
+        OK(st);
+    }
+    assert_exec_has(p, e, node, now);
+    assert_exec_uses(p, e, now, "exec updated after its graph was destroyed");
+    if (p->type->type == CGN_NODE_KERNEL || p->type->type == CGN_NODE_MEMSET ||
+        p->type->type == CGN_NODE_MEMCPY) {
+        OK(cgn_exec_node_set_enabled(e, node, 0));
+        assert_true(cgn_test_exec_matches(&p->env, p->type->type, e, NULL, "disabled"));
+        OK(cgn_exec_node_set_enabled(e, node, 1));
+    }
+    int held[CGN_TEST_NUM_BUFS] = {0};
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        held[i] = p->env.released[i] == 0;
+    cgn_collect();
+    OK(cgn_exec_destroy(e));
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        if (held[i])
+            assert_true(cgn_test_wait_released(&p->env, i, 1));
+    assert_int_equal(p->type->exec_update(e, node, p->update), CGN_ERROR_DESTROYED);
+    assert_int_equal(cgn_exec_destroy(e), CGN_ERROR_DESTROYED);
+}
+
+/* Whole-graph refresh: the executable runs the definition's current parameters, holding its
+ * owners; other executables keep theirs. */
+static void test_exec_refresh_from_graph(void **state) {
+    matrix_param *p = *state;
+    cgn_graph *g;
+    cgn_exec *e1, *e2;
+    cgn_node *node = add_original(p, &g);
+    OK(cgn_graph_instantiate(g, &e1));
+    OK(cgn_graph_instantiate(g, &e2));
+    OK(p->type->update(node, p->update));
+    assert_exec_uses(p, e1, p->original, "exec before the refresh");
+    cgn_fault_reset_counts();
+    cgn_status st = cgn_exec_update_from_graph(e1, g);
+    const void *now = p->replacement;
+    if (p->tc->exec_refuses != NULL) {
+        assert_refused_for(st, CGN_ERROR_INVALID_VALUE, p->tc->exec_refuses);
+        now = p->original;
+    } else {
+        OK(st);
+    }
+    assert_exec_has(p, e1, node, now);
+    assert_exec_uses(p, e1, now, "refreshed exec");
+    assert_exec_uses(p, e2, p->original, "other exec");
+    /* The refreshed executable holds the graph's owners after the graph is gone. */
+    int held[CGN_TEST_NUM_BUFS] = {0};
+    owners_of(p, now, held);
+    cgn_test_env_drop_owners(&p->env);
+    OK(cgn_graph_destroy(g));
+    OK(cgn_exec_destroy(e2));
+    cgn_collect();
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        if (held[i])
+            assert_int_equal(p->env.released[i], 0);
+    assert_exec_uses(p, e1, now, "refreshed exec after its graph is gone");
+    OK(cgn_exec_destroy(e1));
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        assert_true(cgn_test_wait_released(&p->env, i, 1));
+}
+
+/* Fails each driver call of a refresh in turn: the executable is unchanged. */
+static void test_exec_refresh_failure_preserves_state(void **state) {
+    matrix_param *p = *state;
+    if (p->tc->exec_refuses != NULL)
+        return; /* refused before the driver: test_exec_refresh_from_graph covers it */
+    long k;
+    for (k = 1; k < 64; k++) {
+        assert_true(cgn_test_settle(&p->env));
+        cgn_graph *g;
+        cgn_exec *e;
+        cgn_node *node = add_original(p, &g);
+        OK(cgn_graph_instantiate(g, &e));
+        OK(p->type->update(node, p->update));
+        long refs[CGN_TEST_NUM_BUFS];
+        snapshot_refs(p, refs);
+        cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+        cgn_status st = cgn_exec_update_from_graph(e, g);
+        cgn_fault_disarm();
+        cgn_fault_entry entry = CGN_FAULT_ENTRY_COUNT;
+        int injected = cgn_fault_triggered(&entry);
+        if (!injected || st == CGN_OK) {
+            OK(st);
+            assert_exec_has(p, e, node, p->replacement);
+            assert_exec_uses(p, e, p->replacement, "refreshed exec");
+        } else {
+            assert_int_equal(st, CGN_ERROR_DRIVER);
+            if (entry != CGN_FAULT_cuGetErrorName)
+                assert_non_null(strstr(cgn_last_error(), cgn_fault_entry_name(entry)));
+            assert_refs(p, refs);
+            assert_exec_has(p, e, node, p->original);
+            assert_exec_uses(p, e, p->original, "exec after a failed refresh");
         }
         OK(cgn_exec_destroy(e));
         OK(cgn_graph_destroy(g));
@@ -405,6 +608,116 @@ static void test_exec_update_failure_preserves_state(void **state) {
     }
     assert_true(k > 1);
     assert_true(k < 64);
+}
+
+/* Bounded retention: in an update -> launch loop with owners changing every iteration, each
+ * superseded version is released once the launches that could read it completed. */
+static void test_exec_update_launch_loop_is_bounded(void **state) {
+    matrix_param *p = *state;
+    if (p->tc->exec_refuses != NULL)
+        return;
+    cgn_graph *g;
+    cgn_exec *e;
+    cgn_node *node = add_original(p, &g);
+    OK(cgn_graph_instantiate(g, &e));
+    unsigned char back[512], forth[512];
+    p->type->update_from_desc(back, p->original);
+    p->type->update_from_desc(forth, p->replacement);
+    long base[CGN_TEST_NUM_BUFS];
+    snapshot_refs(p, base);
+    for (int i = 0; i < 200; i++) {
+        OK(p->type->exec_update(e, node, (i & 1) ? back : forth));
+        OK(p->env.backend->launch(&p->env, e));
+        for (int b = 0; b < CGN_TEST_NUM_BUFS; b++)
+            assert_true(owner_refs(p, b) <= base[b] + 3); /* the last few versions at most */
+    }
+    assert_exec_uses(p, e, p->original, "exec after 200 updates");
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+    assert_true(cgn_test_settle(&p->env));
+}
+
+/* A node destroyed in its graph can no longer be addressed in executables made before. */
+static void test_exec_destroyed_node_rejected(void **state) {
+    matrix_param *p = *state;
+    cgn_graph *g;
+    cgn_exec *e;
+    cgn_node *node = add_original(p, &g);
+    OK(cgn_graph_instantiate(g, &e));
+    OK(cgn_node_destroy(node));
+    assert_int_equal(p->type->exec_update(e, node, p->update), CGN_ERROR_DESTROYED);
+    assert_non_null(strstr(cgn_last_error(), "destroyed"));
+    assert_int_equal(p->type->exec_get(e, node, p->got), CGN_ERROR_DESTROYED);
+    assert_exec_uses(p, e, p->original, "exec after its node was destroyed");
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* On a 12.1 driver executable-level updates are refused untouched. */
+static void test_exec_old_driver_rejects_update(void **state) {
+    matrix_param *p = *state;
+    cgn_fault_set_version(12010);
+    cgn_graph *g;
+    cgn_exec *e;
+    cgn_node *node = add_original(p, &g);
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_fault_reset_counts();
+    assert_int_equal(p->type->exec_update(e, node, p->update), CGN_ERROR_DRIVER_TOO_OLD);
+    assert_int_equal(cgn_fault_total_calls(), 0);
+    assert_non_null(strstr(cgn_last_error(), "12.2"));
+    assert_exec_has(p, e, node, p->original);
+    assert_exec_uses(p, e, p->original, "exec on 12.1");
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* Enable and disable: kernel, memset and memcpy nodes only; a disabled node does nothing. */
+static void test_exec_enable_disable(void **state) {
+    matrix_param *p = *state;
+    cgn_graph *g;
+    cgn_exec *e;
+    cgn_node *node = add_original(p, &g);
+    OK(cgn_graph_instantiate(g, &e));
+    int on = -1;
+    int supported = p->type->type == CGN_NODE_KERNEL || p->type->type == CGN_NODE_MEMSET ||
+                    p->type->type == CGN_NODE_MEMCPY;
+    if (!supported) {
+        assert_int_equal(cgn_exec_node_set_enabled(e, node, 0), CGN_ERROR_NOT_SUPPORTED);
+        assert_int_equal(cgn_exec_node_get_enabled(e, node, &on), CGN_ERROR_NOT_SUPPORTED);
+        assert_exec_uses(p, e, p->original, "exec after a refused disable");
+    } else {
+        OK(cgn_exec_node_get_enabled(e, node, &on));
+        assert_int_equal(on, 1);
+        OK(cgn_exec_node_set_enabled(e, node, 0));
+        OK(cgn_exec_node_get_enabled(e, node, &on));
+        assert_int_equal(on, 0);
+        assert_true(cgn_test_exec_matches(&p->env, p->type->type, e, NULL, "disabled node"));
+        /* Parameters change while disabled and apply once enabled again. */
+        cgn_status st = p->type->exec_update(e, node, p->update);
+        const void *now = st == CGN_OK ? p->replacement : p->original;
+        assert_true(cgn_test_exec_matches(&p->env, p->type->type, e, NULL, "still disabled"));
+        OK(cgn_exec_node_set_enabled(e, node, 1));
+        assert_exec_uses(p, e, now, "enabled again");
+        /* Each driver call failing in turn leaves the state as it was. */
+        long k;
+        for (k = 1; k < 16; k++) {
+            cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+            st = cgn_exec_node_set_enabled(e, node, 0);
+            cgn_fault_disarm();
+            cgn_fault_entry entry;
+            if (!cgn_fault_triggered(&entry)) {
+                OK(st);
+                break;
+            }
+            assert_int_equal(st, CGN_ERROR_DRIVER);
+            assert_exec_uses(p, e, now, "enabled after a failed disable");
+        }
+        assert_true(k > 1);
+        OK(cgn_exec_node_set_enabled(e, node, 1));
+    }
+    assert_int_equal(cgn_exec_node_get_enabled(e, node, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
 }
 
 typedef struct scenario {
@@ -422,7 +735,15 @@ static const scenario scenarios[] = {
     {"empty_update_is_noop", test_empty_update_is_noop},
     {"wrong_node_type_rejected", test_wrong_node_type_rejected},
     {"exec_update_changes_that_exec_only", test_exec_update_changes_that_exec_only},
+    {"exec_rules_refuse_before_mutation", test_exec_rules_refuse_before_mutation},
     {"exec_update_failure_preserves_state", test_exec_update_failure_preserves_state},
+    {"exec_update_after_graph_destroy", test_exec_update_after_graph_destroy},
+    {"exec_refresh_from_graph", test_exec_refresh_from_graph},
+    {"exec_refresh_failure_preserves_state", test_exec_refresh_failure_preserves_state},
+    {"exec_update_launch_loop_is_bounded", test_exec_update_launch_loop_is_bounded},
+    {"exec_destroyed_node_rejected", test_exec_destroyed_node_rejected},
+    {"exec_old_driver_rejects_update", test_exec_old_driver_rejects_update},
+    {"exec_enable_disable", test_exec_enable_disable},
 };
 
 int main(void) {

@@ -140,8 +140,8 @@ void cgn_test_predict(cgn_test_env *env, cgn_node_type type, const void *desc,
                       cgn_test_observation *expected);
 /* Fills the buffers with their initial contents, launches exec (observing events as the node
  * type needs), and compares buffers, event records and waits, and host callback runs with the
- * prediction for desc. Returns 1 when they match, else prints the first difference and
- * returns 0. */
+ * prediction for desc (NULL: the launch must change nothing at all, a disabled node). Returns
+ * 1 when they match, else prints the first difference and returns 0. */
 int cgn_test_exec_matches(cgn_test_env *env, cgn_node_type type, cgn_exec *exec, const void *desc,
                           const char *label);
 

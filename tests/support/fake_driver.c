@@ -1,17 +1,34 @@
 /* The fake CUDA driver behind cgn's unit tests; fake_driver.h says what it models.
  *
- * Layout: one static state struct (S) holds the version, the table, the context stack, the
- * registry of live handles and the marked device ranges. Every object is a small heap struct
- * whose address is its handle; the registry (an open-addressing hash set of addresses) is
- * what makes a stale or foreign handle an error instead of a use-after-free.
+ * Layout: one static state struct (S) holds the version, the registry of live handles, the
+ * marked device ranges, the queue of launches in flight and the test switches. The context
+ * stack is per thread (T_CTX), set up again after each reset. The table is a static of its own
+ * that is only ever written where an entry changes, so threads reading it through cgn never
+ * race with a reset. Every object is a small heap struct whose address is its handle; the
+ * registry (an open-addressing hash set of addresses) is what makes a stale or foreign handle
+ * an error instead of a use-after-free.
+ *
+ * Locking: every table entry is a generated wrapper (FAKE_LOCKED_ENTRY) that holds one global
+ * recursive mutex around impl_<name>, and every cgn_fake_* function holds it too, so the fake
+ * is a serialized model. Callbacks (user-object destructors, host nodes, fake kernels) run with
+ * it held; being recursive, it lets them call back into the fake from the same thread.
  *
  * A node's parameters live in a fake_payload: the CUgraphNodeParams the node was given, with
  * its pointers (kernel arguments, child graph) redirected to storage the payload owns. Adding,
- * setting, cloning and instantiating all build a complete new payload first and only then
- * install it, so a failing call leaves every object as it was. */
+ * setting, cloning, instantiating and updating executables all build complete new payloads
+ * first and only then install them, so a failing call leaves every object as it was.
+ *
+ * Launches run their nodes at once, on the host. A launch that cannot complete at once (the
+ * hold switch, or earlier launches still in flight) joins a FIFO queue with a sequence number;
+ * completing pops the queue in order. An event is pending while its wait_seq (the newest
+ * launch it was recorded behind) is above completed_seq. References an executable gives up
+ * while launches of it are in flight move to its newest launch, which drops them when it
+ * completes; an executable destroyed in flight stays registered, flagged destroyed, until its
+ * last launch completes. */
 #include "fake_driver.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +46,7 @@ enum fake_kind {
     KIND_NODE,
     KIND_EXEC,
     KIND_UOBJ,
-    KIND_FUNC, /* a fake_kernel's CUfunction handle */
+    KIND_FUNC, /* one of a fake_kernel's CUfunction handles */
     KIND_KERN, /* a fake_kernel's CUkernel handle */
     KIND_EVENT
 };
@@ -38,10 +55,12 @@ typedef struct fake_graph fake_graph;
 typedef struct fake_node fake_node;
 typedef struct fake_kernel fake_kernel;
 
-/* CUfunction and CUkernel are the addresses of two of these inside one fake_kernel, so both
- * handle kinds are distinct registry keys that lead back to the same kernel. */
+/* CUfunction and CUkernel handles are addresses of these inside one fake_kernel, so every
+ * handle is a distinct registry key that leads back to the same kernel. A CUfunction belongs
+ * to one context; the CUkernel handle to none. */
 typedef struct fake_khandle {
     fake_kernel *kernel;
+    CUcontext ctx;
 } fake_khandle;
 
 struct fake_kernel {
@@ -52,12 +71,14 @@ struct fake_kernel {
     size_t total_bytes; /* packed size of all arguments */
     cgn_fake_kernel_fn run;
     void *user;
-    fake_khandle function, kernel;
+    fake_khandle functions[FAKE_NUM_CONTEXTS]; /* [i]: the function in context i, registered
+                                                  when first asked for ([0] at registration) */
+    fake_khandle kernel;
 };
 
 typedef struct fake_payload {
     CUgraphNodeParams p;      /* as given, pointers redirected to the storage below */
-    CUcontext ctx;            /* the context the node was added or last set with */
+    CUcontext ctx;            /* the context the node runs in (kernels, memsets, memcpys) */
     fake_kernel *kernel;      /* kernel nodes */
     unsigned char *arg_bytes; /* kernel nodes: packed copies of the argument values */
     void **arg_ptrs;          /* kernel nodes: p.kernel.kernelParams, pointing into arg_bytes */
@@ -71,6 +92,7 @@ struct fake_node {
     size_t index; /* position in graph->nodes */
     fake_node **deps;
     size_t num_deps;
+    int disabled; /* executable nodes: cuGraphNodeSetEnabled(0) */
     fake_payload pl;
 };
 
@@ -78,7 +100,7 @@ typedef struct fake_uobj {
     void *ptr;
     CUhostFn destroy;
     size_t total;      /* every reference: callers' plus graph_refs */
-    size_t graph_refs; /* references held by graphs (and so by executables' snapshots) */
+    size_t graph_refs; /* references held by graphs, executables and launches in flight */
 } fake_uobj;
 
 typedef struct fake_ref {
@@ -86,23 +108,39 @@ typedef struct fake_ref {
     size_t count;
 } fake_ref;
 
+typedef struct fake_ref_list {
+    fake_ref *items;
+    size_t num, cap;
+} fake_ref_list;
+
 struct fake_graph {
     int snapshot;      /* part of an executable: never accepted as a CUgraph argument */
     fake_node *parent; /* the child graph node embedding this graph, or NULL */
     fake_node **nodes; /* insertion order, which is also a topological order */
     size_t num_nodes, cap_nodes;
-    fake_ref *refs;
-    size_t num_refs, cap_refs;
+    fake_ref_list refs;
 };
 
 typedef struct fake_exec {
     fake_graph *snapshot;
-    size_t launches;
+    size_t launches;  /* cuGraphLaunch calls */
+    size_t in_flight; /* of those, not completed yet */
+    size_t running;   /* launches whose nodes are running now (host nodes may call back in) */
+    int destroyed;    /* cuGraphExecDestroy ran while launches were in flight or running */
 } fake_exec;
 
 typedef struct fake_event {
-    int records;
+    int records;       /* event record nodes run */
+    unsigned int flags;
+    uint64_t wait_seq; /* pending while above S.completed_seq */
 } fake_event;
+
+typedef struct fake_launch {
+    uint64_t seq;
+    fake_exec *exec;
+    CUstream stream;
+    fake_ref_list held; /* references the executable gave up while this launch was in flight */
+} fake_launch;
 
 typedef struct fake_ctx {
     int unused; /* only the address matters */
@@ -122,18 +160,103 @@ typedef struct fake_slot {
 
 static struct fake_state {
     int version;
-    cgn_driver_table table;
     fake_ctx contexts[FAKE_NUM_CONTEXTS];
-    CUcontext current;
-    CUcontext saved[FAKE_CTX_STACK_MAX]; /* the stack below the current context */
-    size_t depth;
-    fake_slot *slots; /* registry; capacity is a power of two */
+    uint64_t epoch;             /* bumped by each reset: threads set their context stack up again */
+    CUcontext thread_start_ctx; /* current in a thread that has not touched the stack since */
+    fake_slot *slots;           /* registry; capacity is a power of two */
     size_t cap, count;
     fake_range *ranges;
     size_t num_ranges, cap_ranges;
     uint64_t next_id;
     int callback_depth;
-} S = {.version = FAKE_DEFAULT_VERSION, .current = (CUcontext)&S.contexts[0], .next_id = 1};
+    int hold;             /* cgn_fake_hold_completion */
+    int exec_update_refs; /* cgn_fake_set_exec_update_refs */
+    size_t crash_prone;   /* cgn_fake_crash_prone_calls */
+    fake_launch *launches; /* in flight, oldest first (so in increasing seq) */
+    size_t num_launches, cap_launches;
+    uint64_t next_seq, completed_seq; /* every launch up to completed_seq has completed */
+} S = {.version = FAKE_DEFAULT_VERSION, .epoch = 1, .next_id = 1};
+
+static cgn_driver_table TABLE;
+
+/* A thread's context stack: stack[depth - 1] is current; never holds NULL. */
+typedef struct fake_thread {
+    uint64_t epoch; /* S.epoch when this state was set up; 0: never */
+    size_t depth;
+    CUcontext stack[FAKE_CTX_STACK_MAX];
+} fake_thread;
+
+static _Thread_local fake_thread T_CTX;
+
+/* ---- the lock -------------------------------------------------------------------------------- */
+
+static pthread_mutex_t fake_mutex;
+static pthread_once_t fake_mutex_once = PTHREAD_ONCE_INIT;
+
+static void fake_mutex_init(void)
+{
+    pthread_mutexattr_t attr;
+    if (pthread_mutexattr_init(&attr) != 0)
+        abort();
+    if (pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE) != 0 ||
+        pthread_mutex_init(&fake_mutex, &attr) != 0)
+        abort();
+    pthread_mutexattr_destroy(&attr);
+}
+
+static void fake_lock(void)
+{
+    if (pthread_once(&fake_mutex_once, fake_mutex_init) != 0 ||
+        pthread_mutex_lock(&fake_mutex) != 0)
+        abort();
+}
+
+static void fake_unlock(void)
+{
+    pthread_mutex_unlock(&fake_mutex);
+}
+
+/* The body of a test API function that returns `call`'s value, under the lock. */
+#define FAKE_LOCKED_RETURN(type, call)                                                            \
+    do {                                                                                           \
+        fake_lock();                                                                               \
+        type locked_result_ = (call);                                                              \
+        fake_unlock();                                                                             \
+        return locked_result_;                                                                     \
+    } while (0)
+
+/* ---- per-thread context stack ---------------------------------------------------------------- */
+
+static fake_thread *thread_ctx(void)
+{
+    fake_thread *t = &T_CTX;
+    if (t->epoch != S.epoch) {
+        t->epoch = S.epoch;
+        t->depth = 0;
+        if (S.thread_start_ctx)
+            t->stack[t->depth++] = S.thread_start_ctx;
+    }
+    return t;
+}
+
+static CUcontext current_ctx(void)
+{
+    const fake_thread *t = thread_ctx();
+    return t->depth ? t->stack[t->depth - 1] : NULL;
+}
+
+static int context_index(CUcontext c)
+{
+    for (int i = 0; i < FAKE_NUM_CONTEXTS; i++)
+        if (c == (CUcontext)&S.contexts[i])
+            return i;
+    return -1;
+}
+
+static int context_valid(CUcontext c)
+{
+    return context_index(c) >= 0;
+}
 
 /* ---- registry of live handles ---------------------------------------------------------------- */
 
@@ -211,6 +334,14 @@ static void reg_remove(const void *key)
     }
 }
 
+static size_t reg_count(int kind)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < S.cap; i++)
+        n += S.slots[i].key && S.slots[i].kind == kind;
+    return n;
+}
+
 /* ---- handle lookups: NULL for anything not live of the expected kind ------------------------- */
 
 static fake_graph *lookup_graph(CUgraph h)
@@ -229,9 +360,13 @@ static fake_node *lookup_node(CUgraphNode h)
     return n->graph->snapshot ? NULL : n;
 }
 
+/* Executables destroyed while in flight are not accepted: their handle is gone for the caller. */
 static fake_exec *lookup_exec(CUgraphExec h)
 {
-    return reg_kind(h) == KIND_EXEC ? (fake_exec *)h : NULL;
+    if (reg_kind(h) != KIND_EXEC)
+        return NULL;
+    fake_exec *e = (fake_exec *)h;
+    return e->destroyed ? NULL : e;
 }
 
 static fake_uobj *lookup_uobj(CUuserObject h)
@@ -244,9 +379,15 @@ static fake_event *lookup_event(CUevent h)
     return reg_kind(h) == KIND_EVENT ? (fake_event *)h : NULL;
 }
 
+static fake_khandle *lookup_fhandle(CUfunction h)
+{
+    return reg_kind(h) == KIND_FUNC ? (fake_khandle *)h : NULL;
+}
+
 static fake_kernel *lookup_function(CUfunction h)
 {
-    return reg_kind(h) == KIND_FUNC ? ((fake_khandle *)h)->kernel : NULL;
+    const fake_khandle *f = lookup_fhandle(h);
+    return f ? f->kernel : NULL;
 }
 
 static fake_kernel *lookup_kernel(CUkernel h)
@@ -254,15 +395,7 @@ static fake_kernel *lookup_kernel(CUkernel h)
     return reg_kind(h) == KIND_KERN ? ((fake_khandle *)h)->kernel : NULL;
 }
 
-static int context_valid(CUcontext c)
-{
-    for (int i = 0; i < FAKE_NUM_CONTEXTS; i++)
-        if (c == (CUcontext)&S.contexts[i])
-            return 1;
-    return 0;
-}
-
-/* ---- user objects ---------------------------------------------------------------------------- */
+/* ---- user objects and reference lists -------------------------------------------------------- */
 
 /* Runs the destructor as CUDA would, on "its" thread: tests watch cgn_fake_in_driver_callback. */
 static void uobj_destroy(fake_uobj *o)
@@ -281,47 +414,105 @@ static void uobj_drop(fake_uobj *o, size_t count)
         uobj_destroy(o);
 }
 
+static fake_ref *reflist_find(const fake_ref_list *l, const fake_uobj *o)
+{
+    for (size_t i = 0; i < l->num; i++)
+        if (l->items[i].object == o)
+            return &l->items[i];
+    return NULL;
+}
+
+/* Room for `extra` more entries. */
+static int reflist_reserve(fake_ref_list *l, size_t extra)
+{
+    if (l->num + extra <= l->cap)
+        return 1;
+    size_t cap = l->cap ? l->cap : 4;
+    while (cap < l->num + extra)
+        cap *= 2;
+    fake_ref *items = realloc(l->items, cap * sizeof *items);
+    if (!items)
+        return 0;
+    l->items = items;
+    l->cap = cap;
+    return 1;
+}
+
+/* Adds `count` references to o's entry; needs room for one entry (reflist_reserve). Changes
+ * no counts on the object. */
+static void reflist_push(fake_ref_list *l, fake_uobj *o, size_t count)
+{
+    fake_ref *ref = reflist_find(l, o);
+    if (!ref) {
+        ref = &l->items[l->num++];
+        ref->object = o;
+        ref->count = 0;
+    }
+    ref->count += count;
+}
+
+/* Drops every reference of a list held by a graph or launch; the list is emptied before any
+ * destructor can run. */
+static void reflist_drop(fake_ref_list *l)
+{
+    fake_ref_list dropped = *l;
+    memset(l, 0, sizeof *l);
+    for (size_t i = 0; i < dropped.num; i++) {
+        dropped.items[i].object->graph_refs -= dropped.items[i].count;
+        uobj_drop(dropped.items[i].object, dropped.items[i].count);
+    }
+    free(dropped.items);
+}
+
 static fake_ref *graph_find_ref(const fake_graph *g, const fake_uobj *o)
 {
-    for (size_t i = 0; i < g->num_refs; i++)
-        if (g->refs[i].object == o)
-            return &g->refs[i];
-    return NULL;
+    return reflist_find(&g->refs, o);
 }
 
 /* Gives g `count` more references to o: new ones, or (move) ones the caller held. */
 static CUresult graph_add_ref(fake_graph *g, fake_uobj *o, size_t count, int move)
 {
-    fake_ref *ref = graph_find_ref(g, o);
-    if (!ref) {
-        if (g->num_refs == g->cap_refs) {
-            size_t cap = g->cap_refs ? g->cap_refs * 2 : 4;
-            fake_ref *refs = realloc(g->refs, cap * sizeof *refs);
-            if (!refs)
-                return CUDA_ERROR_OUT_OF_MEMORY;
-            g->refs = refs;
-            g->cap_refs = cap;
-        }
-        ref = &g->refs[g->num_refs++];
-        ref->object = o;
-        ref->count = 0;
-    }
-    ref->count += count;
+    if (!graph_find_ref(g, o) && !reflist_reserve(&g->refs, 1))
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    reflist_push(&g->refs, o, count);
     o->graph_refs += count;
     if (!move)
         o->total += count;
     return CUDA_SUCCESS;
 }
 
-/* Drops every reference of a reference list; the list is detached from its graph before any
- * destructor can run. */
-static void refs_release_all(fake_ref *refs, size_t num_refs)
+/* Entries in the reference lists of g and every graph embedded in it. */
+static size_t graph_tree_ref_entries(const fake_graph *g)
 {
-    for (size_t i = 0; i < num_refs; i++) {
-        refs[i].object->graph_refs -= refs[i].count;
-        uobj_drop(refs[i].object, refs[i].count);
-    }
-    free(refs);
+    size_t n = g->refs.num;
+    for (size_t i = 0; i < g->num_nodes; i++)
+        if (g->nodes[i]->pl.child)
+            n += graph_tree_ref_entries(g->nodes[i]->pl.child);
+    return n;
+}
+
+/* Moves the references of g and every graph embedded in it into `into`, which has room
+ * (graph_tree_ref_entries). The references stay counted as held: whoever owns `into` drops
+ * them. */
+static void graph_tree_detach_refs(fake_graph *g, fake_ref_list *into)
+{
+    for (size_t i = 0; i < g->refs.num; i++)
+        reflist_push(into, g->refs.items[i].object, g->refs.items[i].count);
+    free(g->refs.items);
+    memset(&g->refs, 0, sizeof g->refs);
+    for (size_t i = 0; i < g->num_nodes; i++)
+        if (g->nodes[i]->pl.child)
+            graph_tree_detach_refs(g->nodes[i]->pl.child, into);
+}
+
+static size_t graph_tree_refs(const fake_graph *g, const fake_uobj *o)
+{
+    const fake_ref *ref = graph_find_ref(g, o);
+    size_t refs = ref ? ref->count : 0;
+    for (size_t i = 0; i < g->num_nodes; i++)
+        if (g->nodes[i]->pl.child)
+            refs += graph_tree_refs(g->nodes[i]->pl.child, o);
+    return refs;
 }
 
 /* ---- graphs and nodes ------------------------------------------------------------------------ */
@@ -355,12 +546,11 @@ static void graph_destroy(fake_graph *g)
 {
     for (size_t i = 0; i < g->num_nodes; i++)
         node_free(g->nodes[i]);
-    fake_ref *refs = g->refs;
-    size_t num_refs = g->num_refs;
+    fake_ref_list refs = g->refs;
     reg_remove(g);
     free(g->nodes);
     free(g);
-    refs_release_all(refs, num_refs);
+    reflist_drop(&refs);
 }
 
 static CUresult graph_append(fake_graph *g, fake_node *n)
@@ -413,7 +603,8 @@ static CUresult check_deps(const fake_graph *g, const CUgraphNode *deps, size_t 
     return CUDA_SUCCESS;
 }
 
-/* Creates a node in g that takes over *pl on success; on failure *pl is left to the caller. */
+/* Creates a node in g that takes over *pl on success; on failure *pl is left to the caller.
+ * deps are nodes of g (already checked). */
 static CUresult node_create(fake_graph *g, fake_payload *pl, const CUgraphNode *deps,
                             size_t num_deps, fake_node **out)
 {
@@ -449,7 +640,8 @@ static CUresult node_create(fake_graph *g, fake_payload *pl, const CUgraphNode *
     return CUDA_SUCCESS;
 }
 
-/* Installs a new payload in n and frees the old one (destroying a replaced child graph). */
+/* Installs a new payload in n and frees the old one (destroying a replaced child graph, which
+ * drops whatever references it still holds). */
 static void node_replace_payload(fake_node *n, fake_payload *pl)
 {
     fake_payload old = n->pl;
@@ -459,11 +651,12 @@ static void node_replace_payload(fake_node *n, fake_payload *pl)
     payload_free(&old);
 }
 
-static CUresult payload_copy(const fake_payload *src, int snapshot, fake_payload *out);
+static CUresult payload_copy(const fake_payload *src, int snapshot, int with_refs,
+                             fake_payload *out);
 
 /* Clones one node of src into g, mapping its dependencies by position (the clone keeps the
  * source's order, so g->nodes[k] is the copy of src->nodes[k]). */
-static CUresult clone_node(fake_graph *g, const fake_node *s, int snapshot)
+static CUresult clone_node(fake_graph *g, const fake_node *s, int snapshot, int with_refs)
 {
     CUgraphNode *deps = NULL;
     if (s->num_deps) {
@@ -475,7 +668,7 @@ static CUresult clone_node(fake_graph *g, const fake_node *s, int snapshot)
     }
     fake_payload pl;
     fake_node *n = NULL;
-    CUresult r = payload_copy(&s->pl, snapshot, &pl);
+    CUresult r = payload_copy(&s->pl, snapshot, with_refs, &pl);
     if (r == CUDA_SUCCESS) {
         r = node_create(g, &pl, deps, s->num_deps, &n);
         if (r != CUDA_SUCCESS)
@@ -487,16 +680,17 @@ static CUresult clone_node(fake_graph *g, const fake_node *s, int snapshot)
     return r;
 }
 
-/* Deep copy: nodes, params, edges, embedded graphs, and one more reference per reference the
- * source holds to each user object. NULL (and *err) on failure, with nothing leaked. */
-static fake_graph *graph_clone(const fake_graph *src, int snapshot, CUresult *err)
+/* Deep copy: nodes, params, edges, embedded graphs, and (with_refs) one more reference per
+ * reference the source holds to each user object. NULL (and *err) on failure, with nothing
+ * leaked. */
+static fake_graph *graph_clone(const fake_graph *src, int snapshot, int with_refs, CUresult *err)
 {
     fake_graph *g = graph_new(snapshot);
     CUresult r = g ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
     for (size_t i = 0; g && r == CUDA_SUCCESS && i < src->num_nodes; i++)
-        r = clone_node(g, src->nodes[i], snapshot);
-    for (size_t i = 0; g && r == CUDA_SUCCESS && i < src->num_refs; i++)
-        r = graph_add_ref(g, src->refs[i].object, src->refs[i].count, 0);
+        r = clone_node(g, src->nodes[i], snapshot, with_refs);
+    for (size_t i = 0; with_refs && g && r == CUDA_SUCCESS && i < src->refs.num; i++)
+        r = graph_add_ref(g, src->refs.items[i].object, src->refs.items[i].count, 0);
     if (r != CUDA_SUCCESS) {
         if (g)
             graph_destroy(g);
@@ -599,7 +793,8 @@ static CUresult build_kernel(const CUDA_KERNEL_NODE_PARAMS_v3 *in, fake_payload 
     if (!in->func && !in->kern)
         return CUDA_ERROR_INVALID_VALUE;
     /* The driver only looks at kern when func is NULL. */
-    fake_kernel *k = in->func ? lookup_function(in->func) : lookup_kernel(in->kern);
+    const fake_khandle *f = in->func ? lookup_fhandle(in->func) : NULL;
+    fake_kernel *k = in->func ? (f ? f->kernel : NULL) : lookup_kernel(in->kern);
     if (!k)
         return CUDA_ERROR_INVALID_HANDLE;
     if (in->kernelParams && in->extra)
@@ -609,9 +804,10 @@ static CUresult build_kernel(const CUDA_KERNEL_NODE_PARAMS_v3 *in, fake_payload 
     if (!in->gridDimX || !in->gridDimY || !in->gridDimZ || !in->blockDimX || !in->blockDimY ||
         !in->blockDimZ)
         return CUDA_ERROR_INVALID_VALUE;
-    /* A CUkernel runs in ctx (NULL: the current one); a CUfunction is bound to its own. */
-    CUcontext ctx = (!in->func && in->ctx) ? in->ctx : S.current;
-    if (!in->func && !context_valid(ctx))
+    /* A CUfunction runs in the context that owns it; a CUkernel in ctx (NULL: the current
+     * one). */
+    CUcontext ctx = f ? f->ctx : (in->ctx ? in->ctx : current_ctx());
+    if (!context_valid(ctx))
         return CUDA_ERROR_INVALID_CONTEXT;
     CUresult r = copy_args(k, in->kernelParams, &out->arg_bytes, &out->arg_ptrs);
     if (r != CUDA_SUCCESS)
@@ -633,7 +829,7 @@ static CUresult build_memset(const CUDA_MEMSET_NODE_PARAMS_v2 *in, fake_payload 
         return CUDA_ERROR_INVALID_VALUE;
     if (in->height > 1 && in->pitch < in->width * in->elementSize)
         return CUDA_ERROR_INVALID_VALUE; /* rows would overlap */
-    CUcontext ctx = in->ctx ? in->ctx : S.current;
+    CUcontext ctx = in->ctx ? in->ctx : current_ctx();
     if (!context_valid(ctx))
         return CUDA_ERROR_INVALID_CONTEXT;
     out->p.memset = *in;
@@ -703,7 +899,7 @@ static CUresult build_memcpy(const CUDA_MEMCPY_NODE_PARAMS *in, fake_payload *ou
     if (c->WidthInBytes && (!memcpy_operand_ok(c->srcMemoryType, c->srcHost, c->srcDevice) ||
                             !memcpy_operand_ok(c->dstMemoryType, c->dstHost, c->dstDevice)))
         return CUDA_ERROR_INVALID_VALUE;
-    CUcontext ctx = in->copyCtx ? in->copyCtx : S.current;
+    CUcontext ctx = in->copyCtx ? in->copyCtx : current_ctx();
     if (!context_valid(ctx))
         return CUDA_ERROR_INVALID_CONTEXT;
     out->p.memcpy = *in;
@@ -721,7 +917,7 @@ static CUresult build_child(const CUDA_CHILD_GRAPH_NODE_PARAMS *in, int snapshot
     if (!src)
         return CUDA_ERROR_INVALID_VALUE;
     CUresult r = CUDA_SUCCESS;
-    fake_graph *child = graph_clone(src, snapshot, &r);
+    fake_graph *child = graph_clone(src, snapshot, 1, &r);
     if (!child)
         return r;
     out->child = child;
@@ -771,14 +967,15 @@ static CUresult payload_build(const CUgraphNodeParams *in, int snapshot, fake_pa
     if (in->reserved0[0] || in->reserved0[1] || in->reserved0[2] || in->reserved2)
         return CUDA_ERROR_INVALID_VALUE; /* "must be zero" */
     out->p.type = in->type;
-    out->ctx = S.current; /* types without a context field record the current one */
+    out->ctx = current_ctx(); /* types without a context field record the current one */
     CUresult r = build_by_type(in, snapshot, out);
     if (r != CUDA_SUCCESS)
         payload_free(out);
     return r;
 }
 
-static CUresult payload_copy(const fake_payload *src, int snapshot, fake_payload *out)
+static CUresult payload_copy(const fake_payload *src, int snapshot, int with_refs,
+                             fake_payload *out)
 {
     *out = *src;
     out->arg_bytes = NULL;
@@ -792,7 +989,7 @@ static CUresult payload_copy(const fake_payload *src, int snapshot, fake_payload
     }
     if (src->child) {
         CUresult r = CUDA_SUCCESS;
-        out->child = graph_clone(src->child, snapshot, &r);
+        out->child = graph_clone(src->child, snapshot, with_refs, &r);
         if (!out->child) {
             payload_free_storage(out);
             return r;
@@ -810,6 +1007,41 @@ static CUgraphNodeParams params_of_type(CUgraphNodeType type)
     return p;
 }
 
+/* ---- calls that crash the real driver -------------------------------------------------------- */
+
+typedef enum fake_call {
+    FAKE_CALL_ADD_NODE,       /* cuGraphAdd*Node */
+    FAKE_CALL_SET_PARAMS,     /* cuGraphNodeSetParams */
+    FAKE_CALL_EXEC_SET_PARAMS /* cuGraphExecNodeSetParams */
+} fake_call;
+
+/* The one place that decides which calls would crash the real driver instead of failing. The
+ * fake refuses them with CUDA_ERROR_UNKNOWN and counts them (cgn_fake_crash_prone_calls), so
+ * cgn's tests can assert it never makes one. `node` is the payload the call would replace
+ * (NULL when adding); `in` the parameters given. Add cases here as they are found.
+ *
+ * 1. A kernel node given a CUfunction owned by another context than the node's, while no
+ *    context is current on the calling thread: cuGraphExecNodeSetParams segfaults on an H200.
+ *    Counted for every node-params call, the definition's and adds too (for an add, "the
+ *    node's context" is the ctx field, when set). */
+static int crash_prone(fake_call call, const fake_payload *node, const CUgraphNodeParams *in)
+{
+    (void)call; /* every case so far applies to all node-params calls */
+    if (in->type == CU_GRAPH_NODE_TYPE_KERNEL && in->kernel.func && !current_ctx()) {
+        const fake_khandle *f = lookup_fhandle(in->kernel.func);
+        CUcontext node_ctx = node ? node->ctx : in->kernel.ctx;
+        if (f && node_ctx && f->ctx != node_ctx)
+            return 1;
+    }
+    return 0;
+}
+
+static CUresult crash_refused(void)
+{
+    S.crash_prone++;
+    return CUDA_ERROR_UNKNOWN;
+}
+
 /* The common path of every cuGraphAdd*Node: all checks and copies before any mutation. */
 static CUresult add_node(CUgraphNode *out, CUgraph graph, const CUgraphNode *deps,
                          size_t num_deps, const CUgraphNodeParams *params)
@@ -820,6 +1052,8 @@ static CUresult add_node(CUgraphNode *out, CUgraph graph, const CUgraphNode *dep
     CUresult r = check_deps(g, deps, num_deps);
     if (r != CUDA_SUCCESS)
         return r;
+    if (crash_prone(FAKE_CALL_ADD_NODE, NULL, params))
+        return crash_refused();
     fake_payload pl;
     r = payload_build(params, 0, &pl);
     if (r != CUDA_SUCCESS)
@@ -834,9 +1068,255 @@ static CUresult add_node(CUgraphNode *out, CUgraph graph, const CUgraphNode *dep
     return CUDA_SUCCESS;
 }
 
+/* ---- executable-update rules ----------------------------------------------------------------- */
+
+static CUgraphExecUpdateResult update_fail(CUgraphExecUpdateResultInfo *info,
+                                           CUgraphExecUpdateResult why, const fake_node *node,
+                                           const fake_node *from)
+{
+    info->result = why;
+    info->errorNode = (CUgraphNode)node;
+    info->errorFromNode = (CUgraphNode)from;
+    return why;
+}
+
+static CUgraphExecUpdateResult graph_compare(const fake_graph *cur, const fake_graph *next,
+                                             const fake_node *where,
+                                             CUgraphExecUpdateResultInfo *info);
+
+/* Whether an executable node holding `cur` may take `next` (same type), by the rules the
+ * driver enforces in cuGraphExecNodeSetParams and cuGraphExecUpdate; `node` is what a failure
+ * reports. */
+static CUgraphExecUpdateResult update_rule(const fake_payload *cur, const fake_payload *next,
+                                           const fake_node *node,
+                                           CUgraphExecUpdateResultInfo *info)
+{
+    switch (cur->p.type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL:
+        /* The owning context of the function cannot change. */
+        if (cur->ctx != next->ctx)
+            return update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE, node,
+                               NULL);
+        break;
+    case CU_GRAPH_NODE_TYPE_MEMSET: {
+        const CUDA_MEMSET_NODE_PARAMS_v2 *a = &cur->p.memset, *b = &next->p.memset;
+        /* 1-D stays 1-D; a 2-D memset may change only its address and value. */
+        int ok = a->height == 1 ? b->height == 1
+                                : (b->width == a->width && b->height == a->height &&
+                                   b->pitch == a->pitch && b->elementSize == a->elementSize);
+        if (!ok)
+            return update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, node, NULL);
+        break;
+    }
+    case CU_GRAPH_NODE_TYPE_MEMCPY: {
+        const CUDA_MEMCPY3D *a = &cur->p.memcpy.copyParams, *b = &next->p.memcpy.copyParams;
+        if (a->srcMemoryType != b->srcMemoryType || a->dstMemoryType != b->dstMemoryType)
+            return update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, node, NULL);
+        break;
+    }
+    case CU_GRAPH_NODE_TYPE_GRAPH:
+        return graph_compare(cur->child, next->child, node, info);
+    default:
+        break;
+    }
+    return update_fail(info, CU_GRAPH_EXEC_UPDATE_SUCCESS, NULL, NULL);
+}
+
+static int has_dep_at(const fake_node *n, size_t index)
+{
+    for (size_t d = 0; d < n->num_deps; d++)
+        if (n->deps[d]->index == index)
+            return 1;
+    return 0;
+}
+
+/* Whether `next` is topologically identical to `cur` (node i pairs with node i; same types;
+ * same dependencies by index; embedded graphs alike) and every pair passes update_rule.
+ * `where` is the child graph node of `next`'s parent graph (NULL at the top): what a
+ * difference in node count reports. */
+static CUgraphExecUpdateResult graph_compare(const fake_graph *cur, const fake_graph *next,
+                                             const fake_node *where,
+                                             CUgraphExecUpdateResultInfo *info)
+{
+    if (cur->num_nodes != next->num_nodes)
+        return update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, where, NULL);
+    for (size_t i = 0; i < cur->num_nodes; i++) {
+        const fake_node *a = cur->nodes[i], *b = next->nodes[i];
+        if (a->num_deps != b->num_deps)
+            return update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, b, NULL);
+        for (size_t d = 0; d < b->num_deps; d++)
+            if (!has_dep_at(a, b->deps[d]->index))
+                return update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, b,
+                                   b->deps[d]);
+    }
+    for (size_t i = 0; i < cur->num_nodes; i++)
+        if (cur->nodes[i]->pl.p.type != next->nodes[i]->pl.p.type)
+            return update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED,
+                               next->nodes[i], NULL);
+    for (size_t i = 0; i < cur->num_nodes; i++) {
+        CUgraphExecUpdateResult r =
+            update_rule(&cur->nodes[i]->pl, &next->nodes[i]->pl, next->nodes[i], info);
+        if (r != CU_GRAPH_EXEC_UPDATE_SUCCESS)
+            return r;
+    }
+    return update_fail(info, CU_GRAPH_EXEC_UPDATE_SUCCESS, NULL, NULL);
+}
+
+/* ---- executables, launches in flight --------------------------------------------------------- */
+
+static void exec_free(fake_exec *e)
+{
+    fake_graph *snapshot = e->snapshot;
+    reg_remove(e);
+    free(e);
+    graph_destroy(snapshot); /* drops the executable's user-object references */
+}
+
+/* The newest launch of e still in flight, or NULL. */
+static fake_launch *exec_newest_launch(const fake_exec *e)
+{
+    for (size_t i = S.num_launches; i-- > 0;)
+        if (S.launches[i].exec == e)
+            return &S.launches[i];
+    return NULL;
+}
+
+/* Room to give up `entries` references of e: in *tmp, and in the launch that will hold them
+ * if e is in flight. On failure nothing is allocated. */
+static CUresult release_prepare(const fake_exec *e, fake_ref_list *tmp, size_t entries)
+{
+    memset(tmp, 0, sizeof *tmp);
+    fake_launch *l = exec_newest_launch(e);
+    if (!reflist_reserve(tmp, entries) || (l && !reflist_reserve(&l->held, entries))) {
+        free(tmp->items);
+        memset(tmp, 0, sizeof *tmp);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* Drops the references e gave up (*tmp) now, or, while launches of e are in flight, hands them
+ * to the newest, which drops them when it completes (release_prepare made room there). */
+static void release_finish(const fake_exec *e, fake_ref_list *tmp)
+{
+    fake_launch *l = exec_newest_launch(e);
+    if (!l) {
+        reflist_drop(tmp);
+        return;
+    }
+    for (size_t i = 0; i < tmp->num; i++)
+        reflist_push(&l->held, tmp->items[i].object, tmp->items[i].count);
+    free(tmp->items);
+    memset(tmp, 0, sizeof *tmp);
+}
+
+/* Installs *pl in node n of e's snapshot; the references a replaced child graph held are given
+ * up as release_finish says. On failure *pl is left to the caller. */
+static CUresult exec_install_payload(fake_exec *e, fake_node *n, fake_payload *pl)
+{
+    fake_ref_list tmp;
+    CUresult r = release_prepare(e, &tmp, n->pl.child ? graph_tree_ref_entries(n->pl.child) : 0);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (n->pl.child)
+        graph_tree_detach_refs(n->pl.child, &tmp);
+    node_replace_payload(n, pl);
+    release_finish(e, &tmp);
+    return CUDA_SUCCESS;
+}
+
+/* cuGraphExecUpdate once the graphs matched: every snapshot node takes a copy of its pair's
+ * payload (keeping its pairing with the graph e was instantiated from, and its enabled state);
+ * the references e held are given up and, in S.exec_update_refs mode 0, replaced by copies of
+ * the graph's. */
+static CUresult exec_update_apply(fake_exec *e, const fake_graph *g)
+{
+    fake_graph *snap = e->snapshot;
+    size_t n = snap->num_nodes, built = 0;
+    int with_refs = S.exec_update_refs == CGN_FAKE_EXEC_UPDATE_REFS_COPY;
+    fake_payload *next = n ? calloc(n, sizeof *next) : NULL;
+    fake_ref_list top = {NULL, 0, 0}, tmp = {NULL, 0, 0};
+    CUresult r = (n && !next) ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
+    for (; r == CUDA_SUCCESS && built < n; built++) {
+        r = payload_copy(&g->nodes[built]->pl, 1, with_refs, &next[built]);
+        if (r != CUDA_SUCCESS)
+            break;
+    }
+    if (r == CUDA_SUCCESS && with_refs && !reflist_reserve(&top, g->refs.num))
+        r = CUDA_ERROR_OUT_OF_MEMORY;
+    if (r == CUDA_SUCCESS)
+        r = release_prepare(e, &tmp, graph_tree_ref_entries(snap));
+    if (r != CUDA_SUCCESS) {
+        for (size_t i = 0; i < built; i++)
+            payload_free(&next[i]);
+        free(next);
+        free(top.items);
+        return r;
+    }
+    graph_tree_detach_refs(snap, &tmp); /* the old child graphs go without dropping anything */
+    for (size_t i = 0; i < n; i++)
+        node_replace_payload(snap->nodes[i], &next[i]);
+    free(next);
+    for (size_t i = 0; with_refs && i < g->refs.num; i++) {
+        fake_uobj *o = g->refs.items[i].object;
+        reflist_push(&top, o, g->refs.items[i].count);
+        o->graph_refs += g->refs.items[i].count;
+        o->total += g->refs.items[i].count;
+    }
+    snap->refs = top;
+    release_finish(e, &tmp);
+    return CUDA_SUCCESS;
+}
+
+static int launch_reserve(void)
+{
+    if (S.num_launches < S.cap_launches)
+        return 1;
+    size_t cap = S.cap_launches ? S.cap_launches * 2 : 8;
+    fake_launch *launches = realloc(S.launches, cap * sizeof *launches);
+    if (!launches)
+        return 0;
+    S.launches = launches;
+    S.cap_launches = cap;
+    return 1;
+}
+
+/* Completes up to `max` launches, oldest first: each drops the references it held, and an
+ * executable destroyed in flight goes with its last launch. Destructors may call back in
+ * (even to complete more): each launch leaves the queue before any runs. */
+static size_t complete_launches(size_t max)
+{
+    size_t done = 0;
+    while (done < max && S.num_launches) {
+        fake_launch l = S.launches[0];
+        memmove(&S.launches[0], &S.launches[1], (S.num_launches - 1) * sizeof *S.launches);
+        S.num_launches--;
+        if (l.seq > S.completed_seq)
+            S.completed_seq = l.seq;
+        done++;
+        l.exec->in_flight--;
+        fake_exec *dead =
+            (l.exec->destroyed && !l.exec->in_flight && !l.exec->running) ? l.exec : NULL;
+        reflist_drop(&l.held);
+        if (dead)
+            exec_free(dead);
+    }
+    return done;
+}
+
+/* Whether work on stream a is ordered before work recorded on stream b: the same stream, or
+ * either is the legacy NULL stream, which synchronizes with every other (the fake cannot tell
+ * non-blocking streams, and treats CU_STREAM_PER_THREAD as one more stream). */
+static int streams_ordered(CUstream a, CUstream b)
+{
+    int a_legacy = a == NULL || a == CU_STREAM_LEGACY;
+    int b_legacy = b == NULL || b == CU_STREAM_LEGACY;
+    return a == b || a_legacy || b_legacy;
+}
+
 /* ---- execution on the host ------------------------------------------------------------------- */
 
-static void run_graph(const fake_graph *g);
+static void run_graph(const fake_graph *g, uint64_t seq);
 
 static void store_element(unsigned char *p, unsigned int value, unsigned int size)
 {
@@ -898,9 +1378,11 @@ static void run_kernel(const fake_payload *pl)
         pl->kernel->run(pl->arg_ptrs, &launch, pl->kernel->user);
 }
 
-static void run_node(const fake_node *n)
+static void run_node(const fake_node *n, uint64_t seq)
 {
     const fake_payload *pl = &n->pl;
+    if (n->disabled)
+        return; /* a disabled node is an empty node until enabled again */
     switch (pl->p.type) {
     case CU_GRAPH_NODE_TYPE_KERNEL:
         run_kernel(pl);
@@ -915,11 +1397,16 @@ static void run_node(const fake_node *n)
         pl->p.host.fn(pl->p.host.userData);
         break;
     case CU_GRAPH_NODE_TYPE_GRAPH:
-        run_graph(pl->child);
+        run_graph(pl->child, seq);
         break;
-    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
-        ((fake_event *)pl->p.eventRecord.event)->records++; /* events live until reset */
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD: {
+        fake_event *ev = lookup_event(pl->p.eventRecord.event); /* NULL: destroyed since */
+        if (ev) {
+            ev->records++;
+            ev->wait_seq = seq; /* pending until this launch completes */
+        }
         break;
+    }
     default: /* empty and event wait nodes do nothing on the host */
         break;
     }
@@ -927,15 +1414,15 @@ static void run_node(const fake_node *n)
 
 /* Insertion order is topological: a node can only depend on nodes added before it (there is
  * no cuGraphAddDependencies in the table), and clones keep the order. */
-static void run_graph(const fake_graph *g)
+static void run_graph(const fake_graph *g, uint64_t seq)
 {
     for (size_t i = 0; i < g->num_nodes; i++)
-        run_node(g->nodes[i]);
+        run_node(g->nodes[i], seq);
 }
 
 /* ---- entry points: misc ---------------------------------------------------------------------- */
 
-#define FAKE_DECLARE(name, abi, need, params, args) static CUresult fake_##name params;
+#define FAKE_DECLARE(name, abi, need, params, args) static CUresult impl_##name params;
 CGN_DRIVER_ENTRIES(FAKE_DECLARE)
 #undef FAKE_DECLARE
 
@@ -961,7 +1448,7 @@ CGN_DRIVER_ENTRIES(FAKE_DECLARE)
     X(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE)                                                        \
     X(CUDA_ERROR_UNKNOWN)
 
-static CUresult fake_cuDriverGetVersion(int *v)
+static CUresult impl_cuDriverGetVersion(int *v)
 {
     if (!v)
         return CUDA_ERROR_INVALID_VALUE;
@@ -969,12 +1456,12 @@ static CUresult fake_cuDriverGetVersion(int *v)
     return CUDA_SUCCESS;
 }
 
-static CUresult fake_cuInit(unsigned int flags)
+static CUresult impl_cuInit(unsigned int flags)
 {
     return flags ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 
-static CUresult fake_cuGetErrorName(CUresult e, const char **s)
+static CUresult impl_cuGetErrorName(CUresult e, const char **s)
 {
     if (!s)
         return CUDA_ERROR_INVALID_VALUE;
@@ -994,56 +1481,125 @@ static CUresult fake_cuGetErrorName(CUresult e, const char **s)
 
 /* Like the driver: marked ranges report their type (the latest mark wins), and an address the
  * driver does not know (pageable host memory) is CUDA_ERROR_INVALID_VALUE. */
-static CUresult fake_cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p)
+static CUresult impl_cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p)
 {
     if (!data || !p)
         return CUDA_ERROR_INVALID_VALUE;
     if (a != CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
         return CUDA_ERROR_NOT_SUPPORTED;
-    for (size_t i = S.num_ranges; i-- > 0;)
-        if (S.ranges[i].begin <= (uintptr_t)p && (uintptr_t)p < S.ranges[i].end) {
-            unsigned int type = S.ranges[i].type;
-            memcpy(data, &type, sizeof type);
-            return CUDA_SUCCESS;
-        }
-    return CUDA_ERROR_INVALID_VALUE;
+    unsigned int type = memory_type_of((uintptr_t)p);
+    if (!type)
+        return CUDA_ERROR_INVALID_VALUE;
+    memcpy(data, &type, sizeof type);
+    return CUDA_SUCCESS;
 }
 
-/* ---- entry points: contexts ------------------------------------------------------------------ */
+/* ---- entry points: contexts (the calling thread's stack) ------------------------------------- */
 
-/* The stack is saved[0..depth) with S.current on top; the current context may be NULL. */
-static CUresult fake_cuCtxGetCurrent(CUcontext *c)
+static CUresult impl_cuCtxGetCurrent(CUcontext *c)
 {
     if (!c)
         return CUDA_ERROR_INVALID_VALUE;
-    *c = S.current;
+    *c = current_ctx();
     return CUDA_SUCCESS;
 }
 
-static CUresult fake_cuCtxPushCurrent(CUcontext c)
+static CUresult impl_cuCtxPushCurrent(CUcontext c)
 {
+    fake_thread *t = thread_ctx();
     if (!context_valid(c))
         return CUDA_ERROR_INVALID_CONTEXT;
-    if (S.depth == FAKE_CTX_STACK_MAX)
+    if (t->depth == FAKE_CTX_STACK_MAX)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    S.saved[S.depth++] = S.current;
-    S.current = c;
+    t->stack[t->depth++] = c;
     return CUDA_SUCCESS;
 }
 
-static CUresult fake_cuCtxPopCurrent(CUcontext *c)
+static CUresult impl_cuCtxPopCurrent(CUcontext *c)
 {
-    if (!S.current && S.depth == 0)
+    fake_thread *t = thread_ctx();
+    if (t->depth == 0)
         return CUDA_ERROR_INVALID_CONTEXT;
+    CUcontext top = t->stack[--t->depth];
     if (c)
-        *c = S.current;
-    S.current = S.depth ? S.saved[--S.depth] : NULL;
+        *c = top;
+    return CUDA_SUCCESS;
+}
+
+/* Replaces the top of the stack (pushes onto an empty one); NULL pops the top, a no-op on an
+ * empty stack. */
+static CUresult impl_cuCtxSetCurrent(CUcontext c)
+{
+    fake_thread *t = thread_ctx();
+    if (!c) {
+        if (t->depth)
+            t->depth--;
+        return CUDA_SUCCESS;
+    }
+    if (!context_valid(c))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (t->depth)
+        t->stack[t->depth - 1] = c;
+    else
+        t->stack[t->depth++] = c;
+    return CUDA_SUCCESS;
+}
+
+/* ---- entry points: events -------------------------------------------------------------------- */
+
+static CUresult impl_cuEventCreate(CUevent *e, unsigned int flags)
+{
+    const unsigned int known = CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING |
+                               CU_EVENT_INTERPROCESS;
+    if (!e || (flags & ~known))
+        return CUDA_ERROR_INVALID_VALUE;
+    if ((flags & CU_EVENT_INTERPROCESS) && !(flags & CU_EVENT_DISABLE_TIMING))
+        return CUDA_ERROR_INVALID_VALUE; /* the driver's rule for interprocess events */
+    fake_event *ev = calloc(1, sizeof *ev);
+    if (!ev || !reg_add(ev, KIND_EVENT)) {
+        free(ev);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    ev->flags = flags;
+    *e = (CUevent)ev;
+    return CUDA_SUCCESS;
+}
+
+/* The event completes when every launch in flight on an ordered stream has. */
+static CUresult impl_cuEventRecord(CUevent e, CUstream s)
+{
+    fake_event *ev = lookup_event(e);
+    if (!ev)
+        return CUDA_ERROR_INVALID_VALUE;
+    ev->wait_seq = 0;
+    for (size_t i = 0; i < S.num_launches; i++)
+        if (streams_ordered(S.launches[i].stream, s))
+            ev->wait_seq = S.launches[i].seq; /* the queue is in increasing seq */
+    return CUDA_SUCCESS;
+}
+
+static CUresult impl_cuEventQuery(CUevent e)
+{
+    const fake_event *ev = lookup_event(e);
+    if (!ev)
+        return CUDA_ERROR_INVALID_VALUE;
+    return ev->wait_seq > S.completed_seq ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
+
+/* As on the driver, a pending event may be destroyed; nodes still naming it record nothing. */
+static CUresult impl_cuEventDestroy(CUevent e)
+{
+    fake_event *ev = lookup_event(e);
+    if (!ev)
+        return CUDA_ERROR_INVALID_VALUE;
+    reg_remove(ev);
+    free(ev);
     return CUDA_SUCCESS;
 }
 
 /* ---- entry points: graphs -------------------------------------------------------------------- */
 
-static CUresult fake_cuGraphCreate(CUgraph *g, unsigned int flags)
+static CUresult impl_cuGraphCreate(CUgraph *g, unsigned int flags)
 {
     if (!g || flags)
         return CUDA_ERROR_INVALID_VALUE;
@@ -1054,7 +1610,7 @@ static CUresult fake_cuGraphCreate(CUgraph *g, unsigned int flags)
     return CUDA_SUCCESS;
 }
 
-static CUresult fake_cuGraphDestroy(CUgraph g)
+static CUresult impl_cuGraphDestroy(CUgraph g)
 {
     fake_graph *graph = lookup_graph(g);
     if (!graph || graph->parent) /* an embedded graph belongs to its node */
@@ -1063,20 +1619,20 @@ static CUresult fake_cuGraphDestroy(CUgraph g)
     return CUDA_SUCCESS;
 }
 
-static CUresult fake_cuGraphClone(CUgraph *out, CUgraph g)
+static CUresult impl_cuGraphClone(CUgraph *out, CUgraph g)
 {
     const fake_graph *src = lookup_graph(g);
     if (!out || !src)
         return CUDA_ERROR_INVALID_VALUE;
     CUresult r = CUDA_SUCCESS;
-    fake_graph *clone = graph_clone(src, 0, &r);
+    fake_graph *clone = graph_clone(src, 0, 1, &r);
     if (!clone)
         return r;
     *out = (CUgraph)clone;
     return CUDA_SUCCESS;
 }
 
-static CUresult fake_cuGraphNodeFindInClone(CUgraphNode *out, CUgraphNode orig, CUgraph clone)
+static CUresult impl_cuGraphNodeFindInClone(CUgraphNode *out, CUgraphNode orig, CUgraph clone)
 {
     const fake_node *o = lookup_node(orig);
     const fake_graph *c = lookup_graph(clone);
@@ -1091,16 +1647,169 @@ static CUresult fake_cuGraphNodeFindInClone(CUgraphNode *out, CUgraphNode orig, 
     return CUDA_ERROR_INVALID_VALUE;
 }
 
+/* ---- entry points: graph and node queries ---------------------------------------------------- */
+
+/* The driver's getter convention: with out == NULL only the count; otherwise up to *num
+ * entries are written (the rest of *num set to NULL) and *num becomes the count. */
+static CUresult impl_cuGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *n)
+{
+    const fake_graph *graph = lookup_graph(g);
+    if (!graph || !n)
+        return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; nodes && i < *n; i++)
+        nodes[i] = i < graph->num_nodes ? (CUgraphNode)graph->nodes[i] : NULL;
+    *n = graph->num_nodes;
+    return CUDA_SUCCESS;
+}
+
+static CUresult impl_cuGraphNodeGetType(CUgraphNode n, CUgraphNodeType *t)
+{
+    const fake_node *node = lookup_node(n);
+    if (!node || !t)
+        return CUDA_ERROR_INVALID_VALUE;
+    *t = node->pl.p.type;
+    return CUDA_SUCCESS;
+}
+
+/* In the order they were given. */
+static CUresult impl_cuGraphNodeGetDependencies(CUgraphNode n, CUgraphNode *deps, size_t *num)
+{
+    const fake_node *node = lookup_node(n);
+    if (!node || !num)
+        return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; deps && i < *num; i++)
+        deps[i] = i < node->num_deps ? (CUgraphNode)node->deps[i] : NULL;
+    *num = node->num_deps;
+    return CUDA_SUCCESS;
+}
+
+/* In insertion order. */
+static CUresult impl_cuGraphNodeGetDependentNodes(CUgraphNode n, CUgraphNode *deps, size_t *num)
+{
+    const fake_node *node = lookup_node(n);
+    if (!node || !num)
+        return CUDA_ERROR_INVALID_VALUE;
+    const fake_graph *g = node->graph;
+    size_t count = 0;
+    for (size_t i = node->index + 1; i < g->num_nodes; i++) {
+        const fake_node *m = g->nodes[i];
+        for (size_t d = 0; d < m->num_deps; d++) {
+            if (m->deps[d] == node) {
+                if (deps && count < *num)
+                    deps[count] = (CUgraphNode)m;
+                count++;
+                break;
+            }
+        }
+    }
+    for (size_t i = count; deps && i < *num; i++)
+        deps[i] = NULL;
+    *num = count;
+    return CUDA_SUCCESS;
+}
+
+static const fake_node *lookup_typed(CUgraphNode n, CUgraphNodeType type)
+{
+    const fake_node *node = lookup_node(n);
+    return (node && node->pl.p.type == type) ? node : NULL;
+}
+
+/* kernelParams points at the node's own copies of the arguments (driver-owned memory, valid
+ * until the node is destroyed or its parameters change). */
+static CUresult impl_cuGraphKernelNodeGetParams(CUgraphNode n, CUDA_KERNEL_NODE_PARAMS_v2 *p)
+{
+    const fake_node *node = lookup_typed(n, CU_GRAPH_NODE_TYPE_KERNEL);
+    if (!node || !p)
+        return CUDA_ERROR_INVALID_VALUE;
+    const CUDA_KERNEL_NODE_PARAMS_v3 *k = &node->pl.p.kernel;
+    memset(p, 0, sizeof *p);
+    p->func = k->func;
+    p->gridDimX = k->gridDimX;
+    p->gridDimY = k->gridDimY;
+    p->gridDimZ = k->gridDimZ;
+    p->blockDimX = k->blockDimX;
+    p->blockDimY = k->blockDimY;
+    p->blockDimZ = k->blockDimZ;
+    p->sharedMemBytes = k->sharedMemBytes;
+    p->kernelParams = node->pl.arg_ptrs;
+    p->extra = NULL;
+    p->kern = k->kern;
+    p->ctx = k->ctx;
+    return CUDA_SUCCESS;
+}
+
+static CUresult impl_cuGraphMemsetNodeGetParams(CUgraphNode n, CUDA_MEMSET_NODE_PARAMS_v1 *p)
+{
+    const fake_node *node = lookup_typed(n, CU_GRAPH_NODE_TYPE_MEMSET);
+    if (!node || !p)
+        return CUDA_ERROR_INVALID_VALUE;
+    const CUDA_MEMSET_NODE_PARAMS_v2 *m = &node->pl.p.memset;
+    memset(p, 0, sizeof *p);
+    p->dst = m->dst;
+    p->pitch = m->pitch;
+    p->value = m->value;
+    p->elementSize = m->elementSize;
+    p->width = m->width;
+    p->height = m->height;
+    return CUDA_SUCCESS;
+}
+
+static CUresult impl_cuGraphHostNodeGetParams(CUgraphNode n, CUDA_HOST_NODE_PARAMS_v1 *p)
+{
+    const fake_node *node = lookup_typed(n, CU_GRAPH_NODE_TYPE_HOST);
+    if (!node || !p)
+        return CUDA_ERROR_INVALID_VALUE;
+    p->fn = node->pl.p.host.fn;
+    p->userData = node->pl.p.host.userData;
+    return CUDA_SUCCESS;
+}
+
+static CUresult impl_cuGraphEventRecordNodeGetEvent(CUgraphNode n, CUevent *e)
+{
+    const fake_node *node = lookup_typed(n, CU_GRAPH_NODE_TYPE_EVENT_RECORD);
+    if (!node || !e)
+        return CUDA_ERROR_INVALID_VALUE;
+    *e = node->pl.p.eventRecord.event;
+    return CUDA_SUCCESS;
+}
+
+static CUresult impl_cuGraphEventWaitNodeGetEvent(CUgraphNode n, CUevent *e)
+{
+    const fake_node *node = lookup_typed(n, CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+    if (!node || !e)
+        return CUDA_ERROR_INVALID_VALUE;
+    *e = node->pl.p.eventWait.event;
+    return CUDA_SUCCESS;
+}
+
+static CUresult impl_cuGraphChildGraphNodeGetGraph(CUgraphNode n, CUgraph *g)
+{
+    const fake_node *node = lookup_node(n);
+    if (!g || !node || !node->pl.child)
+        return CUDA_ERROR_INVALID_VALUE;
+    *g = (CUgraph)node->pl.child;
+    return CUDA_SUCCESS;
+}
+
+static CUresult impl_cuGraphMemcpyNodeGetParams(CUgraphNode n, CUDA_MEMCPY3D *p)
+{
+    const fake_node *node = lookup_typed(n, CU_GRAPH_NODE_TYPE_MEMCPY);
+    if (!p || !node)
+        return CUDA_ERROR_INVALID_VALUE;
+    *p = node->pl.p.memcpy.copyParams;
+    return CUDA_SUCCESS;
+}
+
 /* ---- entry points: adding and destroying nodes ----------------------------------------------- */
 
-static CUresult fake_cuGraphAddEmptyNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
+static CUresult impl_cuGraphAddEmptyNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
                                          size_t nd)
 {
     CUgraphNodeParams p = params_of_type(CU_GRAPH_NODE_TYPE_EMPTY);
     return add_node(n, g, d, nd, &p);
 }
 
-static CUresult fake_cuGraphAddKernelNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
+static CUresult impl_cuGraphAddKernelNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
                                           size_t nd, const CUDA_KERNEL_NODE_PARAMS_v2 *k)
 {
     if (!k)
@@ -1121,7 +1830,7 @@ static CUresult fake_cuGraphAddKernelNode(CUgraphNode *n, CUgraph g, const CUgra
     return add_node(n, g, d, nd, &p);
 }
 
-static CUresult fake_cuGraphAddMemsetNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
+static CUresult impl_cuGraphAddMemsetNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
                                           size_t nd, const CUDA_MEMSET_NODE_PARAMS_v1 *m,
                                           CUcontext c)
 {
@@ -1138,7 +1847,7 @@ static CUresult fake_cuGraphAddMemsetNode(CUgraphNode *n, CUgraph g, const CUgra
     return add_node(n, g, d, nd, &p);
 }
 
-static CUresult fake_cuGraphAddMemcpyNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
+static CUresult impl_cuGraphAddMemcpyNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
                                           size_t nd, const CUDA_MEMCPY3D_v2 *m, CUcontext c)
 {
     if (!m)
@@ -1149,7 +1858,7 @@ static CUresult fake_cuGraphAddMemcpyNode(CUgraphNode *n, CUgraph g, const CUgra
     return add_node(n, g, d, nd, &p);
 }
 
-static CUresult fake_cuGraphAddHostNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
+static CUresult impl_cuGraphAddHostNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
                                         size_t nd, const CUDA_HOST_NODE_PARAMS_v1 *h)
 {
     if (!h)
@@ -1160,7 +1869,7 @@ static CUresult fake_cuGraphAddHostNode(CUgraphNode *n, CUgraph g, const CUgraph
     return add_node(n, g, d, nd, &p);
 }
 
-static CUresult fake_cuGraphAddChildGraphNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
+static CUresult impl_cuGraphAddChildGraphNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
                                               size_t nd, CUgraph child)
 {
     CUgraphNodeParams p = params_of_type(CU_GRAPH_NODE_TYPE_GRAPH);
@@ -1169,7 +1878,7 @@ static CUresult fake_cuGraphAddChildGraphNode(CUgraphNode *n, CUgraph g, const C
     return add_node(n, g, d, nd, &p);
 }
 
-static CUresult fake_cuGraphAddEventRecordNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
+static CUresult impl_cuGraphAddEventRecordNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
                                                size_t nd, CUevent e)
 {
     CUgraphNodeParams p = params_of_type(CU_GRAPH_NODE_TYPE_EVENT_RECORD);
@@ -1177,7 +1886,7 @@ static CUresult fake_cuGraphAddEventRecordNode(CUgraphNode *n, CUgraph g, const 
     return add_node(n, g, d, nd, &p);
 }
 
-static CUresult fake_cuGraphAddEventWaitNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
+static CUresult impl_cuGraphAddEventWaitNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
                                              size_t nd, CUevent e)
 {
     CUgraphNodeParams p = params_of_type(CU_GRAPH_NODE_TYPE_WAIT_EVENT);
@@ -1185,25 +1894,7 @@ static CUresult fake_cuGraphAddEventWaitNode(CUgraphNode *n, CUgraph g, const CU
     return add_node(n, g, d, nd, &p);
 }
 
-static CUresult fake_cuGraphChildGraphNodeGetGraph(CUgraphNode n, CUgraph *g)
-{
-    const fake_node *node = lookup_node(n);
-    if (!g || !node || !node->pl.child)
-        return CUDA_ERROR_INVALID_VALUE;
-    *g = (CUgraph)node->pl.child;
-    return CUDA_SUCCESS;
-}
-
-static CUresult fake_cuGraphMemcpyNodeGetParams(CUgraphNode n, CUDA_MEMCPY3D *p)
-{
-    const fake_node *node = lookup_node(n);
-    if (!p || !node || node->pl.p.type != CU_GRAPH_NODE_TYPE_MEMCPY)
-        return CUDA_ERROR_INVALID_VALUE;
-    *p = node->pl.p.memcpy.copyParams;
-    return CUDA_SUCCESS;
-}
-
-static CUresult fake_cuGraphDestroyNode(CUgraphNode n)
+static CUresult impl_cuGraphDestroyNode(CUgraphNode n)
 {
     fake_node *node = lookup_node(n);
     if (!node)
@@ -1215,11 +1906,13 @@ static CUresult fake_cuGraphDestroyNode(CUgraphNode n)
 
 /* ---- entry points: updating node parameters -------------------------------------------------- */
 
-static CUresult fake_cuGraphNodeSetParams(CUgraphNode n, CUgraphNodeParams *p)
+static CUresult impl_cuGraphNodeSetParams(CUgraphNode n, CUgraphNodeParams *p)
 {
     fake_node *node = lookup_node(n);
     if (!p || !node || p->type != node->pl.p.type)
         return CUDA_ERROR_INVALID_VALUE;
+    if (crash_prone(FAKE_CALL_SET_PARAMS, &node->pl, p))
+        return crash_refused();
     fake_payload pl;
     CUresult r = payload_build(p, 0, &pl);
     if (r != CUDA_SUCCESS)
@@ -1229,7 +1922,8 @@ static CUresult fake_cuGraphNodeSetParams(CUgraphNode n, CUgraphNodeParams *p)
 }
 
 /* The executable's copy of a definition node: matched by id, so a node destroyed and another
- * allocated at the same address can never alias. */
+ * allocated at the same address can never alias. Only nodes of the graph the executable was
+ * instantiated from pair, even after cuGraphExecUpdate. */
 static fake_node *exec_node(const fake_exec *e, const fake_node *def)
 {
     for (size_t i = 0; i < e->snapshot->num_nodes; i++)
@@ -1238,24 +1932,70 @@ static fake_node *exec_node(const fake_exec *e, const fake_node *def)
     return NULL;
 }
 
-static CUresult fake_cuGraphExecNodeSetParams(CUgraphExec e, CUgraphNode n, CUgraphNodeParams *p)
+static fake_node *exec_pair(CUgraphExec e, CUgraphNode n, fake_exec **exec_out)
 {
-    const fake_exec *exec = lookup_exec(e);
+    fake_exec *exec = lookup_exec(e);
     const fake_node *def = lookup_node(n);
-    fake_node *node = (exec && def) ? exec_node(exec, def) : NULL;
+    if (exec_out)
+        *exec_out = exec;
+    return (exec && def) ? exec_node(exec, def) : NULL;
+}
+
+static CUresult impl_cuGraphExecNodeSetParams(CUgraphExec e, CUgraphNode n, CUgraphNodeParams *p)
+{
+    fake_exec *exec = NULL;
+    fake_node *node = exec_pair(e, n, &exec);
     if (!p || !node || p->type != node->pl.p.type)
         return CUDA_ERROR_INVALID_VALUE;
+    if (crash_prone(FAKE_CALL_EXEC_SET_PARAMS, &node->pl, p))
+        return crash_refused();
     fake_payload pl;
     CUresult r = payload_build(p, 1, &pl);
     if (r != CUDA_SUCCESS)
         return r;
-    node_replace_payload(node, &pl);
+    CUgraphExecUpdateResultInfo info;
+    if (update_rule(&node->pl, &pl, NULL, &info) != CU_GRAPH_EXEC_UPDATE_SUCCESS)
+        r = CUDA_ERROR_INVALID_VALUE;
+    else
+        r = exec_install_payload(exec, node, &pl);
+    if (r != CUDA_SUCCESS)
+        payload_free(&pl);
+    return r;
+}
+
+/* Only kernel, memset and memcpy nodes can be disabled (the driver's current limit). */
+static fake_node *enable_target(CUgraphExec e, CUgraphNode n)
+{
+    fake_node *node = exec_pair(e, n, NULL);
+    if (!node)
+        return NULL;
+    CUgraphNodeType t = node->pl.p.type;
+    int supported = t == CU_GRAPH_NODE_TYPE_KERNEL || t == CU_GRAPH_NODE_TYPE_MEMSET ||
+                    t == CU_GRAPH_NODE_TYPE_MEMCPY;
+    return supported ? node : NULL;
+}
+
+static CUresult impl_cuGraphNodeSetEnabled(CUgraphExec e, CUgraphNode n, unsigned int on)
+{
+    fake_node *node = enable_target(e, n);
+    if (!node)
+        return CUDA_ERROR_INVALID_VALUE;
+    node->disabled = !on;
+    return CUDA_SUCCESS;
+}
+
+static CUresult impl_cuGraphNodeGetEnabled(CUgraphExec e, CUgraphNode n, unsigned int *on)
+{
+    const fake_node *node = enable_target(e, n);
+    if (!node || !on)
+        return CUDA_ERROR_INVALID_VALUE;
+    *on = !node->disabled;
     return CUDA_SUCCESS;
 }
 
 /* ---- entry points: executables --------------------------------------------------------------- */
 
-static CUresult fake_cuGraphInstantiateWithFlags(CUgraphExec *e, CUgraph g,
+static CUresult impl_cuGraphInstantiateWithFlags(CUgraphExec *e, CUgraph g,
                                                  unsigned long long flags)
 {
     (void)flags; /* upload, auto-free and priorities mean nothing on the host */
@@ -1268,7 +2008,7 @@ static CUresult fake_cuGraphInstantiateWithFlags(CUgraphExec *e, CUgraph g,
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
     CUresult r = CUDA_SUCCESS;
-    exec->snapshot = graph_clone(graph, 1, &r);
+    exec->snapshot = graph_clone(graph, 1, 1, &r);
     if (!exec->snapshot) {
         reg_remove(exec);
         free(exec);
@@ -1278,32 +2018,71 @@ static CUresult fake_cuGraphInstantiateWithFlags(CUgraphExec *e, CUgraph g,
     return CUDA_SUCCESS;
 }
 
-static CUresult fake_cuGraphExecDestroy(CUgraphExec e)
+/* In flight, the executable is freed asynchronously on completion, as the driver documents:
+ * its handle is invalid at once, its references go with its last launch. */
+static CUresult impl_cuGraphExecDestroy(CUgraphExec e)
 {
     fake_exec *exec = lookup_exec(e);
     if (!exec)
         return CUDA_ERROR_INVALID_VALUE;
-    fake_graph *snapshot = exec->snapshot;
-    reg_remove(exec);
-    free(exec);
-    graph_destroy(snapshot); /* drops the executable's user-object references */
+    if (exec->in_flight || exec->running)
+        exec->destroyed = 1;
+    else
+        exec_free(exec);
     return CUDA_SUCCESS;
 }
 
-static CUresult fake_cuGraphLaunch(CUgraphExec e, CUstream s)
+static CUresult impl_cuGraphExecUpdate(CUgraphExec e, CUgraph g, CUgraphExecUpdateResultInfo *info)
 {
-    (void)s; /* launches complete before returning, so streams have nothing to order */
+    fake_exec *exec = lookup_exec(e);
+    const fake_graph *graph = lookup_graph(g);
+    if (!info)
+        return CUDA_ERROR_INVALID_VALUE;
+    update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR, NULL, NULL);
+    if (!exec || !graph)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (graph_compare(exec->snapshot, graph, NULL, info) != CU_GRAPH_EXEC_UPDATE_SUCCESS)
+        return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+    CUresult r = exec_update_apply(exec, graph);
+    if (r != CUDA_SUCCESS)
+        update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR, NULL, NULL);
+    return r;
+}
+
+/* The nodes run at once, with the parameters of this moment. The launch completes at once too,
+ * unless completion is held or earlier launches are still in flight (it cannot overtake
+ * them): then it joins the queue. */
+static CUresult impl_cuGraphLaunch(CUgraphExec e, CUstream s)
+{
     fake_exec *exec = lookup_exec(e);
     if (!exec)
         return CUDA_ERROR_INVALID_VALUE;
-    run_graph(exec->snapshot);
+    int queued = S.hold || S.num_launches > 0;
+    if (queued && !launch_reserve())
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    uint64_t seq = ++S.next_seq;
+    if (queued) {
+        fake_launch *l = &S.launches[S.num_launches++];
+        memset(l, 0, sizeof *l);
+        l->seq = seq;
+        l->exec = exec;
+        l->stream = s;
+        exec->in_flight++;
+    }
     exec->launches++;
+    exec->running++;
+    run_graph(exec->snapshot, seq);
+    exec->running--;
+    if (!queued && seq > S.completed_seq)
+        S.completed_seq = seq;
+    if (exec->destroyed && !exec->in_flight && !exec->running)
+        exec_free(exec); /* a host node destroyed it while it ran */
     return CUDA_SUCCESS;
 }
 
 /* ---- entry points: user objects -------------------------------------------------------------- */
 
-static CUresult fake_cuUserObjectCreate(CUuserObject *o, void *ptr, CUhostFn destroy,
+static CUresult impl_cuUserObjectCreate(CUuserObject *o, void *ptr, CUhostFn destroy,
                                         unsigned int refs, unsigned int flags)
 {
     if (!o || !destroy || refs == 0 || refs > INT_MAX ||
@@ -1323,7 +2102,7 @@ static CUresult fake_cuUserObjectCreate(CUuserObject *o, void *ptr, CUhostFn des
 
 /* The caller may only release references it holds, not ones graphs hold: releasing more is a
  * bug the real driver would punish later with a destructor running under a live graph. */
-static CUresult fake_cuUserObjectRelease(CUuserObject o, unsigned int n)
+static CUresult impl_cuUserObjectRelease(CUuserObject o, unsigned int n)
 {
     fake_uobj *obj = lookup_uobj(o);
     if (!obj || n == 0 || n > obj->total - obj->graph_refs)
@@ -1332,7 +2111,7 @@ static CUresult fake_cuUserObjectRelease(CUuserObject o, unsigned int n)
     return CUDA_SUCCESS;
 }
 
-static CUresult fake_cuGraphRetainUserObject(CUgraph g, CUuserObject o, unsigned int n,
+static CUresult impl_cuGraphRetainUserObject(CUgraph g, CUuserObject o, unsigned int n,
                                              unsigned int flags)
 {
     fake_graph *graph = lookup_graph(g);
@@ -1347,7 +2126,7 @@ static CUresult fake_cuGraphRetainUserObject(CUgraph g, CUuserObject o, unsigned
     return graph_add_ref(graph, obj, n, move);
 }
 
-static CUresult fake_cuGraphReleaseUserObject(CUgraph g, CUuserObject o, unsigned int n)
+static CUresult impl_cuGraphReleaseUserObject(CUgraph g, CUuserObject o, unsigned int n)
 {
     fake_graph *graph = lookup_graph(g);
     fake_uobj *obj = lookup_uobj(o);
@@ -1356,7 +2135,7 @@ static CUresult fake_cuGraphReleaseUserObject(CUgraph g, CUuserObject o, unsigne
         return CUDA_ERROR_INVALID_VALUE;
     ref->count -= n;
     if (ref->count == 0)
-        *ref = graph->refs[--graph->num_refs];
+        *ref = graph->refs.items[--graph->refs.num];
     obj->graph_refs -= n;
     uobj_drop(obj, n);
     return CUDA_SUCCESS;
@@ -1377,12 +2156,12 @@ static CUresult param_info(const fake_kernel *k, size_t i, size_t *off, size_t *
     return CUDA_SUCCESS;
 }
 
-static CUresult fake_cuKernelGetParamInfo(CUkernel k, size_t i, size_t *off, size_t *size)
+static CUresult impl_cuKernelGetParamInfo(CUkernel k, size_t i, size_t *off, size_t *size)
 {
     return param_info(lookup_kernel(k), i, off, size);
 }
 
-static CUresult fake_cuFuncGetParamInfo(CUfunction f, size_t i, size_t *off, size_t *size)
+static CUresult impl_cuFuncGetParamInfo(CUfunction f, size_t i, size_t *off, size_t *size)
 {
     return param_info(lookup_function(f), i, off, size);
 }
@@ -1397,33 +2176,62 @@ static CUresult kernel_name(const fake_kernel *k, const char **name)
     return CUDA_SUCCESS;
 }
 
-static CUresult fake_cuKernelGetName(const char **name, CUkernel k)
+static CUresult impl_cuKernelGetName(const char **name, CUkernel k)
 {
     return kernel_name(lookup_kernel(k), name);
 }
 
-static CUresult fake_cuFuncGetName(const char **name, CUfunction f)
+static CUresult impl_cuFuncGetName(const char **name, CUfunction f)
 {
     return kernel_name(lookup_function(f), name);
+}
+
+/* ---- the table: every entry holds the lock around its impl_ ---------------------------------- */
+
+#define FAKE_LOCKED_ENTRY(name, abi, need, params, args)                                          \
+    static CUresult fake_##name params                                                             \
+    {                                                                                              \
+        fake_lock();                                                                               \
+        CUresult r_ = impl_##name args;                                                            \
+        fake_unlock();                                                                             \
+        return r_;                                                                                 \
+    }
+CGN_DRIVER_ENTRIES(FAKE_LOCKED_ENTRY)
+#undef FAKE_LOCKED_ENTRY
+
+/* Writes only the fields that change, so a reset or a repeated cgn_fake_table() never writes
+ * to what other threads may be reading. An old driver has no entry point newer than itself:
+ * cgn must gate on NULL entries. */
+static void table_sync(void)
+{
+    if (TABLE.version != S.version)
+        TABLE.version = S.version;
+#define FAKE_SET_ENTRY(name, abi, need, params, args)                                             \
+    {                                                                                              \
+        CUresult(*want_) params = ((abi) <= S.version) ? fake_##name : NULL;                       \
+        if (TABLE.name != want_)                                                                   \
+            TABLE.name = want_;                                                                    \
+    }
+    CGN_DRIVER_ENTRIES(FAKE_SET_ENTRY)
+#undef FAKE_SET_ENTRY
 }
 
 /* ---- test API: table, version, reset --------------------------------------------------------- */
 
 const cgn_driver_table *cgn_fake_table(void)
 {
-    S.table.version = S.version;
-    /* An old driver has no entry point newer than itself: cgn must gate on NULL entries. */
-#define FAKE_SET_ENTRY(name, abi, need, params, args)                                             \
-    S.table.name = ((abi) <= S.version) ? fake_##name : NULL;
-    CGN_DRIVER_ENTRIES(FAKE_SET_ENTRY)
-#undef FAKE_SET_ENTRY
-    return &S.table;
+    fake_lock();
+    table_sync();
+    fake_unlock();
+    return &TABLE;
 }
 
 void cgn_fake_set_version(int version)
 {
+    fake_lock();
     S.version = version;
-    (void)cgn_fake_table(); /* keep an installed table consistent with the version */
+    table_sync(); /* keep an installed table consistent with the version */
+    fake_unlock();
 }
 
 /* Frees one registry entry's object without touching any other object: every object is in
@@ -1439,45 +2247,54 @@ static void free_for_reset(void *key, int kind)
             free(g->nodes[i]);
         }
         free(g->nodes);
-        free(g->refs);
+        free(g->refs.items);
         free(g);
         break;
     }
-    case KIND_FUNC:
+    case KIND_KERN: /* one per kernel; its CUfunction handles live inside it */
         kernel_free(((fake_khandle *)key)->kernel);
         break;
-    case KIND_EXEC:  /* its snapshot graph has its own entry */
+    case KIND_EXEC:  /* its snapshot graph has its own entry; destroyed-in-flight ones too */
     case KIND_UOBJ:  /* pending destructors are dropped on purpose */
     case KIND_EVENT:
         free(key);
         break;
-    default: /* nodes are freed with their graph, CUkernel handles with their CUfunction */
+    default: /* nodes are freed with their graph, CUfunction handles with their kernel */
         break;
     }
 }
 
 void cgn_fake_reset(void)
 {
+    fake_lock();
     for (size_t i = 0; i < S.cap; i++)
         if (S.slots[i].key)
             free_for_reset(S.slots[i].key, S.slots[i].kind);
+    for (size_t i = 0; i < S.num_launches; i++)
+        free(S.launches[i].held.items); /* the objects they name are freed above */
+    free(S.launches);
     free(S.slots);
     free(S.ranges);
+    uint64_t epoch = S.epoch;
     memset(&S, 0, sizeof S);
     S.version = FAKE_DEFAULT_VERSION;
-    S.current = (CUcontext)&S.contexts[0];
+    S.epoch = epoch + 1; /* every thread's context stack is set up again */
     S.next_id = 1;
-    (void)cgn_fake_table(); /* a table installed before the reset must stay usable */
+    fake_thread *t = thread_ctx(); /* the caller: context 0 current */
+    t->stack[t->depth++] = (CUcontext)&S.contexts[0];
+    table_sync(); /* a table installed before the reset must stay usable */
+    fake_unlock();
 }
 
 size_t cgn_fake_live_objects(void)
 {
-    size_t live = 0;
-    for (size_t i = 0; i < S.cap; i++) {
-        int kind = S.slots[i].key ? S.slots[i].kind : KIND_NONE;
-        live += kind == KIND_GRAPH || kind == KIND_EXEC || kind == KIND_UOBJ;
-    }
-    return live;
+    FAKE_LOCKED_RETURN(size_t, reg_count(KIND_GRAPH) + reg_count(KIND_EXEC) +
+                                   reg_count(KIND_UOBJ));
+}
+
+size_t cgn_fake_live_events(void)
+{
+    FAKE_LOCKED_RETURN(size_t, reg_count(KIND_EVENT));
 }
 
 /* ---- test API: contexts ---------------------------------------------------------------------- */
@@ -1489,19 +2306,37 @@ CUcontext cgn_fake_context(int i)
 
 void cgn_fake_set_current_context(CUcontext ctx)
 {
-    S.current = ctx;
+    fake_lock();
+    fake_thread *t = thread_ctx();
+    if (!ctx)
+        t->depth = 0;
+    else if (t->depth)
+        t->stack[t->depth - 1] = ctx;
+    else
+        t->stack[t->depth++] = ctx;
+    fake_unlock();
+}
+
+void cgn_fake_set_thread_start_context(CUcontext ctx)
+{
+    fake_lock();
+    S.thread_start_ctx = ctx;
+    fake_unlock();
 }
 
 CUcontext cgn_fake_node_context(CUgraphNode node)
 {
+    fake_lock();
     const fake_node *n = lookup_node(node);
-    return n ? n->pl.ctx : NULL;
+    CUcontext ctx = n ? n->pl.ctx : NULL;
+    fake_unlock();
+    return ctx;
 }
 
 /* ---- test API: kernels, events, memory ------------------------------------------------------- */
 
-CUfunction cgn_fake_register_kernel(const char *name, size_t num_params, const size_t *param_sizes,
-                                    cgn_fake_kernel_fn run, void *user)
+static CUfunction register_kernel(const char *name, size_t num_params, const size_t *param_sizes,
+                                  cgn_fake_kernel_fn run, void *user)
 {
     if (num_params && !param_sizes)
         return NULL;
@@ -1515,42 +2350,91 @@ CUfunction cgn_fake_register_kernel(const char *name, size_t num_params, const s
     k->num_params = num_params;
     k->run = run;
     k->user = user;
-    k->function.kernel = k;
     k->kernel.kernel = k;
+    k->functions[0].kernel = k;
+    k->functions[0].ctx = (CUcontext)&S.contexts[0];
     k->name = malloc(strlen(text) + 1);
-    if (!k->name || !kernel_layout(k, param_sizes) || !reg_add(&k->function, KIND_FUNC)) {
+    if (!k->name || !kernel_layout(k, param_sizes) || !reg_add(&k->kernel, KIND_KERN)) {
         kernel_free(k);
         return NULL;
     }
-    if (!reg_add(&k->kernel, KIND_KERN)) {
-        reg_remove(&k->function);
+    if (!reg_add(&k->functions[0], KIND_FUNC)) {
+        reg_remove(&k->kernel);
         kernel_free(k);
         return NULL;
     }
     strcpy(k->name, text);
-    return (CUfunction)&k->function;
+    return (CUfunction)&k->functions[0];
 }
 
-CUkernel cgn_fake_kernel_of(CUfunction function)
+CUfunction cgn_fake_register_kernel(const char *name, size_t num_params, const size_t *param_sizes,
+                                    cgn_fake_kernel_fn run, void *user)
+{
+    FAKE_LOCKED_RETURN(CUfunction, register_kernel(name, num_params, param_sizes, run, user));
+}
+
+static CUfunction function_in_context(CUfunction f, CUcontext ctx)
+{
+    fake_kernel *k = lookup_function(f);
+    int i = context_index(ctx);
+    if (!k || i < 0)
+        return NULL;
+    fake_khandle *h = &k->functions[i];
+    if (reg_kind(h) != KIND_FUNC) {
+        h->kernel = k;
+        h->ctx = ctx;
+        if (!reg_add(h, KIND_FUNC))
+            return NULL;
+    }
+    return (CUfunction)h;
+}
+
+CUfunction cgn_fake_function_in_context(CUfunction f, CUcontext ctx)
+{
+    FAKE_LOCKED_RETURN(CUfunction, function_in_context(f, ctx));
+}
+
+static CUcontext function_context(CUfunction f)
+{
+    const fake_khandle *h = lookup_fhandle(f);
+    return h ? h->ctx : NULL;
+}
+
+CUcontext cgn_fake_function_context(CUfunction f)
+{
+    FAKE_LOCKED_RETURN(CUcontext, function_context(f));
+}
+
+static CUkernel kernel_of(CUfunction function)
 {
     fake_kernel *k = lookup_function(function);
     return k ? (CUkernel)&k->kernel : NULL;
 }
 
+CUkernel cgn_fake_kernel_of(CUfunction function)
+{
+    FAKE_LOCKED_RETURN(CUkernel, kernel_of(function));
+}
+
 CUevent cgn_fake_event_create(void)
 {
-    fake_event *e = calloc(1, sizeof *e);
-    if (!e || !reg_add(e, KIND_EVENT)) {
-        free(e);
-        return NULL;
-    }
-    return (CUevent)e;
+    CUevent e = NULL;
+    fake_lock();
+    if (impl_cuEventCreate(&e, 0) != CUDA_SUCCESS)
+        e = NULL;
+    fake_unlock();
+    return e;
+}
+
+static int event_record_count(CUevent event)
+{
+    const fake_event *e = lookup_event(event);
+    return e ? e->records : -1;
 }
 
 int cgn_fake_event_record_count(CUevent event)
 {
-    const fake_event *e = lookup_event(event);
-    return e ? e->records : -1;
+    FAKE_LOCKED_RETURN(int, event_record_count(event));
 }
 
 void cgn_fake_mark_device_memory(void *p, size_t size)
@@ -1560,11 +2444,14 @@ void cgn_fake_mark_device_memory(void *p, size_t size)
 
 void cgn_fake_mark_memory(void *p, size_t size, CUmemorytype type)
 {
+    fake_lock();
     if (S.num_ranges == S.cap_ranges) {
         size_t cap = S.cap_ranges ? S.cap_ranges * 2 : 8;
         fake_range *ranges = realloc(S.ranges, cap * sizeof *ranges);
-        if (!ranges)
+        if (!ranges) {
+            fake_unlock();
             return; /* the address keeps reporting host memory; tests will notice */
+        }
         S.ranges = ranges;
         S.cap_ranges = cap;
     }
@@ -1572,11 +2459,57 @@ void cgn_fake_mark_memory(void *p, size_t size, CUmemorytype type)
     S.ranges[S.num_ranges].end = (uintptr_t)p + (size ? size : 1);
     S.ranges[S.num_ranges].type = (unsigned int)type;
     S.num_ranges++;
+    fake_unlock();
+}
+
+/* ---- test API: completion -------------------------------------------------------------------- */
+
+void cgn_fake_hold_completion(int on)
+{
+    fake_lock();
+    S.hold = on != 0;
+    fake_unlock();
+}
+
+size_t cgn_fake_complete_pending(void)
+{
+    FAKE_LOCKED_RETURN(size_t, complete_launches(SIZE_MAX));
+}
+
+size_t cgn_fake_complete_launches(size_t max)
+{
+    FAKE_LOCKED_RETURN(size_t, complete_launches(max));
+}
+
+static size_t in_flight(CUgraphExec exec)
+{
+    if (!exec)
+        return S.num_launches;
+    /* Destroyed executables count too: they live until their launches complete. */
+    return reg_kind(exec) == KIND_EXEC ? ((const fake_exec *)exec)->in_flight : 0;
+}
+
+size_t cgn_fake_in_flight(CUgraphExec exec)
+{
+    FAKE_LOCKED_RETURN(size_t, in_flight(exec));
+}
+
+void cgn_fake_set_exec_update_refs(int mode)
+{
+    fake_lock();
+    S.exec_update_refs = mode == CGN_FAKE_EXEC_UPDATE_REFS_DROP ? CGN_FAKE_EXEC_UPDATE_REFS_DROP
+                                                                : CGN_FAKE_EXEC_UPDATE_REFS_COPY;
+    fake_unlock();
+}
+
+size_t cgn_fake_crash_prone_calls(void)
+{
+    FAKE_LOCKED_RETURN(size_t, S.crash_prone);
 }
 
 /* ---- test API: inspection -------------------------------------------------------------------- */
 
-int cgn_fake_node_params(CUgraphNode node, CUgraphNodeParams *out)
+static int node_params(CUgraphNode node, CUgraphNodeParams *out)
 {
     const fake_node *n = lookup_node(node);
     if (!n || !out)
@@ -1585,15 +2518,23 @@ int cgn_fake_node_params(CUgraphNode node, CUgraphNodeParams *out)
     return 1;
 }
 
-int cgn_fake_exec_node_params(CUgraphExec exec, CUgraphNode node, CUgraphNodeParams *out)
+int cgn_fake_node_params(CUgraphNode node, CUgraphNodeParams *out)
 {
-    const fake_exec *e = lookup_exec(exec);
-    const fake_node *def = lookup_node(node);
-    const fake_node *n = (e && def) ? exec_node(e, def) : NULL;
+    FAKE_LOCKED_RETURN(int, node_params(node, out));
+}
+
+static int exec_node_params(CUgraphExec exec, CUgraphNode node, CUgraphNodeParams *out)
+{
+    const fake_node *n = exec_pair(exec, node, NULL);
     if (!n || !out)
         return 0;
     *out = n->pl.p;
     return 1;
+}
+
+int cgn_fake_exec_node_params(CUgraphExec exec, CUgraphNode node, CUgraphNodeParams *out)
+{
+    FAKE_LOCKED_RETURN(int, exec_node_params(exec, node, out));
 }
 
 static size_t graph_tree_event_waits(const fake_graph *g, CUevent event)
@@ -1609,33 +2550,53 @@ static size_t graph_tree_event_waits(const fake_graph *g, CUevent event)
     return waits;
 }
 
-size_t cgn_fake_exec_event_waits(CUgraphExec exec, CUevent event)
+static size_t exec_event_waits(CUgraphExec exec, CUevent event)
 {
     const fake_exec *e = lookup_exec(exec);
     return e ? graph_tree_event_waits(e->snapshot, event) : 0;
 }
 
-size_t cgn_fake_graph_node_count(CUgraph graph)
+size_t cgn_fake_exec_event_waits(CUgraphExec exec, CUevent event)
+{
+    FAKE_LOCKED_RETURN(size_t, exec_event_waits(exec, event));
+}
+
+static size_t graph_node_count(CUgraph graph)
 {
     const fake_graph *g = lookup_graph(graph);
     return g ? g->num_nodes : 0;
 }
 
-size_t cgn_fake_exec_launches(CUgraphExec exec)
+size_t cgn_fake_graph_node_count(CUgraph graph)
+{
+    FAKE_LOCKED_RETURN(size_t, graph_node_count(graph));
+}
+
+static size_t exec_launches(CUgraphExec exec)
 {
     const fake_exec *e = lookup_exec(exec);
     return e ? e->launches : 0;
 }
 
+size_t cgn_fake_exec_launches(CUgraphExec exec)
+{
+    FAKE_LOCKED_RETURN(size_t, exec_launches(exec));
+}
+
 /* ---- test API: user objects ------------------------------------------------------------------ */
 
-int cgn_fake_user_object_refs(CUuserObject object)
+static int user_object_refs(CUuserObject object)
 {
     const fake_uobj *o = lookup_uobj(object);
     return o ? (int)o->total : 0;
 }
 
-size_t cgn_fake_graph_user_object_refs(CUgraph graph, CUuserObject object)
+int cgn_fake_user_object_refs(CUuserObject object)
+{
+    FAKE_LOCKED_RETURN(int, user_object_refs(object));
+}
+
+static size_t graph_user_object_refs(CUgraph graph, CUuserObject object)
 {
     const fake_graph *g = lookup_graph(graph);
     const fake_uobj *o = lookup_uobj(object);
@@ -1643,24 +2604,45 @@ size_t cgn_fake_graph_user_object_refs(CUgraph graph, CUuserObject object)
     return ref ? ref->count : 0;
 }
 
-static size_t graph_tree_refs(const fake_graph *g, const fake_uobj *o)
+size_t cgn_fake_graph_user_object_refs(CUgraph graph, CUuserObject object)
 {
-    const fake_ref *ref = graph_find_ref(g, o);
-    size_t refs = ref ? ref->count : 0;
-    for (size_t i = 0; i < g->num_nodes; i++)
-        if (g->nodes[i]->pl.child)
-            refs += graph_tree_refs(g->nodes[i]->pl.child, o);
-    return refs;
+    FAKE_LOCKED_RETURN(size_t, graph_user_object_refs(graph, object));
 }
 
-size_t cgn_fake_exec_user_object_refs(CUgraphExec exec, CUuserObject object)
+static size_t exec_user_object_refs(CUgraphExec exec, CUuserObject object)
 {
     const fake_exec *e = lookup_exec(exec);
     const fake_uobj *o = lookup_uobj(object);
     return (e && o) ? graph_tree_refs(e->snapshot, o) : 0;
 }
 
+size_t cgn_fake_exec_user_object_refs(CUgraphExec exec, CUuserObject object)
+{
+    FAKE_LOCKED_RETURN(size_t, exec_user_object_refs(exec, object));
+}
+
+/* References held for launches in flight: those executables gave up meanwhile, and those of
+ * executables destroyed in flight (counted once, at their newest launch). */
+static size_t in_flight_user_object_refs(CUuserObject object)
+{
+    const fake_uobj *o = lookup_uobj(object);
+    size_t refs = 0;
+    for (size_t i = 0; o && i < S.num_launches; i++) {
+        const fake_launch *l = &S.launches[i];
+        const fake_ref *ref = reflist_find(&l->held, o);
+        refs += ref ? ref->count : 0;
+        if (l->exec->destroyed && exec_newest_launch(l->exec) == l)
+            refs += graph_tree_refs(l->exec->snapshot, o);
+    }
+    return refs;
+}
+
+size_t cgn_fake_in_flight_user_object_refs(CUuserObject object)
+{
+    FAKE_LOCKED_RETURN(size_t, in_flight_user_object_refs(object));
+}
+
 int cgn_fake_in_driver_callback(void)
 {
-    return S.callback_depth > 0;
+    FAKE_LOCKED_RETURN(int, S.callback_depth > 0);
 }

@@ -2,6 +2,8 @@
  * cgn's tests can trust what it models. Exits nonzero when any check fails. */
 #include "fake_driver.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -157,6 +159,106 @@ static void count_destroy(void *p)
     destroyed++;
     destroyed_in_callback += cgn_fake_in_driver_callback();
 }
+
+/* Kernel that reports the context it ran in. */
+static void record_ctx(void **args, const CUDA_KERNEL_NODE_PARAMS_v2 *launch, void *user)
+{
+    (void)args;
+    *(CUcontext *)user = launch->ctx;
+}
+
+static CUgraphNodeParams kernel_update(CUfunction f, CUkernel k, CUcontext ctx, void **args)
+{
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_KERNEL;
+    p.kernel.func = f;
+    p.kernel.kern = k;
+    p.kernel.ctx = ctx;
+    p.kernel.gridDimX = p.kernel.gridDimY = p.kernel.gridDimZ = 1;
+    p.kernel.blockDimX = p.kernel.blockDimY = p.kernel.blockDimZ = 1;
+    p.kernel.kernelParams = args;
+    return p;
+}
+
+static CUgraphNodeParams child_update(CUgraph g)
+{
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_GRAPH;
+    p.graph.graph = g;
+    p.graph.ownership = CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE;
+    return p;
+}
+
+static CUDA_MEMCPY3D copy_1d(CUmemorytype src_type, void *src, CUmemorytype dst_type, void *dst,
+                             size_t bytes)
+{
+    CUDA_MEMCPY3D c;
+    memset(&c, 0, sizeof c);
+    c.srcMemoryType = src_type;
+    c.dstMemoryType = dst_type;
+    if (src_type == CU_MEMORYTYPE_HOST)
+        c.srcHost = src;
+    else
+        c.srcDevice = (CUdeviceptr)(uintptr_t)src;
+    if (dst_type == CU_MEMORYTYPE_HOST)
+        c.dstHost = dst;
+    else
+        c.dstDevice = (CUdeviceptr)(uintptr_t)dst;
+    c.WidthInBytes = bytes;
+    c.Height = c.Depth = 1;
+    return c;
+}
+
+static CUuserObject new_object(CUhostFn destroy, void *ptr)
+{
+    CUuserObject o = NULL;
+    CHECK_CU(T->cuUserObjectCreate(&o, ptr, destroy, 1, CU_USER_OBJECT_NO_DESTRUCTOR_SYNC), OK);
+    return o;
+}
+
+/* Gives g the caller's one reference to a new object with destructor log_tag(tag). */
+static CUuserObject retain_logged(CUgraph g, const char *tag)
+{
+    CUuserObject o = new_object(log_tag, (void *)(uintptr_t)tag);
+    CHECK_CU(T->cuGraphRetainUserObject(g, o, 1, CU_GRAPH_USER_OBJECT_MOVE), OK);
+    return o;
+}
+
+static CUgraphExec instantiate(CUgraph g)
+{
+    CUgraphExec e = NULL;
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&e, g, 0), OK);
+    return e;
+}
+
+/* host "h" -> kernel fill(out, v) -> memset(dst, value), 4 bytes; nodes[0..2]. */
+static CUgraph make_chain(CUfunction fill_f, unsigned *out, unsigned v, void *dst, unsigned value,
+                          CUgraphNode nodes[3])
+{
+    CUgraph g = NULL;
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    nodes[0] = add_host(g, NULL, 0, "h");
+    void *args[] = {&out, &v};
+    CUDA_KERNEL_NODE_PARAMS_v2 k = kernel_params(fill_f, NULL, args);
+    CHECK_CU(T->cuGraphAddKernelNode(&nodes[1], g, &nodes[0], 1, &k), OK);
+    CUDA_MEMSET_NODE_PARAMS_v1 m = memset_params(dst, value, 1, 4);
+    CHECK_CU(T->cuGraphAddMemsetNode(&nodes[2], g, &nodes[1], 1, &m, NULL), OK);
+    return g;
+}
+
+static void check_info(const CUgraphExecUpdateResultInfo *info, CUgraphExecUpdateResult result,
+                       CUgraphNode node, CUgraphNode from, int line)
+{
+    if (info->result != result || info->errorNode != node || info->errorFromNode != from) {
+        fprintf(stderr, "%s:%d: update info {%d, %p, %p}, expected {%d, %p, %p}\n", __FILE__,
+                line, (int)info->result, (void *)info->errorNode, (void *)info->errorFromNode,
+                (int)result, (void *)node, (void *)from);
+        failures++;
+    }
+}
+#define CHECK_INFO(info, result, node, from) check_info(&(info), (result), (node), (from), __LINE__)
 
 /* ---- tests ----------------------------------------------------------------------------------- */
 
@@ -772,6 +874,1155 @@ static void test_reset_frees_everything(void)
     CHECK(cgn_fake_user_object_refs(o) == 0 && cgn_fake_table()->version == 13000);
 }
 
+/* ---- contexts: cuCtxSetCurrent, per-thread stacks, function contexts ---------------------------- */
+
+static void test_set_current(void)
+{
+    begin();
+    CUcontext c = NULL, c0 = cgn_fake_context(0), c1 = cgn_fake_context(1);
+    CUcontext c2 = cgn_fake_context(2), c3 = cgn_fake_context(3);
+    /* Replaces the top, keeping what lies below. */
+    CHECK_CU(T->cuCtxPushCurrent(c1), OK);
+    CHECK_CU(T->cuCtxSetCurrent(c2), OK);
+    CHECK_CU(T->cuCtxGetCurrent(&c), OK);
+    CHECK(c == c2);
+    CHECK_CU(T->cuCtxPopCurrent(&c), OK);
+    CHECK(c == c2);
+    CHECK_CU(T->cuCtxGetCurrent(&c), OK);
+    CHECK(c == c0);
+    /* NULL pops the top; on an empty stack it does nothing. */
+    CHECK_CU(T->cuCtxPushCurrent(c1), OK);
+    CHECK_CU(T->cuCtxSetCurrent(NULL), OK);
+    CHECK_CU(T->cuCtxGetCurrent(&c), OK);
+    CHECK(c == c0);
+    CHECK_CU(T->cuCtxSetCurrent(NULL), OK);
+    CHECK_CU(T->cuCtxGetCurrent(&c), OK);
+    CHECK(c == NULL);
+    CHECK_CU(T->cuCtxSetCurrent(NULL), OK);
+    CHECK_CU(T->cuCtxPopCurrent(&c), CUDA_ERROR_INVALID_CONTEXT);
+    /* On an empty stack it binds the context. */
+    CHECK_CU(T->cuCtxSetCurrent(c3), OK);
+    CHECK_CU(T->cuCtxGetCurrent(&c), OK);
+    CHECK(c == c3);
+    CHECK_CU(T->cuCtxSetCurrent((CUcontext)&c), CUDA_ERROR_INVALID_CONTEXT);
+    CHECK_CU(T->cuCtxPopCurrent(&c), OK);
+    CHECK(c == c3);
+    CHECK_CU(T->cuCtxPopCurrent(&c), CUDA_ERROR_INVALID_CONTEXT);
+}
+
+/* What a thread saw; checked by the main thread after joining (CHECK is not thread-safe). */
+typedef struct ctx_probe {
+    CUcontext at_start, after_push, after_set, node_ctx;
+    int errors;
+} ctx_probe;
+
+static void *probe_contexts(void *arg)
+{
+    ctx_probe *p = arg;
+    CUgraph g = NULL;
+    CUgraphNode n = NULL;
+    unsigned char buf[4];
+    CUDA_MEMSET_NODE_PARAMS_v1 m = memset_params(buf, 1, 1, 4);
+    p->errors += T->cuCtxGetCurrent(&p->at_start) != OK;
+    p->errors += T->cuCtxPushCurrent(cgn_fake_context(2)) != OK;
+    p->errors += T->cuCtxGetCurrent(&p->after_push) != OK;
+    cgn_fake_set_current_context(cgn_fake_context(3));
+    p->errors += T->cuCtxGetCurrent(&p->after_set) != OK;
+    p->errors += T->cuGraphCreate(&g, 0) != OK;
+    p->errors += T->cuGraphAddMemsetNode(&n, g, NULL, 0, &m, NULL) != OK;
+    p->node_ctx = cgn_fake_node_context(n);
+    p->errors += T->cuGraphDestroy(g) != OK;
+    return NULL;
+}
+
+static ctx_probe run_probe(void)
+{
+    ctx_probe p;
+    memset(&p, 0, sizeof p);
+    pthread_t t;
+    if (pthread_create(&t, NULL, probe_contexts, &p) != 0) {
+        p.errors = 1000;
+        return p;
+    }
+    pthread_join(t, NULL);
+    return p;
+}
+
+static void test_thread_contexts(void)
+{
+    begin();
+    CUcontext c = NULL, c0 = cgn_fake_context(0), c1 = cgn_fake_context(1);
+    CHECK_CU(T->cuCtxPushCurrent(c1), OK);
+    /* A new thread has no current context, as in CUDA; its stack is its own. */
+    ctx_probe p = run_probe();
+    CHECK(p.errors == 0 && p.at_start == NULL);
+    CHECK(p.after_push == cgn_fake_context(2) && p.after_set == cgn_fake_context(3));
+    CHECK(p.node_ctx == cgn_fake_context(3));
+    CHECK_CU(T->cuCtxGetCurrent(&c), OK);
+    CHECK(c == c1);
+    CHECK_CU(T->cuCtxPopCurrent(&c), OK);
+    CHECK_CU(T->cuCtxGetCurrent(&c), OK);
+    CHECK(c == c0);
+    /* A start context may be set for new threads; a reset forgets it. */
+    cgn_fake_set_thread_start_context(c1);
+    p = run_probe();
+    CHECK(p.errors == 0 && p.at_start == c1 && p.after_push == cgn_fake_context(2));
+    cgn_fake_reset();
+    p = run_probe();
+    CHECK(p.errors == 0 && p.at_start == NULL);
+    CHECK_CU(T->cuCtxGetCurrent(&c), OK);
+    CHECK(c == c0); /* the thread that reset */
+}
+
+static void test_function_contexts(void)
+{
+    begin();
+    CUcontext c0 = cgn_fake_context(0), c1 = cgn_fake_context(1), ran_in = NULL;
+    CUfunction f = cgn_fake_register_kernel("where", 0, NULL, record_ctx, &ran_in);
+    CUfunction f1 = cgn_fake_function_in_context(f, c1);
+    CHECK(f1 != NULL && f1 != f && cgn_fake_function_in_context(f, c1) == f1);
+    CHECK(cgn_fake_function_in_context(f1, c0) == f);
+    CHECK(cgn_fake_function_in_context(f, NULL) == NULL);
+    CHECK(cgn_fake_function_in_context(NULL, c1) == NULL);
+    CHECK(cgn_fake_function_context(f) == c0 && cgn_fake_function_context(f1) == c1);
+    CHECK(cgn_fake_kernel_of(f1) == cgn_fake_kernel_of(f));
+    const char *name = NULL;
+    CHECK_CU(T->cuFuncGetName(&name, f1), OK);
+    CHECK(name && strcmp(name, "where") == 0);
+
+    /* A kernel node runs in its function's context, whatever is current. */
+    CUgraph g = NULL;
+    CUgraphNode n = NULL;
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    CUDA_KERNEL_NODE_PARAMS_v2 k = kernel_params(f1, NULL, NULL);
+    CHECK_CU(T->cuGraphAddKernelNode(&n, g, NULL, 0, &k), OK);
+    CHECK(cgn_fake_node_context(n) == c1);
+    run_once(g);
+    CHECK(ran_in == c1);
+    CUgraphNodeParams p = kernel_update(f, NULL, NULL, NULL);
+    CHECK_CU(T->cuGraphNodeSetParams(n, &p), OK);
+    CHECK(cgn_fake_node_context(n) == c0);
+    run_once(g);
+    CHECK(ran_in == c0);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+}
+
+/* ---- getters --------------------------------------------------------------------------------- */
+
+static void test_getters(void)
+{
+    begin();
+    static const size_t sizes[] = {sizeof(void *), 4};
+    CUfunction fill_f = cgn_fake_register_kernel("fill", 2, sizes, fill, NULL);
+    unsigned out = 0;
+    unsigned char buf[8];
+    CUevent ev = NULL;
+    CHECK_CU(T->cuEventCreate(&ev, 0), OK);
+    CUgraph g = NULL;
+    CUgraphNode n[6] = {NULL}, got[8];
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    n[0] = add_host(g, NULL, 0, "a");
+    unsigned *outp = &out;
+    unsigned value = 42;
+    void *args[] = {&outp, &value};
+    CUDA_KERNEL_NODE_PARAMS_v2 k = kernel_params(fill_f, NULL, args);
+    k.gridDimX = 3;
+    k.sharedMemBytes = 16;
+    CHECK_CU(T->cuGraphAddKernelNode(&n[1], g, &n[0], 1, &k), OK);
+    CUDA_MEMSET_NODE_PARAMS_v1 m = memset_params(buf, 7, 2, 2);
+    m.height = 2;
+    m.pitch = 4;
+    CHECK_CU(T->cuGraphAddMemsetNode(&n[2], g, &n[0], 1, &m, NULL), OK);
+    CUgraphNode both[] = {n[2], n[1]};
+    CHECK_CU(T->cuGraphAddEventRecordNode(&n[3], g, both, 2, ev), OK);
+    CHECK_CU(T->cuGraphAddEventWaitNode(&n[4], g, NULL, 0, ev), OK);
+    CHECK_CU(T->cuGraphAddEmptyNode(&n[5], g, &n[1], 1), OK);
+
+    /* cuGraphGetNodes: the count, then up to *num in insertion order, NULL after the last. */
+    size_t num = 0;
+    CHECK_CU(T->cuGraphGetNodes(g, NULL, &num), OK);
+    CHECK(num == 6);
+    num = 8;
+    memset(got, 0xff, sizeof got);
+    CHECK_CU(T->cuGraphGetNodes(g, got, &num), OK);
+    CHECK(num == 6 && memcmp(got, n, sizeof n) == 0 && got[6] == NULL && got[7] == NULL);
+    num = 2;
+    got[2] = (CUgraphNode)buf;
+    CHECK_CU(T->cuGraphGetNodes(g, got, &num), OK);
+    CHECK(num == 6 && got[0] == n[0] && got[1] == n[1] && got[2] == (CUgraphNode)buf);
+    CHECK_CU(T->cuGraphGetNodes(g, got, NULL), BAD);
+    CHECK_CU(T->cuGraphGetNodes((CUgraph)buf, NULL, &num), BAD);
+
+    static const CUgraphNodeType types[] = {
+        CU_GRAPH_NODE_TYPE_HOST,         CU_GRAPH_NODE_TYPE_KERNEL,     CU_GRAPH_NODE_TYPE_MEMSET,
+        CU_GRAPH_NODE_TYPE_EVENT_RECORD, CU_GRAPH_NODE_TYPE_WAIT_EVENT, CU_GRAPH_NODE_TYPE_EMPTY};
+    for (size_t i = 0; i < 6; i++) {
+        CUgraphNodeType t = CU_GRAPH_NODE_TYPE_GRAPH;
+        CHECK_CU(T->cuGraphNodeGetType(n[i], &t), OK);
+        CHECK(t == types[i]);
+    }
+    CHECK_CU(T->cuGraphNodeGetType(n[0], NULL), BAD);
+    CHECK_CU(T->cuGraphNodeGetType((CUgraphNode)buf, NULL), BAD);
+
+    /* Dependencies in the order given; dependents in insertion order. */
+    num = 0;
+    CHECK_CU(T->cuGraphNodeGetDependencies(n[3], NULL, &num), OK);
+    CHECK(num == 2);
+    num = 3;
+    CHECK_CU(T->cuGraphNodeGetDependencies(n[3], got, &num), OK);
+    CHECK(num == 2 && got[0] == n[2] && got[1] == n[1] && got[2] == NULL);
+    num = 1;
+    CHECK_CU(T->cuGraphNodeGetDependencies(n[3], got, &num), OK);
+    CHECK(num == 2 && got[0] == n[2]);
+    num = 4;
+    CHECK_CU(T->cuGraphNodeGetDependencies(n[4], got, &num), OK);
+    CHECK(num == 0 && got[0] == NULL);
+    num = 0;
+    CHECK_CU(T->cuGraphNodeGetDependentNodes(n[1], NULL, &num), OK);
+    CHECK(num == 2);
+    num = 3;
+    CHECK_CU(T->cuGraphNodeGetDependentNodes(n[1], got, &num), OK);
+    CHECK(num == 2 && got[0] == n[3] && got[1] == n[5] && got[2] == NULL);
+    num = 8;
+    CHECK_CU(T->cuGraphNodeGetDependentNodes(n[0], got, &num), OK);
+    CHECK(num == 2 && got[0] == n[1] && got[1] == n[2]);
+    CHECK_CU(T->cuGraphNodeGetDependentNodes(n[0], got, NULL), BAD);
+    CHECK_CU(T->cuGraphNodeGetDependencies((CUgraphNode)buf, got, &num), BAD);
+    /* Destroying a node removes its edges. */
+    CHECK_CU(T->cuGraphDestroyNode(n[2]), OK);
+    num = 3;
+    CHECK_CU(T->cuGraphNodeGetDependencies(n[3], got, &num), OK);
+    CHECK(num == 1 && got[0] == n[1]);
+
+    /* Kernel params: the node's own copy of the arguments (driver-owned memory). */
+    CUDA_KERNEL_NODE_PARAMS_v2 kp;
+    memset(&kp, 0, sizeof kp);
+    value = 1;
+    CHECK_CU(T->cuGraphKernelNodeGetParams(n[1], &kp), OK);
+    CHECK(kp.func == fill_f && kp.gridDimX == 3 && kp.blockDimZ == 1 && kp.sharedMemBytes == 16);
+    CHECK(kp.kernelParams != NULL && kp.kernelParams != args && kp.extra == NULL);
+    CHECK(kp.kernelParams[1] != (void *)&value && *(unsigned *)kp.kernelParams[1] == 42);
+    unsigned *stored = NULL;
+    memcpy(&stored, kp.kernelParams[0], sizeof stored);
+    CHECK(stored == &out);
+    CHECK_CU(T->cuGraphKernelNodeGetParams(n[0], &kp), BAD);
+    CHECK_CU(T->cuGraphKernelNodeGetParams(n[1], NULL), BAD);
+
+    CUDA_HOST_NODE_PARAMS_v1 hp = {NULL, NULL};
+    CHECK_CU(T->cuGraphHostNodeGetParams(n[0], &hp), OK);
+    CHECK(hp.fn == log_tag && strcmp((const char *)hp.userData, "a") == 0);
+    CHECK_CU(T->cuGraphHostNodeGetParams(n[1], &hp), BAD);
+    CUevent e = NULL;
+    CHECK_CU(T->cuGraphEventRecordNodeGetEvent(n[3], &e), OK);
+    CHECK(e == ev);
+    e = NULL;
+    CHECK_CU(T->cuGraphEventWaitNodeGetEvent(n[4], &e), OK);
+    CHECK(e == ev);
+    CHECK_CU(T->cuGraphEventRecordNodeGetEvent(n[4], &e), BAD);
+    CHECK_CU(T->cuGraphEventWaitNodeGetEvent(n[3], &e), BAD);
+    CHECK_CU(T->cuGraphEventWaitNodeGetEvent(n[4], NULL), BAD);
+
+    CUgraphNode ms = NULL;
+    CHECK_CU(T->cuGraphAddMemsetNode(&ms, g, NULL, 0, &m, cgn_fake_context(1)), OK);
+    CUDA_MEMSET_NODE_PARAMS_v1 mp;
+    memset(&mp, 0, sizeof mp);
+    CHECK_CU(T->cuGraphMemsetNodeGetParams(ms, &mp), OK);
+    CHECK(memcmp(&mp, &m, sizeof m) == 0);
+    CHECK_CU(T->cuGraphMemsetNodeGetParams(n[0], &mp), BAD);
+    CHECK_CU(T->cuGraphMemsetNodeGetParams(ms, NULL), BAD);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+    CHECK_CU(T->cuEventDestroy(ev), OK);
+}
+
+/* ---- events, deferred completion ------------------------------------------------------------- */
+
+static void test_events_through_driver(void)
+{
+    begin();
+    CUevent a = NULL, b = NULL, c = NULL;
+    CHECK(cgn_fake_live_events() == 0);
+    CHECK_CU(T->cuEventCreate(&a, 0), OK);
+    CHECK_CU(T->cuEventCreate(&b, CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC), OK);
+    CHECK_CU(T->cuEventCreate(&c, CU_EVENT_INTERPROCESS), BAD);
+    CHECK_CU(T->cuEventCreate(&c, 0x100), BAD);
+    CHECK_CU(T->cuEventCreate(NULL, 0), BAD);
+    c = cgn_fake_event_create();
+    CHECK(a && b && c && a != b && cgn_fake_live_events() == 3 && cgn_fake_live_objects() == 0);
+    CHECK_CU(T->cuEventQuery(a), OK); /* never recorded */
+    CHECK_CU(T->cuEventRecord(a, NULL), OK);
+    CHECK_CU(T->cuEventQuery(a), OK); /* nothing in flight */
+
+    /* A node may outlive its event: launching records nothing then. */
+    CUgraph g = NULL;
+    CUgraphNode rec = NULL;
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    CHECK_CU(T->cuGraphAddEventRecordNode(&rec, g, NULL, 0, c), OK);
+    CUgraphExec e = instantiate(g);
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    CHECK(cgn_fake_event_record_count(c) == 1);
+    CHECK_CU(T->cuEventDestroy(c), OK);
+    CHECK_CU(T->cuEventDestroy(c), BAD);
+    CHECK_CU(T->cuEventQuery(c), BAD);
+    CHECK_CU(T->cuEventRecord(c, NULL), BAD);
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    CHECK(cgn_fake_event_record_count(c) == -1 && cgn_fake_live_events() == 2);
+    CHECK_CU(T->cuGraphExecDestroy(e), OK);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+    CHECK_CU(T->cuEventDestroy(a), OK);
+    CHECK(cgn_fake_live_events() == 1);
+    cgn_fake_reset();
+    CHECK(cgn_fake_live_events() == 0);
+}
+
+static void test_deferred_completion(void)
+{
+    begin();
+    unsigned char a[4] = {0}, b[4] = {0};
+    CUgraph ga = NULL, gb = NULL, gr = NULL;
+    CUgraphNode na = NULL, nb = NULL, rec = NULL;
+    CUDA_MEMSET_NODE_PARAMS_v1 m = memset_params(a, 1, 1, 4);
+    CHECK_CU(T->cuGraphCreate(&ga, 0), OK);
+    CHECK_CU(T->cuGraphAddMemsetNode(&na, ga, NULL, 0, &m, NULL), OK);
+    m = memset_params(b, 2, 1, 4);
+    CHECK_CU(T->cuGraphCreate(&gb, 0), OK);
+    CHECK_CU(T->cuGraphAddMemsetNode(&nb, gb, NULL, 0, &m, NULL), OK);
+    CUgraphExec ea = instantiate(ga), eb = instantiate(gb);
+    CUevent ev_a = NULL, ev_b = NULL, ev_other = NULL, ev_all = NULL, ev_node = NULL;
+    CHECK_CU(T->cuEventCreate(&ev_a, 0), OK);
+    CHECK_CU(T->cuEventCreate(&ev_b, 0), OK);
+    CHECK_CU(T->cuEventCreate(&ev_other, 0), OK);
+    CHECK_CU(T->cuEventCreate(&ev_all, 0), OK);
+    CHECK_CU(T->cuEventCreate(&ev_node, 0), OK);
+    CUstream s1 = (CUstream)(uintptr_t)0x1000, s2 = (CUstream)(uintptr_t)0x2000;
+
+    cgn_fake_hold_completion(1);
+    CHECK_CU(T->cuGraphLaunch(ea, s1), OK);
+    CHECK(a[0] == 1 && a[3] == 1); /* the effects happen at launch */
+    CHECK_CU(T->cuEventRecord(ev_a, s1), OK);
+    CHECK_CU(T->cuEventRecord(ev_other, s2), OK); /* nothing before it on s2 */
+    CHECK_CU(T->cuGraphLaunch(eb, s2), OK);
+    CHECK_CU(T->cuEventRecord(ev_b, s2), OK);
+    CHECK_CU(T->cuEventRecord(ev_all, NULL), OK); /* the legacy stream waits for all */
+    CHECK_CU(T->cuEventQuery(ev_a), CUDA_ERROR_NOT_READY);
+    CHECK_CU(T->cuEventQuery(ev_other), OK);
+    CHECK_CU(T->cuEventQuery(ev_b), CUDA_ERROR_NOT_READY);
+    CHECK_CU(T->cuEventQuery(ev_all), CUDA_ERROR_NOT_READY);
+    CHECK(cgn_fake_in_flight(ea) == 1 && cgn_fake_in_flight(eb) == 1);
+    CHECK(cgn_fake_in_flight(NULL) == 2 && cgn_fake_exec_launches(ea) == 1);
+
+    /* Later updates do not change what a launch did. */
+    CUgraphNodeParams p = memset_update(a, 7, NULL);
+    CHECK_CU(T->cuGraphExecNodeSetParams(ea, na, &p), OK);
+    CHECK(a[0] == 1);
+
+    /* Completion in launch order. */
+    CHECK(cgn_fake_complete_launches(1) == 1);
+    CHECK_CU(T->cuEventQuery(ev_a), OK);
+    CHECK_CU(T->cuEventQuery(ev_b), CUDA_ERROR_NOT_READY);
+    CHECK_CU(T->cuEventQuery(ev_all), CUDA_ERROR_NOT_READY);
+    CHECK(cgn_fake_in_flight(ea) == 0 && cgn_fake_in_flight(eb) == 1);
+    CHECK(cgn_fake_complete_pending() == 1);
+    CHECK_CU(T->cuEventQuery(ev_b), OK);
+    CHECK_CU(T->cuEventQuery(ev_all), OK);
+    CHECK(cgn_fake_complete_pending() == 0 && cgn_fake_in_flight(NULL) == 0);
+
+    /* An event record node's event is pending until its launch completes. */
+    CHECK_CU(T->cuGraphCreate(&gr, 0), OK);
+    CHECK_CU(T->cuGraphAddEventRecordNode(&rec, gr, NULL, 0, ev_node), OK);
+    CUgraphExec er = instantiate(gr);
+    CHECK_CU(T->cuGraphLaunch(er, s2), OK);
+    CHECK(cgn_fake_event_record_count(ev_node) == 1);
+    CHECK_CU(T->cuEventQuery(ev_node), CUDA_ERROR_NOT_READY);
+    CHECK_CU(T->cuEventRecord(ev_other, s1), OK);
+    CHECK_CU(T->cuEventQuery(ev_other), OK);
+
+    /* Turning hold off completes nothing, and a launch cannot overtake one in flight. */
+    CHECK_CU(T->cuGraphLaunch(ea, s1), OK);
+    CHECK(a[0] == 7);
+    cgn_fake_hold_completion(0);
+    CHECK(cgn_fake_in_flight(NULL) == 2);
+    CHECK_CU(T->cuGraphLaunch(eb, s1), OK);
+    CHECK(cgn_fake_in_flight(NULL) == 3 && cgn_fake_in_flight(eb) == 1);
+    CHECK_CU(T->cuEventQuery(ev_node), CUDA_ERROR_NOT_READY);
+    CHECK(cgn_fake_complete_pending() == 3);
+    CHECK_CU(T->cuEventQuery(ev_node), OK);
+    CHECK_CU(T->cuGraphLaunch(ea, s1), OK); /* nothing in flight: completes at once */
+    CHECK(cgn_fake_in_flight(NULL) == 0 && cgn_fake_exec_launches(ea) == 3);
+    CHECK_CU(T->cuEventRecord(ev_a, s1), OK);
+    CHECK_CU(T->cuEventQuery(ev_a), OK);
+
+    CHECK_CU(T->cuGraphExecDestroy(ea), OK);
+    CHECK_CU(T->cuGraphExecDestroy(eb), OK);
+    CHECK_CU(T->cuGraphExecDestroy(er), OK);
+    CHECK_CU(T->cuGraphDestroy(ga), OK);
+    CHECK_CU(T->cuGraphDestroy(gb), OK);
+    CHECK_CU(T->cuGraphDestroy(gr), OK);
+    CHECK(cgn_fake_live_objects() == 0);
+
+    /* A reset drops launches in flight without running anything. */
+    CHECK_CU(T->cuGraphCreate(&ga, 0), OK);
+    CHECK_CU(T->cuGraphAddEmptyNode(&na, ga, NULL, 0), OK);
+    retain_logged(ga, "x");
+    ea = instantiate(ga);
+    cgn_fake_hold_completion(1);
+    CHECK_CU(T->cuGraphLaunch(ea, NULL), OK);
+    CHECK_CU(T->cuGraphExecDestroy(ea), OK);
+    CHECK_CU(T->cuGraphDestroy(ga), OK);
+    clear_log();
+    cgn_fake_reset();
+    CHECK(cgn_fake_in_flight(NULL) == 0 && cgn_fake_live_objects() == 0 && order_len == 0);
+    CHECK_CU(T->cuGraphCreate(&ga, 0), OK);
+    CHECK_CU(T->cuGraphAddEmptyNode(&na, ga, NULL, 0), OK);
+    ea = instantiate(ga);
+    CHECK_CU(T->cuGraphLaunch(ea, NULL), OK); /* hold is off again */
+    CHECK(cgn_fake_in_flight(NULL) == 0);
+    CHECK_CU(T->cuGraphExecDestroy(ea), OK);
+    CHECK_CU(T->cuGraphDestroy(ga), OK);
+}
+
+/* An executable destroyed in flight is freed when its launches complete: its user objects'
+ * destructors run then, in completion order. */
+static void test_exec_destroyed_in_flight(void)
+{
+    begin();
+    clear_log();
+    CUgraph ga = NULL, gb = NULL;
+    CUgraphNode n = NULL;
+    CHECK_CU(T->cuGraphCreate(&ga, 0), OK);
+    CHECK_CU(T->cuGraphCreate(&gb, 0), OK);
+    CHECK_CU(T->cuGraphAddEmptyNode(&n, ga, NULL, 0), OK);
+    CHECK_CU(T->cuGraphAddEmptyNode(&n, gb, NULL, 0), OK);
+    CUuserObject oa = retain_logged(ga, "a"), ob = retain_logged(gb, "b");
+    CUgraphExec ea = instantiate(ga), eb = instantiate(gb);
+    CHECK_CU(T->cuGraphDestroy(ga), OK);
+    CHECK_CU(T->cuGraphDestroy(gb), OK);
+
+    cgn_fake_hold_completion(1);
+    CHECK_CU(T->cuGraphLaunch(eb, NULL), OK);
+    CHECK_CU(T->cuGraphLaunch(ea, NULL), OK);
+    CHECK_CU(T->cuGraphLaunch(eb, NULL), OK);
+    CHECK_CU(T->cuGraphExecDestroy(ea), OK);
+    CHECK_CU(T->cuGraphExecDestroy(eb), OK);
+    CHECK(order_len == 0);
+    CHECK_CU(T->cuGraphLaunch(ea, NULL), BAD); /* the handle is gone at once */
+    CHECK_CU(T->cuGraphExecDestroy(ea), BAD);
+    CHECK(cgn_fake_exec_launches(ea) == 0 && cgn_fake_exec_user_object_refs(ea, oa) == 0);
+    CHECK(cgn_fake_in_flight(ea) == 1 && cgn_fake_in_flight(eb) == 2);
+    CHECK(cgn_fake_live_objects() == 6); /* two executables, their snapshots, two objects */
+    CHECK(cgn_fake_user_object_refs(oa) == 1 && cgn_fake_in_flight_user_object_refs(oa) == 1);
+    CHECK(cgn_fake_in_flight_user_object_refs(ob) == 1);
+
+    CHECK(cgn_fake_complete_launches(1) == 1); /* eb's first: eb still in flight */
+    CHECK(order_len == 0 && cgn_fake_in_flight(eb) == 1);
+    CHECK(cgn_fake_complete_launches(1) == 1);
+    CHECK(strcmp(order_log, "a") == 0 && cgn_fake_user_object_refs(oa) == 0);
+    CHECK(cgn_fake_live_objects() == 3);
+    CHECK(cgn_fake_complete_pending() == 1);
+    CHECK(strcmp(order_log, "ab") == 0);
+    CHECK(cgn_fake_live_objects() == 0 && cgn_fake_in_flight(NULL) == 0);
+    cgn_fake_hold_completion(0);
+}
+
+/* A host node destroying the executable it runs in: freed after the launch, not during it. */
+static CUgraphExec self_destroying_exec;
+
+static void destroy_running_exec(void *tag)
+{
+    log_tag(tag);
+    if (T->cuGraphExecDestroy(self_destroying_exec) != OK)
+        failures++;
+}
+
+static void test_exec_destroyed_while_running(void)
+{
+    begin();
+    clear_log();
+    CUgraph g = NULL;
+    CUgraphNode first = NULL;
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    CUDA_HOST_NODE_PARAMS_v1 h = {destroy_running_exec, (void *)(uintptr_t) "d"};
+    CHECK_CU(T->cuGraphAddHostNode(&first, g, NULL, 0, &h), OK);
+    add_host(g, &first, 1, "e");
+    retain_logged(g, "o");
+    self_destroying_exec = instantiate(g);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+    CHECK_CU(T->cuGraphLaunch(self_destroying_exec, NULL), OK);
+    CHECK(strcmp(order_log, "deo") == 0 && cgn_fake_live_objects() == 0);
+}
+
+/* ---- cuGraphExecUpdate ----------------------------------------------------------------------- */
+
+static void test_exec_update(void)
+{
+    begin();
+    static const size_t sizes[] = {sizeof(void *), 4};
+    CUfunction fill_f = cgn_fake_register_kernel("fill", 2, sizes, fill, NULL);
+    unsigned out0 = 0, out1 = 0;
+    unsigned char a[4] = {0}, b[4] = {0};
+    CUgraphNode n0[3], n1[3], nx[3];
+    CUgraph g0 = make_chain(fill_f, &out0, 10, a, 1, n0);
+    CUgraphExec e = instantiate(g0);
+    CUgraphExecUpdateResultInfo info;
+
+    /* Success: the executable takes the new parameters. */
+    CUgraph g1 = make_chain(fill_f, &out1, 11, b, 2, n1);
+    memset(&info, 0xff, sizeof info);
+    CHECK_CU(T->cuGraphExecUpdate(e, g1, &info), OK);
+    CHECK_INFO(info, CU_GRAPH_EXEC_UPDATE_SUCCESS, NULL, NULL);
+    clear_log();
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    CHECK(out0 == 0 && out1 == 11 && a[0] == 0 && b[0] == 2 && strcmp(order_log, "h") == 0);
+    /* The executable still pairs with the nodes it was instantiated from, not g1's. */
+    CUgraphNodeParams p = memset_update(a, 9, NULL);
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, n0[2], &p), OK);
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, n1[2], &p), BAD);
+    unsigned int on = 0;
+    CHECK_CU(T->cuGraphNodeGetEnabled(e, n0[1], &on), OK);
+    CHECK_CU(T->cuGraphNodeGetEnabled(e, n1[1], &on), BAD);
+    CUgraphNodeParams got;
+    CHECK(cgn_fake_exec_node_params(e, n0[1], &got) && *(unsigned *)got.kernel.kernelParams[1] == 11);
+    CHECK(cgn_fake_node_params(n0[1], &got) && *(unsigned *)got.kernel.kernelParams[1] == 10);
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    CHECK(a[0] == 9);
+    /* The graph used for the update is the caller's to destroy. */
+    CHECK_CU(T->cuGraphDestroy(g1), OK);
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+
+    /* Node count differs: TOPOLOGY_CHANGED, no node. */
+    CUgraph gx = make_chain(fill_f, &out1, 12, b, 3, nx);
+    CUgraphNode extra = NULL;
+    CHECK_CU(T->cuGraphAddEmptyNode(&extra, gx, NULL, 0), OK);
+    CHECK_CU(T->cuGraphExecUpdate(e, gx, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+    CHECK_INFO(info, CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, NULL, NULL);
+    CHECK_CU(T->cuGraphDestroy(gx), OK);
+
+    /* A dependency differs: the node and the dependency that does not match. */
+    CUgraph gd = NULL;
+    CUgraphNode nd[3];
+    CHECK_CU(T->cuGraphCreate(&gd, 0), OK);
+    nd[0] = add_host(gd, NULL, 0, "h");
+    unsigned *outp = &out1;
+    unsigned v = 13;
+    void *args[] = {&outp, &v};
+    CUDA_KERNEL_NODE_PARAMS_v2 k = kernel_params(fill_f, NULL, args);
+    CHECK_CU(T->cuGraphAddKernelNode(&nd[1], gd, NULL, 0, &k), OK);
+    CUDA_MEMSET_NODE_PARAMS_v1 m = memset_params(b, 4, 1, 4);
+    CHECK_CU(T->cuGraphAddMemsetNode(&nd[2], gd, &nd[0], 1, &m, NULL), OK);
+    CHECK_CU(T->cuGraphExecUpdate(e, gd, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+    CHECK_INFO(info, CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, nd[1], NULL); /* 0 deps, not 1 */
+    CHECK_CU(T->cuGraphDestroy(gd), OK);
+    CHECK_CU(T->cuGraphCreate(&gd, 0), OK);
+    nd[0] = add_host(gd, NULL, 0, "h");
+    CHECK_CU(T->cuGraphAddKernelNode(&nd[1], gd, &nd[0], 1, &k), OK);
+    CHECK_CU(T->cuGraphAddMemsetNode(&nd[2], gd, &nd[0], 1, &m, NULL), OK);
+    CHECK_CU(T->cuGraphExecUpdate(e, gd, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+    CHECK_INFO(info, CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, nd[2], nd[0]);
+    CHECK_CU(T->cuGraphDestroy(gd), OK);
+
+    /* A node type differs. */
+    CHECK_CU(T->cuGraphCreate(&gd, 0), OK);
+    nd[0] = add_host(gd, NULL, 0, "h");
+    CHECK_CU(T->cuGraphAddKernelNode(&nd[1], gd, &nd[0], 1, &k), OK);
+    CHECK_CU(T->cuGraphAddEmptyNode(&nd[2], gd, &nd[1], 1), OK);
+    CHECK_CU(T->cuGraphExecUpdate(e, gd, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+    CHECK_INFO(info, CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED, nd[2], NULL);
+    CHECK_CU(T->cuGraphDestroy(gd), OK);
+
+    /* A kernel's function owned by another context. */
+    CUfunction fill_c1 = cgn_fake_function_in_context(fill_f, cgn_fake_context(1));
+    gx = make_chain(fill_c1, &out1, 14, b, 5, nx);
+    CHECK_CU(T->cuGraphExecUpdate(e, gx, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+    CHECK_INFO(info, CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE, nx[1], NULL);
+    CHECK_CU(T->cuGraphDestroy(gx), OK);
+
+    /* A 1-D memset made 2-D. */
+    gx = make_chain(fill_f, &out1, 15, b, 6, nx);
+    p = memset_update(b, 6, NULL);
+    p.memset.width = 2;
+    p.memset.height = 2;
+    p.memset.pitch = 2;
+    CHECK_CU(T->cuGraphNodeSetParams(nx[2], &p), OK);
+    CHECK_CU(T->cuGraphExecUpdate(e, gx, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+    CHECK_INFO(info, CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, nx[2], NULL);
+    CHECK_CU(T->cuGraphDestroy(gx), OK);
+
+    /* None of the failures changed the executable. */
+    CHECK(cgn_fake_exec_node_params(e, n0[1], &got) && *(unsigned *)got.kernel.kernelParams[1] == 11);
+    CHECK(cgn_fake_exec_node_params(e, n0[2], &got) && got.memset.value == 9);
+    CHECK(got.memset.dst == (CUdeviceptr)(uintptr_t)a);
+
+    /* Bad arguments. */
+    CHECK_CU(T->cuGraphExecUpdate(e, g0, NULL), BAD);
+    CHECK_CU(T->cuGraphExecUpdate(NULL, g0, &info), BAD);
+    CHECK(info.result == CU_GRAPH_EXEC_UPDATE_ERROR);
+    CHECK_CU(T->cuGraphExecUpdate(e, (CUgraph)a, &info), BAD);
+    CHECK_CU(T->cuGraphExecUpdate(e, g0, &info), OK); /* back to the original */
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    CHECK(out0 == 10 && a[0] == 1);
+    CHECK_CU(T->cuGraphExecDestroy(e), OK);
+    CHECK_CU(T->cuGraphDestroy(g0), OK);
+    CHECK(cgn_fake_live_objects() == 0);
+}
+
+/* Memcpy types, 2-D memsets and child graphs under cuGraphExecUpdate. */
+static void test_exec_update_rules(void)
+{
+    begin();
+    static unsigned char dev[16], host[16];
+    cgn_fake_mark_device_memory(dev, sizeof dev);
+    cgn_fake_mark_memory(host, sizeof host, CU_MEMORYTYPE_HOST);
+    CUgraphExecUpdateResultInfo info;
+    CUgraph g = NULL, g2 = NULL;
+    CUgraphNode n = NULL, n2 = NULL;
+
+    /* memcpy: the memory types stay. */
+    CUDA_MEMCPY3D c = copy_1d(CU_MEMORYTYPE_DEVICE, dev, CU_MEMORYTYPE_HOST, host, 4);
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    CHECK_CU(T->cuGraphAddMemcpyNode(&n, g, NULL, 0, &c, NULL), OK);
+    CUgraphExec e = instantiate(g);
+    c = copy_1d(CU_MEMORYTYPE_HOST, host + 8, CU_MEMORYTYPE_HOST, host, 4);
+    CHECK_CU(T->cuGraphCreate(&g2, 0), OK);
+    CHECK_CU(T->cuGraphAddMemcpyNode(&n2, g2, NULL, 0, &c, NULL), OK);
+    CHECK_CU(T->cuGraphExecUpdate(e, g2, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+    CHECK_INFO(info, CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, n2, NULL);
+    c = copy_1d(CU_MEMORYTYPE_DEVICE, dev + 8, CU_MEMORYTYPE_HOST, host + 4, 4);
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+    p.memcpy.copyParams = c;
+    CHECK_CU(T->cuGraphNodeSetParams(n2, &p), OK);
+    CHECK_CU(T->cuGraphExecUpdate(e, g2, &info), OK);
+    dev[8] = 0x42;
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    CHECK(host[4] == 0x42);
+    CHECK_CU(T->cuGraphExecDestroy(e), OK);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+    CHECK_CU(T->cuGraphDestroy(g2), OK);
+
+    /* 2-D memset: only dst and value may change. */
+    CUDA_MEMSET_NODE_PARAMS_v1 m = memset_params(dev, 1, 1, 2);
+    m.height = 2;
+    m.pitch = 4;
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    CHECK_CU(T->cuGraphAddMemsetNode(&n, g, NULL, 0, &m, NULL), OK);
+    e = instantiate(g);
+    CHECK_CU(T->cuGraphClone(&g2, g), OK);
+    CHECK_CU(T->cuGraphNodeFindInClone(&n2, n, g2), OK);
+    p = memset_update(dev + 8, 3, NULL);
+    p.memset.width = 2;
+    p.memset.height = 2;
+    p.memset.pitch = 5;
+    CHECK_CU(T->cuGraphNodeSetParams(n2, &p), OK);
+    CHECK_CU(T->cuGraphExecUpdate(e, g2, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+    CHECK_INFO(info, CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, n2, NULL);
+    p.memset.pitch = 4;
+    CHECK_CU(T->cuGraphNodeSetParams(n2, &p), OK);
+    CHECK_CU(T->cuGraphExecUpdate(e, g2, &info), OK);
+    memset(dev, 0, sizeof dev);
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    CHECK(dev[0] == 0 && dev[8] == 3 && dev[9] == 3 && dev[10] == 0 && dev[12] == 3);
+    CHECK_CU(T->cuGraphExecDestroy(e), OK);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+    CHECK_CU(T->cuGraphDestroy(g2), OK);
+
+    /* Child graphs are compared recursively. */
+    CUgraph child = NULL, parent = NULL, child2 = NULL, parent2 = NULL;
+    CUgraphNode cn = NULL, cn2 = NULL, inner[3];
+    CHECK_CU(T->cuGraphCreate(&child, 0), OK);
+    inner[0] = add_host(child, NULL, 0, "a");
+    add_host(child, &inner[0], 1, "b");
+    CHECK_CU(T->cuGraphCreate(&parent, 0), OK);
+    CHECK_CU(T->cuGraphAddChildGraphNode(&cn, parent, NULL, 0, child), OK);
+    e = instantiate(parent);
+    CHECK_CU(T->cuGraphCreate(&child2, 0), OK);
+    inner[0] = add_host(child2, NULL, 0, "c");
+    add_host(child2, &inner[0], 1, "d");
+    add_host(child2, NULL, 0, "e");
+    CHECK_CU(T->cuGraphCreate(&parent2, 0), OK);
+    CHECK_CU(T->cuGraphAddChildGraphNode(&cn2, parent2, NULL, 0, child2), OK);
+    CHECK_CU(T->cuGraphExecUpdate(e, parent2, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+    CHECK_INFO(info, CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, cn2, NULL);
+    CHECK_CU(T->cuGraphDestroy(parent2), OK);
+    CHECK_CU(T->cuGraphDestroy(child2), OK);
+    /* Same shape, an inner node of another type: the embedded graph's node is reported. */
+    CHECK_CU(T->cuGraphCreate(&child2, 0), OK);
+    inner[0] = add_host(child2, NULL, 0, "c");
+    CHECK_CU(T->cuGraphAddEmptyNode(&inner[1], child2, &inner[0], 1), OK);
+    CHECK_CU(T->cuGraphCreate(&parent2, 0), OK);
+    CHECK_CU(T->cuGraphAddChildGraphNode(&cn2, parent2, NULL, 0, child2), OK);
+    CUgraph embedded = NULL;
+    CUgraphNode emb[2];
+    size_t num = 2;
+    CHECK_CU(T->cuGraphChildGraphNodeGetGraph(cn2, &embedded), OK);
+    CHECK_CU(T->cuGraphGetNodes(embedded, emb, &num), OK);
+    CHECK_CU(T->cuGraphExecUpdate(e, parent2, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+    CHECK_INFO(info, CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED, emb[1], NULL);
+    CHECK_CU(T->cuGraphDestroy(parent2), OK);
+    CHECK_CU(T->cuGraphDestroy(child2), OK);
+    /* Identical: the new child's nodes run. */
+    CHECK_CU(T->cuGraphCreate(&child2, 0), OK);
+    inner[0] = add_host(child2, NULL, 0, "c");
+    add_host(child2, &inner[0], 1, "d");
+    CHECK_CU(T->cuGraphCreate(&parent2, 0), OK);
+    CHECK_CU(T->cuGraphAddChildGraphNode(&cn2, parent2, NULL, 0, child2), OK);
+    CHECK_CU(T->cuGraphExecUpdate(e, parent2, &info), OK);
+    clear_log();
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    CHECK(strcmp(order_log, "cd") == 0);
+    CHECK_CU(T->cuGraphExecDestroy(e), OK);
+    CHECK_CU(T->cuGraphDestroy(parent2), OK);
+    CHECK_CU(T->cuGraphDestroy(child2), OK);
+    CHECK_CU(T->cuGraphDestroy(parent), OK);
+    CHECK_CU(T->cuGraphDestroy(child), OK);
+    CHECK(cgn_fake_live_objects() == 0);
+}
+
+/* User-object references across cuGraphExecUpdate, in both modes and in flight. */
+static void test_exec_update_refs(void)
+{
+    begin();
+    clear_log();
+    CUgraph g_old = NULL, g_new = NULL, g_none = NULL;
+    CUgraphNode n = NULL;
+    CUgraphExecUpdateResultInfo info;
+    CHECK_CU(T->cuGraphCreate(&g_old, 0), OK);
+    CHECK_CU(T->cuGraphCreate(&g_new, 0), OK);
+    CHECK_CU(T->cuGraphCreate(&g_none, 0), OK);
+    CHECK_CU(T->cuGraphAddEmptyNode(&n, g_old, NULL, 0), OK);
+    CHECK_CU(T->cuGraphAddEmptyNode(&n, g_new, NULL, 0), OK);
+    CHECK_CU(T->cuGraphAddEmptyNode(&n, g_none, NULL, 0), OK);
+    CUuserObject o_old = retain_logged(g_old, "o"), o_new = retain_logged(g_new, "n");
+    CUgraphExec e = instantiate(g_old);
+    CHECK(cgn_fake_exec_user_object_refs(e, o_old) == 1 && cgn_fake_user_object_refs(o_old) == 2);
+    CHECK_CU(T->cuGraphDestroy(g_old), OK);
+
+    /* Mode COPY (the default): the old references go, copies of the new graph's come. */
+    CHECK_CU(T->cuGraphExecUpdate(e, g_new, &info), OK);
+    CHECK(strcmp(order_log, "o") == 0);
+    CHECK(cgn_fake_exec_user_object_refs(e, o_new) == 1 && cgn_fake_user_object_refs(o_new) == 2);
+
+    /* Mode DROP: the old go, none come. */
+    cgn_fake_set_exec_update_refs(CGN_FAKE_EXEC_UPDATE_REFS_DROP);
+    CUgraphExec e2 = instantiate(g_new);
+    CHECK(cgn_fake_user_object_refs(o_new) == 3);
+    CHECK_CU(T->cuGraphExecUpdate(e2, g_new, &info), OK);
+    CHECK(cgn_fake_exec_user_object_refs(e2, o_new) == 0 && cgn_fake_user_object_refs(o_new) == 2);
+    CHECK_CU(T->cuGraphExecDestroy(e2), OK);
+    cgn_fake_set_exec_update_refs(CGN_FAKE_EXEC_UPDATE_REFS_COPY);
+
+    /* In flight, the old references are dropped when the launch completes. */
+    cgn_fake_hold_completion(1);
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    CHECK_CU(T->cuGraphExecUpdate(e, g_none, &info), OK);
+    CHECK(cgn_fake_exec_user_object_refs(e, o_new) == 0);
+    CHECK(cgn_fake_in_flight_user_object_refs(o_new) == 1 && cgn_fake_user_object_refs(o_new) == 2);
+    CHECK_CU(T->cuGraphDestroy(g_new), OK);
+    CHECK(cgn_fake_user_object_refs(o_new) == 1 && strcmp(order_log, "o") == 0);
+    CHECK(cgn_fake_complete_pending() == 1);
+    CHECK(strcmp(order_log, "on") == 0);
+
+    /* Embedded graphs' references count as the executable's too, and are given up in flight
+     * both by cuGraphExecUpdate and by replacing the child graph (cuGraphExecNodeSetParams). */
+    CUgraph child = NULL, parent = NULL, parent2 = NULL, child_copy = NULL;
+    CUgraphNode cn = NULL;
+    CHECK_CU(T->cuGraphCreate(&child, 0), OK);
+    CHECK_CU(T->cuGraphAddEmptyNode(&n, child, NULL, 0), OK);
+    CHECK_CU(T->cuGraphClone(&child_copy, child), OK); /* same shape, no references */
+    CUuserObject o_child = retain_logged(child, "c");
+    CHECK_CU(T->cuGraphCreate(&parent, 0), OK);
+    CHECK_CU(T->cuGraphAddChildGraphNode(&cn, parent, NULL, 0, child), OK);
+    CUgraphExec ep = instantiate(parent), eq = instantiate(parent);
+    CHECK(cgn_fake_exec_user_object_refs(ep, o_child) == 1);
+    CHECK_CU(T->cuGraphDestroy(parent), OK);
+    CHECK_CU(T->cuGraphDestroy(child), OK);
+    CHECK(cgn_fake_user_object_refs(o_child) == 2); /* ep's and eq's */
+    CHECK_CU(T->cuGraphCreate(&parent2, 0), OK);
+    CHECK_CU(T->cuGraphAddChildGraphNode(&n, parent2, NULL, 0, child_copy), OK);
+    CHECK_CU(T->cuGraphLaunch(ep, NULL), OK);
+    CHECK_CU(T->cuGraphLaunch(eq, NULL), OK);
+    CHECK_CU(T->cuGraphExecUpdate(ep, parent2, &info), OK);
+    CUgraphNodeParams p = child_update(child_copy);
+    CHECK_CU(T->cuGraphExecNodeSetParams(eq, cn, &p), BAD); /* cn was destroyed with parent */
+    CHECK_CU(T->cuGraphExecDestroy(eq), OK);                  /* in flight: kept */
+    CHECK(cgn_fake_exec_user_object_refs(ep, o_child) == 0);
+    CHECK(cgn_fake_in_flight_user_object_refs(o_child) == 2 && strcmp(order_log, "on") == 0);
+    CHECK(cgn_fake_complete_launches(1) == 1);
+    CHECK(cgn_fake_user_object_refs(o_child) == 1 && strcmp(order_log, "on") == 0);
+    CHECK(cgn_fake_complete_pending() == 1);
+    CHECK(strcmp(order_log, "onc") == 0);
+
+    CHECK_CU(T->cuGraphCreate(&child, 0), OK);
+    CHECK_CU(T->cuGraphAddEmptyNode(&n, child, NULL, 0), OK);
+    o_child = retain_logged(child, "d");
+    CHECK_CU(T->cuGraphCreate(&parent, 0), OK);
+    CHECK_CU(T->cuGraphAddChildGraphNode(&cn, parent, NULL, 0, child), OK);
+    CHECK_CU(T->cuGraphDestroy(child), OK);
+    eq = instantiate(parent);
+    CHECK_CU(T->cuGraphLaunch(eq, NULL), OK);
+    CHECK_CU(T->cuGraphExecNodeSetParams(eq, cn, &p), OK);
+    CHECK(cgn_fake_exec_user_object_refs(eq, o_child) == 0);
+    CHECK(cgn_fake_in_flight_user_object_refs(o_child) == 1);
+    CHECK_CU(T->cuGraphDestroy(parent), OK);
+    CHECK(cgn_fake_user_object_refs(o_child) == 1 && strcmp(order_log, "onc") == 0);
+    CHECK(cgn_fake_complete_pending() == 1);
+    CHECK(strcmp(order_log, "oncd") == 0);
+
+    cgn_fake_hold_completion(0);
+    CHECK_CU(T->cuGraphExecDestroy(eq), OK);
+    CHECK_CU(T->cuGraphExecDestroy(ep), OK);
+    CHECK_CU(T->cuGraphExecDestroy(e), OK);
+    CHECK_CU(T->cuGraphDestroy(parent2), OK);
+    CHECK_CU(T->cuGraphDestroy(child_copy), OK);
+    CHECK_CU(T->cuGraphDestroy(g_none), OK);
+    CHECK(cgn_fake_live_objects() == 0);
+}
+
+/* ---- enable/disable, executable-node rules, crash-prone calls -------------------------------- */
+
+static void test_enable(void)
+{
+    begin();
+    static const size_t one_ptr[] = {sizeof(void *)};
+    CUfunction add_f = cgn_fake_register_kernel("add_one", 1, one_ptr, add_one, NULL);
+    static unsigned char dev[8], host[8];
+    cgn_fake_mark_device_memory(dev, sizeof dev);
+    int x = 0;
+    int *xp = &x;
+    void *args[] = {&xp};
+    CUgraph g = NULL;
+    CUgraphNode kn = NULL, ms = NULL, cp = NULL, hn = NULL, en = NULL, late = NULL;
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    CUDA_KERNEL_NODE_PARAMS_v2 k = kernel_params(add_f, NULL, args);
+    CHECK_CU(T->cuGraphAddKernelNode(&kn, g, NULL, 0, &k), OK);
+    CUDA_MEMSET_NODE_PARAMS_v1 m = memset_params(dev, 5, 1, 4);
+    CHECK_CU(T->cuGraphAddMemsetNode(&ms, g, &kn, 1, &m, NULL), OK);
+    CUDA_MEMCPY3D c = copy_1d(CU_MEMORYTYPE_DEVICE, dev, CU_MEMORYTYPE_HOST, host, 4);
+    CHECK_CU(T->cuGraphAddMemcpyNode(&cp, g, &ms, 1, &c, NULL), OK);
+    hn = add_host(g, &cp, 1, "h");
+    CHECK_CU(T->cuGraphAddEmptyNode(&en, g, NULL, 0), OK);
+    CUgraphExec e = instantiate(g);
+
+    unsigned int on = 7;
+    CHECK_CU(T->cuGraphNodeGetEnabled(e, kn, &on), OK);
+    CHECK(on == 1);
+    CHECK_CU(T->cuGraphNodeSetEnabled(e, kn, 0), OK);
+    CHECK_CU(T->cuGraphNodeSetEnabled(e, ms, 0), OK);
+    CHECK_CU(T->cuGraphNodeSetEnabled(e, cp, 0), OK);
+    CHECK_CU(T->cuGraphNodeGetEnabled(e, kn, &on), OK);
+    CHECK(on == 0);
+    /* Other node types, nodes not in the executable and bad arguments are refused. */
+    CHECK_CU(T->cuGraphNodeSetEnabled(e, hn, 0), BAD);
+    CHECK_CU(T->cuGraphNodeGetEnabled(e, hn, &on), BAD);
+    CHECK_CU(T->cuGraphNodeSetEnabled(e, en, 0), BAD);
+    CHECK_CU(T->cuGraphAddEmptyNode(&late, g, NULL, 0), OK);
+    CHECK_CU(T->cuGraphNodeSetEnabled(e, late, 1), BAD);
+    CHECK_CU(T->cuGraphNodeGetEnabled(e, kn, NULL), BAD);
+    CHECK_CU(T->cuGraphNodeSetEnabled(NULL, kn, 1), BAD);
+    CHECK_CU(T->cuGraphDestroyNode(late), OK);
+
+    /* Disabled nodes do nothing; the rest runs. */
+    clear_log();
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    CHECK(x == 0 && dev[0] == 0 && host[0] == 0 && strcmp(order_log, "h") == 0);
+    CHECK_CU(T->cuGraphNodeSetEnabled(e, ms, 1), OK);
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    CHECK(x == 0 && dev[0] == 5 && host[0] == 0);
+    /* The enabled state is the executable's: it survives parameter updates and
+     * cuGraphExecUpdate. */
+    CUgraph clone = NULL;
+    CUgraphExecUpdateResultInfo info;
+    CHECK_CU(T->cuGraphClone(&clone, g), OK);
+    CHECK_CU(T->cuGraphExecUpdate(e, clone, &info), OK);
+    CHECK_CU(T->cuGraphNodeGetEnabled(e, kn, &on), OK);
+    CHECK(on == 0);
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    CHECK(x == 0);
+    CHECK_CU(T->cuGraphNodeSetEnabled(e, kn, 1), OK);
+    CHECK_CU(T->cuGraphNodeSetEnabled(e, cp, 2), OK);
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    CHECK(x == 1 && host[0] == 5);
+    /* Another executable of the same graph has its own state. */
+    CUgraphExec e2 = instantiate(g);
+    CHECK_CU(T->cuGraphNodeSetEnabled(e2, kn, 0), OK);
+    CHECK_CU(T->cuGraphNodeGetEnabled(e, kn, &on), OK);
+    CHECK(on == 1);
+    CHECK_CU(T->cuGraphExecDestroy(e2), OK);
+    CHECK_CU(T->cuGraphExecDestroy(e), OK);
+    CHECK_CU(T->cuGraphDestroy(clone), OK);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+}
+
+/* cuGraphExecNodeSetParams refuses what the driver refuses, and changes nothing then. */
+static void test_exec_set_params_rules(void)
+{
+    begin();
+    static unsigned char dev[32], host[8];
+    cgn_fake_mark_device_memory(dev, sizeof dev);
+    CUcontext c0 = cgn_fake_context(0), c1 = cgn_fake_context(1), c2 = cgn_fake_context(2);
+    static const size_t one_ptr[] = {sizeof(void *)};
+    CUfunction f = cgn_fake_register_kernel("add_one", 1, one_ptr, add_one, NULL);
+    int x = 0;
+    int *xp = &x;
+    void *args[] = {&xp};
+    CUgraph g = NULL, child = NULL, bigger = NULL, other_type = NULL;
+    CUgraphNode m1 = NULL, m2 = NULL, cp = NULL, kn = NULL, cn = NULL, tmp = NULL;
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    CUDA_MEMSET_NODE_PARAMS_v1 m = memset_params(dev, 1, 1, 4);
+    CHECK_CU(T->cuGraphAddMemsetNode(&m1, g, NULL, 0, &m, NULL), OK);
+    m = memset_params(dev + 8, 2, 1, 2);
+    m.height = 2;
+    m.pitch = 4;
+    CHECK_CU(T->cuGraphAddMemsetNode(&m2, g, NULL, 0, &m, NULL), OK);
+    CUDA_MEMCPY3D c = copy_1d(CU_MEMORYTYPE_DEVICE, dev, CU_MEMORYTYPE_HOST, host, 4);
+    CHECK_CU(T->cuGraphAddMemcpyNode(&cp, g, NULL, 0, &c, NULL), OK);
+    CUDA_KERNEL_NODE_PARAMS_v2 k = kernel_params(f, NULL, args);
+    CHECK_CU(T->cuGraphAddKernelNode(&kn, g, NULL, 0, &k), OK);
+    CHECK_CU(T->cuGraphCreate(&child, 0), OK);
+    tmp = add_host(child, NULL, 0, "a");
+    CHECK_CU(T->cuGraphAddChildGraphNode(&cn, g, NULL, 0, child), OK);
+    CUgraphExec e = instantiate(g);
+    CUgraphNodeParams p, got;
+
+    /* 1-D memset: dimensions may change, but it stays 1-D. */
+    p = memset_update(dev + 16, 3, NULL);
+    p.memset.width = 2;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, m1, &p), OK);
+    p.memset.height = 2;
+    p.memset.pitch = 4;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, m1, &p), BAD);
+    CHECK(cgn_fake_exec_node_params(e, m1, &got) && got.memset.height == 1 && got.memset.width == 2);
+    /* 2-D memset: only dst and value. */
+    p = memset_update(dev + 16, 4, NULL);
+    p.memset.width = 2;
+    p.memset.height = 2;
+    p.memset.pitch = 4;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, m2, &p), OK);
+    p.memset.pitch = 8;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, m2, &p), BAD);
+    p.memset.pitch = 4;
+    p.memset.width = 1;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, m2, &p), BAD);
+    p.memset.width = 2;
+    p.memset.height = 3;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, m2, &p), BAD);
+    p.memset.height = 2;
+    p.memset.elementSize = 2;
+    p.memset.width = 1;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, m2, &p), BAD);
+    CHECK(cgn_fake_exec_node_params(e, m2, &got) && got.memset.value == 4 && got.memset.pitch == 4);
+    CHECK(got.memset.elementSize == 1 && got.memset.width == 2);
+
+    /* memcpy: the memory types stay. */
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+    p.memcpy.copyParams = copy_1d(CU_MEMORYTYPE_DEVICE, dev + 4, CU_MEMORYTYPE_HOST, host + 4, 4);
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, cp, &p), OK);
+    p.memcpy.copyParams = copy_1d(CU_MEMORYTYPE_DEVICE, dev + 4, CU_MEMORYTYPE_DEVICE, dev, 4);
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, cp, &p), BAD);
+    p.memcpy.copyParams = copy_1d(CU_MEMORYTYPE_UNIFIED, dev + 4, CU_MEMORYTYPE_HOST, host, 4);
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, cp, &p), BAD);
+    CHECK(cgn_fake_exec_node_params(e, cp, &got) && got.memcpy.copyParams.dstHost == host + 4);
+
+    /* kernel: the context stays. */
+    p = kernel_update(cgn_fake_function_in_context(f, c1), NULL, NULL, args);
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, kn, &p), BAD);
+    p = kernel_update(NULL, cgn_fake_kernel_of(f), c2, args);
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, kn, &p), BAD);
+    p = kernel_update(NULL, cgn_fake_kernel_of(f), NULL, args); /* the current one: c0 */
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, kn, &p), OK);
+    p = kernel_update(NULL, cgn_fake_kernel_of(f), c0, args);
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, kn, &p), OK);
+    /* The definition itself may move to another context. */
+    p = kernel_update(cgn_fake_function_in_context(f, c1), NULL, NULL, args);
+    CHECK_CU(T->cuGraphNodeSetParams(kn, &p), OK);
+    CHECK(cgn_fake_node_context(kn) == c1);
+
+    /* child graph: only a topologically identical graph. */
+    CHECK_CU(T->cuGraphCreate(&bigger, 0), OK);
+    tmp = add_host(bigger, NULL, 0, "b");
+    add_host(bigger, &tmp, 1, "c");
+    p = child_update(bigger);
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, cn, &p), BAD);
+    CHECK_CU(T->cuGraphCreate(&other_type, 0), OK);
+    CHECK_CU(T->cuGraphAddEmptyNode(&tmp, other_type, NULL, 0), OK);
+    p = child_update(other_type);
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, cn, &p), BAD);
+    clear_log();
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    CHECK(strcmp(order_log, "a") == 0 && x == 1);
+    CHECK_CU(T->cuGraphDestroyNode(tmp), OK);
+    add_host(other_type, NULL, 0, "z");
+    p = child_update(other_type);
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, cn, &p), OK);
+    clear_log();
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    CHECK(strcmp(order_log, "z") == 0 && x == 2);
+
+    CHECK_CU(T->cuGraphExecDestroy(e), OK);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+    CHECK_CU(T->cuGraphDestroy(child), OK);
+    CHECK_CU(T->cuGraphDestroy(bigger), OK);
+    CHECK_CU(T->cuGraphDestroy(other_type), OK);
+    CHECK(cgn_fake_live_objects() == 0);
+}
+
+static void test_crash_prone_calls(void)
+{
+    begin();
+    CUcontext c0 = cgn_fake_context(0), c1 = cgn_fake_context(1);
+    static const size_t one_ptr[] = {sizeof(void *)};
+    CUfunction f0 = cgn_fake_register_kernel("add_one", 1, one_ptr, add_one, NULL);
+    CUfunction f1 = cgn_fake_function_in_context(f0, c1);
+    int x = 0;
+    int *xp = &x;
+    void *args[] = {&xp};
+    CUgraph g = NULL;
+    CUgraphNode kn = NULL, n = NULL;
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    CUDA_KERNEL_NODE_PARAMS_v2 k = kernel_params(f0, NULL, args);
+    CHECK_CU(T->cuGraphAddKernelNode(&kn, g, NULL, 0, &k), OK);
+    CUgraphExec e = instantiate(g);
+    CHECK(cgn_fake_crash_prone_calls() == 0);
+
+    /* No context current, a function of another context than the node's: the real driver
+     * segfaults; the fake refuses, counts, and changes nothing. */
+    cgn_fake_set_current_context(NULL);
+    CUgraphNodeParams p = kernel_update(f1, NULL, NULL, args), got;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, kn, &p), CUDA_ERROR_UNKNOWN);
+    CHECK(cgn_fake_crash_prone_calls() == 1);
+    CHECK(cgn_fake_exec_node_params(e, kn, &got) && got.kernel.func == f0);
+    CHECK_CU(T->cuGraphNodeSetParams(kn, &p), CUDA_ERROR_UNKNOWN);
+    CHECK(cgn_fake_crash_prone_calls() == 2 && cgn_fake_node_context(kn) == c0);
+    k = kernel_params(f1, NULL, args);
+    k.ctx = c0;
+    CHECK_CU(T->cuGraphAddKernelNode(&n, g, NULL, 0, &k), CUDA_ERROR_UNKNOWN);
+    CHECK(cgn_fake_crash_prone_calls() == 3 && cgn_fake_graph_node_count(g) == 1);
+    /* Not crash-prone: the node's own context, or an add that names no other context. */
+    p = kernel_update(f0, NULL, NULL, args);
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, kn, &p), OK);
+    k.ctx = NULL;
+    CHECK_CU(T->cuGraphAddKernelNode(&n, g, NULL, 0, &k), OK);
+    CHECK(cgn_fake_node_context(n) == c1);
+    /* With a context current the same change is an ordinary refusal (executable) or allowed
+     * (definition). */
+    cgn_fake_set_current_context(c0);
+    p = kernel_update(f1, NULL, NULL, args);
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, kn, &p), BAD);
+    CHECK_CU(T->cuGraphNodeSetParams(kn, &p), OK);
+    CHECK(cgn_fake_crash_prone_calls() == 3 && cgn_fake_node_context(kn) == c1);
+    CHECK_CU(T->cuGraphExecDestroy(e), OK);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+    cgn_fake_reset();
+    CHECK(cgn_fake_crash_prone_calls() == 0);
+}
+
+/* ---- threads --------------------------------------------------------------------------------- */
+
+enum { WORKERS = 4, ROUNDS = 40 };
+
+typedef struct worker {
+    int index;
+    int errors;           /* written by the worker thread only */
+    int destroyed;        /* destructor runs of this worker's objects; written by destructors */
+    int callback_errors;  /* written by destructors only */
+    int host_runs;  /* host node runs */
+    unsigned char buf[8];
+} worker;
+
+static atomic_int workers_done;
+
+static void worker_destroy(void *p)
+{
+    /* Runs with the fake's lock held, possibly on another thread (the completer): the lock
+     * orders it. It may call back into the fake. */
+    worker *w = p;
+    CUgraph g = NULL;
+    w->destroyed++;
+    if (T->cuGraphCreate(&g, 0) != OK || T->cuGraphDestroy(g) != OK)
+        w->callback_errors++;
+    w->callback_errors += cgn_fake_in_driver_callback() != 1;
+}
+
+static void worker_host(void *p)
+{
+    ((worker *)p)->host_runs++;
+}
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    CUcontext ctx = cgn_fake_context(w->index % 4);
+    cgn_fake_set_current_context(ctx);
+    for (int r = 0; r < ROUNDS; r++) {
+        CUgraph g = NULL;
+        CUgraphNode ms = NULL, hn = NULL;
+        CUgraphExec e = NULL;
+        CUuserObject o = NULL;
+        CUDA_MEMSET_NODE_PARAMS_v1 m = memset_params(w->buf, (unsigned)r, 1, 8);
+        CUDA_HOST_NODE_PARAMS_v1 h = {worker_host, w};
+        CUgraphExecUpdateResultInfo info;
+        size_t num = 0;
+        w->errors += T->cuGraphCreate(&g, 0) != OK;
+        w->errors += T->cuUserObjectCreate(&o, w, worker_destroy, 1,
+                                           CU_USER_OBJECT_NO_DESTRUCTOR_SYNC) != OK;
+        w->errors += T->cuGraphRetainUserObject(g, o, 1, CU_GRAPH_USER_OBJECT_MOVE) != OK;
+        w->errors += T->cuGraphAddMemsetNode(&ms, g, NULL, 0, &m, NULL) != OK;
+        w->errors += T->cuGraphAddHostNode(&hn, g, &ms, 1, &h) != OK;
+        w->errors += cgn_fake_node_context(ms) != ctx;
+        w->errors += T->cuGraphInstantiateWithFlags(&e, g, 0) != OK;
+        w->errors += T->cuGraphLaunch(e, NULL) != OK;
+        CUgraphNodeParams p = memset_update(w->buf, 0xee, NULL);
+        w->errors += T->cuGraphExecNodeSetParams(e, ms, &p) != OK;
+        w->errors += T->cuGraphExecUpdate(e, g, &info) != OK;
+        w->errors += T->cuGraphLaunch(e, NULL) != OK;
+        w->errors += T->cuGraphGetNodes(g, NULL, &num) != OK || num != 2;
+        w->errors += T->cuGraphExecDestroy(e) != OK;
+        w->errors += T->cuGraphDestroy(g) != OK;
+    }
+    atomic_fetch_add(&workers_done, 1);
+    return NULL;
+}
+
+static void *complete_until_done(void *arg)
+{
+    (void)arg;
+    while (atomic_load(&workers_done) < WORKERS)
+        cgn_fake_complete_pending();
+    return NULL;
+}
+
+/* Several threads drive the fake at once, while another completes held launches: every call
+ * is serialized (ThreadSanitizer builds check it), destructors call back in. */
+static void test_threads(void)
+{
+    begin();
+    static worker w[WORKERS];
+    pthread_t t[WORKERS], completer;
+    memset(w, 0, sizeof w);
+    atomic_store(&workers_done, 0);
+    cgn_fake_hold_completion(1);
+    int started = 0;
+    for (int i = 0; i < WORKERS; i++) {
+        w[i].index = i;
+        started += pthread_create(&t[i], NULL, work, &w[i]) == 0;
+    }
+    CHECK(started == WORKERS);
+    int completer_started = pthread_create(&completer, NULL, complete_until_done, NULL) == 0;
+    CHECK(completer_started);
+    for (int i = 0; i < started; i++)
+        pthread_join(t[i], NULL);
+    if (completer_started)
+        pthread_join(completer, NULL);
+    cgn_fake_complete_pending();
+    cgn_fake_hold_completion(0);
+    for (int i = 0; i < WORKERS; i++) {
+        CHECK(w[i].errors == 0 && w[i].callback_errors == 0);
+        CHECK(w[i].destroyed == ROUNDS && w[i].host_runs == 2 * ROUNDS);
+        CHECK(w[i].buf[0] == ROUNDS - 1); /* the update put the graph's value back */
+    }
+    CHECK(cgn_fake_live_objects() == 0 && cgn_fake_in_flight(NULL) == 0);
+}
+
 int main(void)
 {
     test_table_and_version();
@@ -786,6 +2037,21 @@ int main(void)
     test_events_and_pointers();
     test_many_handles();
     test_reset_frees_everything();
+    test_set_current();
+    test_thread_contexts();
+    test_function_contexts();
+    test_getters();
+    test_events_through_driver();
+    test_deferred_completion();
+    test_exec_destroyed_in_flight();
+    test_exec_destroyed_while_running();
+    test_exec_update();
+    test_exec_update_rules();
+    test_exec_update_refs();
+    test_enable();
+    test_exec_set_params_rules();
+    test_crash_prone_calls();
+    test_threads();
     cgn_fake_reset();
     if (failures) {
         fprintf(stderr, "fake_selftest: %d check(s) failed\n", failures);

@@ -136,7 +136,7 @@ static void test_memcpy_memory_type_errors(void **state) {
     cgn_fault_disarm();
     assert_non_null(strstr(cgn_last_error(), "cuPointerGetAttribute"));
     assert_non_null(strstr(cgn_last_error(), "of src"));
-    assert_int_equal(cgn_fake_graph_node_count(g->raw), 0);
+    assert_int_equal(cgn_fake_graph_node_count(cgn__graph_record(g)->raw), 0);
     cgn_fake_mark_memory(array_like, sizeof array_like, CU_MEMORYTYPE_ARRAY);
     d.src = addr(array_like);
     assert_int_equal(cgn_graph_add_memcpy(g, NULL, 0, &d, &n), CGN_ERROR_NOT_SUPPORTED);
@@ -183,7 +183,7 @@ static void test_memcpy_rejects_unsupported_descriptor(void **state) {
         c->srcPitch = forms[i].src_pitch;
         c->dstPitch = forms[i].dst_pitch;
         assert_int_equal(drv->cuGraphNodeSetParams(raw, &p), CUDA_SUCCESS);
-        const cgn__attachment *attachment = n->attachment;
+        const cgn__attachment *attachment = cgn__node_record(n)->attachment;
         long refs = atomic_load(&env->owner[2]->refs);
         cgn_fault_reset_counts();
         cgn_memcpy_update u = CGN_MEMCPY_UPDATE_INIT;
@@ -195,7 +195,7 @@ static void test_memcpy_rejects_unsupported_descriptor(void **state) {
         assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphNodeSetParams), 0);
         assert_int_equal(cgn_fault_calls(CGN_FAULT_cuPointerGetAttribute), 0);
         assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 0);
-        assert_ptr_equal(n->attachment, attachment);
+        assert_ptr_equal(cgn__node_record(n)->attachment, attachment);
         assert_int_equal(atomic_load(&env->owner[2]->refs), refs);
         CUDA_MEMCPY3D now;
         memset(&now, 0, sizeof now);
@@ -232,7 +232,7 @@ static void test_memcpy_form_check_failure(void **state) {
     cgn_memcpy_desc d = copy_desc(env->buf[1], env->buf[0], 4);
     OK(cgn_graph_add_memcpy(g, NULL, 0, &d, &n));
     cgn_fault_reset_counts();
-    cgn_fault_arm(1, CUDA_ERROR_INVALID_VALUE);
+    cgn_fault_arm(2, CUDA_ERROR_INVALID_VALUE); /* after the update's cuCtxGetCurrent */
     cgn_memcpy_update u = CGN_MEMCPY_UPDATE_INIT;
     cgn_memcpy_update_set_size(&u, 3);
     assert_int_equal(cgn_memcpy_node_update(n, &u), CGN_ERROR_DRIVER);
@@ -298,7 +298,7 @@ static void test_host_payload_is_copied_and_owned(void **state) {
     assert_memory_equal(got.payload, "\xA1\x02\x03", 3);
     assert_non_null(got.payload_owner);
     assert_ptr_not_equal(got.payload_owner, env->owner[0]);
-    assert_true(attachment_has(n->attachment, got.payload_owner));
+    assert_true(attachment_has(cgn__node_record(n)->attachment, got.payload_owner));
     assert_int_equal(atomic_load(&got.payload_owner->refs), 1); /* the attachment's alone */
     CUgraphNode raw;
     OK(cgn_node_raw(n, &raw));
@@ -330,12 +330,12 @@ static void test_host_payload_lives_as_long_as_its_version(void **state) {
     d.payload = &a;
     d.payload_size = 1;
     OK(cgn_graph_add_host_callback(g, NULL, 0, &d, &n));
-    const cgn__attachment *first = n->attachment;
+    const cgn__attachment *first = cgn__node_record(n)->attachment;
     OK(cgn_graph_instantiate(g, &old_exec));
     cgn_host_callback_update u = CGN_HOST_CALLBACK_UPDATE_INIT;
     cgn_host_callback_update_set_fn(&u, see_other, NULL, NULL, &b, 1);
     OK(cgn_host_callback_node_update(n, &u));
-    assert_ptr_not_equal(n->attachment, first);
+    assert_ptr_not_equal(cgn__node_record(n)->attachment, first);
     OK(cgn_graph_instantiate(g, &new_exec));
     OK(cgn_graph_destroy(g));
     assert_int_equal(cgn_collect(), 0); /* both executables still hold their versions */
@@ -378,7 +378,7 @@ static void test_host_argument_rules(void **state) {
     d.payload = &byte; /* zero-length */
     OK(cgn_graph_add_host_callback(g, NULL, 0, &d, &n));
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 0);
-    assert_null(n->attachment);
+    assert_null(cgn__node_record(n)->attachment);
     cgn_host_callback_desc got;
     OK(cgn_host_callback_node_get(n, &got));
     assert_null(got.payload);
@@ -396,7 +396,7 @@ static void test_host_argument_rules(void **state) {
     OK(cgn_host_callback_node_update(n, &u));
     assert_int_equal(cgn_fake_node_params(raw, &p), 1);
     assert_ptr_equal(p.host.userData, env->host[1]);
-    assert_true(attachment_has(n->attachment, env->owner[1]));
+    assert_true(attachment_has(cgn__node_record(n)->attachment, env->owner[1]));
     cgn_host_callback_update v = CGN_HOST_CALLBACK_UPDATE_INIT;
     v.set = CGN_HOST_CALLBACK_SET_FN;
     v.fn = see_other;
@@ -404,7 +404,7 @@ static void test_host_argument_rules(void **state) {
     assert_int_equal(cgn_fake_node_params(raw, &p), 1);
     assert_ptr_equal(p.host.fn, see_other);
     assert_null(p.host.userData);
-    assert_null(n->attachment);
+    assert_null(cgn__node_record(n)->attachment);
     OK(cgn_host_callback_node_get(n, &got));
     assert_null(got.user_data);
     assert_null(got.user_data_owner);
@@ -435,11 +435,11 @@ static void test_host_payload_add_failures_release_the_copy(void **state) {
         }
         assert_int_equal(st, CGN_ERROR_DRIVER);
         assert_non_null(strstr(cgn_last_error(), cgn_fault_entry_name(entry)));
-        assert_int_equal(cgn_fake_graph_node_count(g->raw), 0);
+        assert_int_equal(cgn_fake_graph_node_count(cgn__graph_record(g)->raw), 0);
         cgn_collect();
     }
     assert_true(k > 3); /* cuCtxGetCurrent, cuUserObjectCreate, cuGraphRetainUserObject, add */
-    assert_int_equal(cgn_fake_graph_node_count(g->raw), 1);
+    assert_int_equal(cgn_fake_graph_node_count(cgn__graph_record(g)->raw), 1);
     OK(cgn_graph_destroy(g));
 }
 
@@ -463,14 +463,14 @@ static void test_event_nodes_reject_null_event(void **state) {
     w.event = env->event[0];
     OK(cgn_graph_add_event_record(g, NULL, 0, &r, &rec));
     OK(cgn_graph_add_event_wait(g, &rec, 1, &w, &wait));
-    assert_true(attachment_has(rec->attachment, env->owner[0]));
-    assert_null(wait->attachment);
+    assert_true(attachment_has(cgn__node_record(rec)->attachment, env->owner[0]));
+    assert_null(cgn__node_record(wait)->attachment);
     /* The two types do not mix. */
     cgn_event_record_update u = CGN_EVENT_RECORD_UPDATE_INIT;
     cgn_event_record_update_set_event(&u, env->event[1], NULL);
     assert_int_equal(cgn_event_record_node_update(wait, &u), CGN_ERROR_WRONG_NODE_TYPE);
     OK(cgn_event_record_node_update(rec, &u));
-    assert_null(rec->attachment);
+    assert_null(cgn__node_record(rec)->attachment);
     CUgraphNode raw;
     OK(cgn_node_raw(rec, &raw));
     CUgraphNodeParams p;

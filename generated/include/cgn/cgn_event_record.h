@@ -41,6 +41,14 @@ static inline void cgn_event_record_update_set_event(cgn_event_record_update *up
     update->set |= CGN_EVENT_RECORD_SET_EVENT | CGN_EVENT_RECORD_SET_EVENT_OWNER;
 }
 
+/* Sets every field from a complete desc (a full replacement, e.g. at executable level). */
+static inline void cgn_event_record_update_from_desc(cgn_event_record_update *update,
+                                                     const cgn_event_record_desc *desc) {
+    update->event = desc->event;
+    update->event_owner = desc->event_owner;
+    update->set = CGN_EVENT_RECORD_SET_ALL;
+}
+
 /* Adds a event record node after `deps`. */
 CGN_API cgn_status cgn_graph_add_event_record(cgn_graph *graph, cgn_node *const *deps,
                                               size_t num_deps, const cgn_event_record_desc *desc,
@@ -55,14 +63,19 @@ CGN_API cgn_status cgn_event_record_node_update(cgn_node *node,
 /* The node's current parameters. */
 CGN_API cgn_status cgn_event_record_node_get(const cgn_node *node, cgn_event_record_desc *desc_out);
 
-/* Replaces the node's parameters in one executable with a complete desc (executables cannot be
- * read back), with one cuGraphExecNodeSetParams, all or nothing; the definition and other
- * executables are not touched. The desc's owners are retained until the executable is
- * destroyed and its last launch has finished. The driver restricts what may change (e.g. no
- * change of a copy's memory type or of a 1-D memset's height); such updates fail with
- * CGN_ERROR_DRIVER and change nothing. Needs driver 12.2. */
+/* Applies a partial update to the node in one executable, with one cuGraphExecNodeSetParams, all
+ * or nothing: unset fields keep what *that executable* has (its own copy, taken at
+ * instantiation; the definition is never read), with the same coupling rules as the definition.
+ * The definition and other executables are not touched. Owners of the new version are held until
+ * no launch of the executable can read that version any more (docs/ownership.md). Needs driver
+ * 12.2.
+ * A change the driver still refuses is CGN_ERROR_DRIVER naming the fields set; nothing changes. */
 CGN_API cgn_status cgn_event_record_exec_update(cgn_exec *exec, cgn_node *node,
-                                                const cgn_event_record_desc *desc);
+                                                const cgn_event_record_update *update);
+
+/* The node's parameters as that executable has them (its own copy). */
+CGN_API cgn_status cgn_event_record_exec_get(const cgn_exec *exec, const cgn_node *node,
+                                             cgn_event_record_desc *desc_out);
 
 #ifdef __cplusplus
 }

@@ -58,6 +58,17 @@ static inline void cgn_host_callback_update_set_fn(cgn_host_callback_update *upd
                    CGN_HOST_CALLBACK_SET_USER_DATA_OWNER | CGN_HOST_CALLBACK_SET_PAYLOAD;
 }
 
+/* Sets every field from a complete desc (a full replacement, e.g. at executable level). */
+static inline void cgn_host_callback_update_from_desc(cgn_host_callback_update *update,
+                                                      const cgn_host_callback_desc *desc) {
+    update->fn = desc->fn;
+    update->user_data = desc->user_data;
+    update->user_data_owner = desc->user_data_owner;
+    update->payload = desc->payload;
+    update->payload_size = desc->payload_size;
+    update->set = CGN_HOST_CALLBACK_SET_ALL;
+}
+
 /* Adds a host callback node after `deps`. */
 CGN_API cgn_status cgn_graph_add_host_callback(cgn_graph *graph, cgn_node *const *deps,
                                                size_t num_deps, const cgn_host_callback_desc *desc,
@@ -73,14 +84,19 @@ CGN_API cgn_status cgn_host_callback_node_update(cgn_node *node,
 CGN_API cgn_status cgn_host_callback_node_get(const cgn_node *node,
                                               cgn_host_callback_desc *desc_out);
 
-/* Replaces the node's parameters in one executable with a complete desc (executables cannot be
- * read back), with one cuGraphExecNodeSetParams, all or nothing; the definition and other
- * executables are not touched. The desc's owners are retained until the executable is
- * destroyed and its last launch has finished. The driver restricts what may change (e.g. no
- * change of a copy's memory type or of a 1-D memset's height); such updates fail with
- * CGN_ERROR_DRIVER and change nothing. Needs driver 12.2. */
+/* Applies a partial update to the node in one executable, with one cuGraphExecNodeSetParams, all
+ * or nothing: unset fields keep what *that executable* has (its own copy, taken at
+ * instantiation; the definition is never read), with the same coupling rules as the definition.
+ * The definition and other executables are not touched. Owners of the new version are held until
+ * no launch of the executable can read that version any more (docs/ownership.md). Needs driver
+ * 12.2.
+ * A change the driver still refuses is CGN_ERROR_DRIVER naming the fields set; nothing changes. */
 CGN_API cgn_status cgn_host_callback_exec_update(cgn_exec *exec, cgn_node *node,
-                                                 const cgn_host_callback_desc *desc);
+                                                 const cgn_host_callback_update *update);
+
+/* The node's parameters as that executable has them (its own copy). */
+CGN_API cgn_status cgn_host_callback_exec_get(const cgn_exec *exec, const cgn_node *node,
+                                              cgn_host_callback_desc *desc_out);
 
 #ifdef __cplusplus
 }

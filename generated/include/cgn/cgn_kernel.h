@@ -86,6 +86,19 @@ static inline void cgn_kernel_update_set_args(cgn_kernel_update *update, const c
     update->set |= CGN_KERNEL_SET_ARGS;
 }
 
+/* Sets every field from a complete desc (a full replacement, e.g. at executable level). */
+static inline void cgn_kernel_update_from_desc(cgn_kernel_update *update,
+                                               const cgn_kernel_desc *desc) {
+    update->kernel = desc->kernel;
+    update->kernel_owner = desc->kernel_owner;
+    update->grid = desc->grid;
+    update->block = desc->block;
+    update->shared_mem_bytes = desc->shared_mem_bytes;
+    update->args = desc->args;
+    update->num_args = desc->num_args;
+    update->set = CGN_KERNEL_SET_ALL;
+}
+
 /* Adds a kernel node after `deps`. The current context becomes the node's context. */
 CGN_API cgn_status cgn_graph_add_kernel(cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
                                         const cgn_kernel_desc *desc, cgn_node **node_out);
@@ -98,14 +111,21 @@ CGN_API cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_updat
 /* The node's current parameters. */
 CGN_API cgn_status cgn_kernel_node_get(const cgn_node *node, cgn_kernel_desc *desc_out);
 
-/* Replaces the node's parameters in one executable with a complete desc (executables cannot be
- * read back), with one cuGraphExecNodeSetParams, all or nothing; the definition and other
- * executables are not touched. The desc's owners are retained until the executable is
- * destroyed and its last launch has finished. The driver restricts what may change (e.g. no
- * change of a copy's memory type or of a 1-D memset's height); such updates fail with
- * CGN_ERROR_DRIVER and change nothing. Needs driver 12.2. */
+/* Applies a partial update to the node in one executable, with one cuGraphExecNodeSetParams, all
+ * or nothing: unset fields keep what *that executable* has (its own copy, taken at
+ * instantiation; the definition is never read), with the same coupling rules as the definition.
+ * The definition and other executables are not touched. Owners of the new version are held until
+ * no launch of the executable can read that version any more (docs/ownership.md). Needs driver
+ * 12.2.
+ * Refused before any mutation (the driver's executable-update rules): kernel: a kernel node
+ * cannot move to another context.
+ * A change the driver still refuses is CGN_ERROR_DRIVER naming the fields set; nothing changes. */
 CGN_API cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node,
-                                          const cgn_kernel_desc *desc);
+                                          const cgn_kernel_update *update);
+
+/* The node's parameters as that executable has them (its own copy). */
+CGN_API cgn_status cgn_kernel_exec_get(const cgn_exec *exec, const cgn_node *node,
+                                       cgn_kernel_desc *desc_out);
 
 #ifdef __cplusplus
 }

@@ -84,6 +84,19 @@ static inline void cgn_memset_update_set_pitch(cgn_memset_update *update, size_t
     update->set |= CGN_MEMSET_SET_PITCH;
 }
 
+/* Sets every field from a complete desc (a full replacement, e.g. at executable level). */
+static inline void cgn_memset_update_from_desc(cgn_memset_update *update,
+                                               const cgn_memset_desc *desc) {
+    update->dst = desc->dst;
+    update->dst_owner = desc->dst_owner;
+    update->value = desc->value;
+    update->element_size = desc->element_size;
+    update->width = desc->width;
+    update->height = desc->height;
+    update->pitch = desc->pitch;
+    update->set = CGN_MEMSET_SET_ALL;
+}
+
 /* Adds a memset node after `deps`. The current context becomes the node's context. */
 CGN_API cgn_status cgn_graph_add_memset(cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
                                         const cgn_memset_desc *desc, cgn_node **node_out);
@@ -96,14 +109,24 @@ CGN_API cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_updat
 /* The node's current parameters. */
 CGN_API cgn_status cgn_memset_node_get(const cgn_node *node, cgn_memset_desc *desc_out);
 
-/* Replaces the node's parameters in one executable with a complete desc (executables cannot be
- * read back), with one cuGraphExecNodeSetParams, all or nothing; the definition and other
- * executables are not touched. The desc's owners are retained until the executable is
- * destroyed and its last launch has finished. The driver restricts what may change (e.g. no
- * change of a copy's memory type or of a 1-D memset's height); such updates fail with
- * CGN_ERROR_DRIVER and change nothing. Needs driver 12.2. */
+/* Applies a partial update to the node in one executable, with one cuGraphExecNodeSetParams, all
+ * or nothing: unset fields keep what *that executable* has (its own copy, taken at
+ * instantiation; the definition is never read), with the same coupling rules as the definition.
+ * The definition and other executables are not touched. Owners of the new version are held until
+ * no launch of the executable can read that version any more (docs/ownership.md). Needs driver
+ * 12.2.
+ * Refused before any mutation (the driver's executable-update rules): height: a 1-D memset
+ * (height 1) stays 1-D in an executable; height: a 2-D memset in an executable may change only
+ * dst and value; width: a 2-D memset in an executable may change only dst and value; pitch: a
+ * 2-D memset in an executable may change only dst and value; element_size: a 2-D memset in an
+ * executable may change only dst and value.
+ * A change the driver still refuses is CGN_ERROR_DRIVER naming the fields set; nothing changes. */
 CGN_API cgn_status cgn_memset_exec_update(cgn_exec *exec, cgn_node *node,
-                                          const cgn_memset_desc *desc);
+                                          const cgn_memset_update *update);
+
+/* The node's parameters as that executable has them (its own copy). */
+CGN_API cgn_status cgn_memset_exec_get(const cgn_exec *exec, const cgn_node *node,
+                                       cgn_memset_desc *desc_out);
 
 #ifdef __cplusplus
 }

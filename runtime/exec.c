@@ -1,0 +1,1008 @@
+/* Executables: instantiation, each executable's own copy of its nodes (shadows), launches,
+ * bounded retention of superseded executable-level versions, whole-graph refresh,
+ * enable/disable and destruction.
+ *
+ * Retention. An executable-level update that changes a node's owners retires the previous
+ * version: launches made before the update may still read it. Launches of one executable run
+ * one after another (CUDA orders them), so a retired version can go once the last launch made
+ * before it was retired has completed. cgn_exec_launch counts launches and, only while retired
+ * versions wait, records an event after the launch (a fence). Fences are polled at the
+ * executable's own cgn calls and in cgn_collect() (any thread), and completed versions are
+ * released there, on a user thread. A launch through the raw handle (cgn_exec_raw) is invisible
+ * to cgn, so once the raw handle has been taken nothing is released before the executable is
+ * destroyed.
+ *
+ * Destruction. CUDA frees an executable, and drops the user-object references it holds, once
+ * its last launch has completed. cgn retains a keep-alive user object on the graph around the
+ * instantiation, so the executable holds it; when the executable goes with launches possibly in
+ * flight, everything the shadows and retired versions hold is handed to the keep-alive and
+ * released when CUDA releases it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+/* Executables with retired versions waiting, for cgn_collect(): under cgn__listed_mutex. */
+static cgn__exec_rec *cgn__listed;
+static mtx_t cgn__listed_mutex;
+static once_flag cgn__listed_once = ONCE_FLAG_INIT;
+static void cgn__listed_init(void) { (void)mtx_init(&cgn__listed_mutex, mtx_plain); }
+
+cgn_status cgn__exec_get(const cgn_exec *exec, const char *where, cgn__exec_rec **out) {
+    void *rec = NULL;
+    cgn__lookup r = cgn__handle_lookup(exec, CGN__KIND_EXEC, &rec);
+    if (r != CGN__LOOKUP_OK)
+        return cgn__lookup_failed(r, exec, "exec", where);
+    *out = rec;
+    return CGN_OK;
+}
+
+cgn__exec_rec *cgn__exec_record(const cgn_exec *exec) {
+    void *rec = NULL;
+    return cgn__handle_lookup(exec, CGN__KIND_EXEC, &rec) == CGN__LOOKUP_OK ? rec : NULL;
+}
+
+/* ---- shadows -------------------------------------------------------------------------------- */
+
+static size_t cgn__hash(cgn__handle h) { return (size_t)((h * 0x9E3779B97F4A7C15ull) >> 32); }
+
+cgn__shadow *cgn__exec_find(const cgn__exec_rec *e, cgn__handle node) {
+    for (size_t i = cgn__hash(node) & e->map_mask;; i = (i + 1) & e->map_mask) {
+        uint32_t at = e->map[i];
+        if (at == 0)
+            return NULL;
+        if (e->shadows[at - 1].node == node)
+            return &e->shadows[at - 1];
+    }
+}
+
+/* A set of shadows being built (instantiation, refresh): all memory taken before any
+ * driver call, so building can fail without side effects. */
+typedef struct cgn__shadow_set {
+    cgn__shadow *shadows;
+    size_t num_shadows;
+    uint32_t *deps_pool;
+    size_t num_deps_pool;
+    uint32_t *map;
+    size_t map_mask;
+} cgn__shadow_set;
+
+static void cgn__count_subtree(const cgn__graph_rec *g, size_t *nodes, size_t *deps) {
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        *nodes += 1;
+        *deps += g->nodes[i]->num_deps;
+        if (g->nodes[i]->embedded != NULL)
+            cgn__count_subtree(g->nodes[i]->embedded, nodes, deps);
+    }
+}
+
+static void cgn__set_insert(cgn__shadow_set *set, uint32_t index) {
+    cgn__handle key = set->shadows[index].node;
+    size_t i = cgn__hash(key) & set->map_mask;
+    while (set->map[i] != 0)
+        i = (i + 1) & set->map_mask;
+    set->map[i] = index + 1;
+}
+
+static uint32_t cgn__set_index(const cgn__shadow_set *set, cgn__handle node) {
+    for (size_t i = cgn__hash(node) & set->map_mask;; i = (i + 1) & set->map_mask) {
+        uint32_t at = set->map[i];
+        if (at == 0 || set->shadows[at - 1].node == node)
+            return at ? at - 1 : UINT32_MAX;
+    }
+}
+
+/* One shadow per live node of g's subtree, depth first in insertion order (states were
+ * allocated by the caller's sizing pass; here they are filled). */
+static void cgn__fill_shadows(cgn__shadow_set *set, const cgn__graph_rec *g, uint32_t parent,
+                              uint64_t installed_at) {
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        const cgn__node_rec *n = g->nodes[i];
+        uint32_t index = (uint32_t)set->num_shadows++;
+        cgn__shadow *s = &set->shadows[index];
+        s->node = n->handle;
+        s->raw = n->raw;
+        s->type = n->type;
+        s->ctx = n->ctx;
+        s->state_size = n->state_size;
+        memcpy(s->state, n->state, n->state_size);
+        s->storage = n->storage;
+        cgn__block_retain(s->storage);
+        s->spare = NULL;
+        s->attachment = n->attachment;
+        if (s->attachment != NULL)
+            cgn__attachment_ref(s->attachment);
+        s->installed_at = installed_at;
+        s->parent = parent;
+        s->deps_at = (uint32_t)set->num_deps_pool;
+        s->num_deps = (uint32_t)n->num_deps;
+        cgn__set_insert(set, index);
+        for (size_t k = 0; k < n->num_deps; k++) /* dependencies come first: already indexed */
+            set->deps_pool[set->num_deps_pool++] = cgn__set_index(set, n->deps[k]);
+        if (n->embedded != NULL)
+            cgn__fill_shadows(set, n->embedded, index + 1, installed_at);
+    }
+}
+
+static void cgn__set_free(cgn__shadow_set *set, size_t num_states) {
+    for (size_t i = 0; i < set->num_shadows; i++) {
+        cgn__shadow *s = &set->shadows[i];
+        cgn__block_release(s->storage);
+        cgn__block_release(s->spare);
+        if (s->attachment != NULL)
+            cgn__attachment_unref(s->attachment);
+    }
+    for (size_t i = 0; set->shadows != NULL && i < num_states; i++)
+        free(set->shadows[i].state);
+    free(set->shadows);
+    free(set->deps_pool);
+    free(set->map);
+    memset(set, 0, sizeof *set);
+}
+
+static void cgn__size_states(const cgn__graph_rec *g, cgn__shadow *shadows, size_t *at) {
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        shadows[(*at)++].state_size = g->nodes[i]->state_size;
+        if (g->nodes[i]->embedded != NULL)
+            cgn__size_states(g->nodes[i]->embedded, shadows, at);
+    }
+}
+
+/* Builds the shadows of g's subtree. On failure (out of memory) nothing is left allocated. */
+static cgn_status cgn__set_build(cgn__shadow_set *set, const cgn__graph_rec *g,
+                                 uint64_t installed_at, const char *where) {
+    memset(set, 0, sizeof *set);
+    size_t nodes = 0, deps = 0;
+    cgn__count_subtree(g, &nodes, &deps);
+    if (nodes >= UINT32_MAX / 4 || deps >= UINT32_MAX)
+        return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: %zu nodes is more than cgn supports in "
+                                                 "one executable", where, nodes);
+    size_t cap = 4;
+    while (cap < 2 * nodes)
+        cap *= 2;
+    set->shadows = calloc(nodes ? nodes : 1, sizeof *set->shadows);
+    set->deps_pool = malloc((deps ? deps : 1) * sizeof *set->deps_pool);
+    set->map = calloc(cap, sizeof *set->map);
+    set->map_mask = cap - 1;
+    size_t states = 0;
+    int ok = set->shadows != NULL && set->deps_pool != NULL && set->map != NULL;
+    if (ok) {
+        size_t at = 0;
+        cgn__size_states(g, set->shadows, &at);
+        for (; states < nodes; states++) {
+            size_t size = set->shadows[states].state_size;
+            set->shadows[states].state = malloc(size ? size : 1);
+            if (set->shadows[states].state == NULL) {
+                ok = 0;
+                break;
+            }
+        }
+    }
+    if (!ok) {
+        cgn__set_free(set, states);
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    }
+    cgn__fill_shadows(set, g, 0, installed_at);
+    return CGN_OK;
+}
+
+/* ---- retention --------------------------------------------------------------------------- */
+
+/* Moves the executable onto or off the list cgn_collect() polls. Under e->lock. */
+static void cgn__exec_relist(cgn__exec_rec *e) {
+    int want = e->num_retired > 0 && !e->raw_exposed;
+    if (want == e->listed)
+        return;
+    call_once(&cgn__listed_once, cgn__listed_init);
+    mtx_lock(&cgn__listed_mutex);
+    if (want) {
+        e->prev_listed = NULL;
+        e->next_listed = cgn__listed;
+        if (cgn__listed)
+            cgn__listed->prev_listed = e;
+        cgn__listed = e;
+    } else {
+        if (e->prev_listed)
+            e->prev_listed->next_listed = e->next_listed;
+        else
+            cgn__listed = e->next_listed;
+        if (e->next_listed)
+            e->next_listed->prev_listed = e->prev_listed;
+        e->next_listed = e->prev_listed = NULL;
+    }
+    e->listed = want;
+    mtx_unlock(&cgn__listed_mutex);
+}
+
+/* Polls the fences in order; returns the newest launch known complete. Under e->lock. */
+static void cgn__exec_poll(cgn__exec_rec *e) {
+    const cgn_driver_table *drv = cgn__driver;
+    while (e->num_fences > 0) {
+        cgn__fence *f = &e->fences[e->fence_head];
+        if (drv->cuEventQuery(f->event) != CUDA_SUCCESS)
+            break; /* not ready (or unknown): not known complete */
+        e->completed = f->seq;
+        if (e->num_idle < e->cap_idle)
+            e->idle_events[e->num_idle++] = f->event;
+        else
+            (void)drv->cuEventDestroy(f->event);
+        e->fence_head = (e->fence_head + 1) % e->cap_fences;
+        e->num_fences--;
+    }
+}
+
+/* Retired versions whose launches completed, moved to `out` (room for num_retired). Under
+ * e->lock; the caller unrefs them after unlocking (release callbacks run user code). */
+static size_t cgn__exec_take_completed(cgn__exec_rec *e, cgn__attachment **out) {
+    size_t n = 0;
+    while (e->num_retired > 0 && e->retired[e->retired_head].seq <= e->completed) {
+        out[n++] = e->retired[e->retired_head].attachment;
+        e->retired_head = (e->retired_head + 1) % e->cap_retired;
+        e->num_retired--;
+    }
+    cgn__exec_relist(e);
+    return n;
+}
+
+/* Appends to a ring buffer of `elem` bytes per entry, growing it (unrolled to the front). */
+static int cgn__ring_push(void **ring, size_t *head, size_t *count, size_t *cap, size_t elem,
+                          const void *value) {
+    if (*count == *cap) {
+        size_t ncap = *cap ? 2 * *cap : 8;
+        unsigned char *grown = malloc(ncap * elem);
+        if (grown == NULL)
+            return 0;
+        for (size_t i = 0; i < *count; i++)
+            memcpy(grown + i * elem, (unsigned char *)*ring + ((*head + i) % *cap) * elem, elem);
+        free(*ring);
+        *ring = grown;
+        *head = 0;
+        *cap = ncap;
+    }
+    memcpy((unsigned char *)*ring + ((*head + *count) % *cap) * elem, value, elem);
+    (*count)++;
+    return 1;
+}
+
+void cgn__exec_install(cgn__exec_rec *e, cgn__shadow *s, cgn__attachment *next) {
+    cgn__attachment *old = s->attachment;
+    s->attachment = next;
+    if (old == NULL) {
+        s->installed_at = e->launches;
+        return;
+    }
+    cgn__attachment *done[1];
+    size_t num_done = 0;
+    mtx_lock(&e->lock);
+    if (e->raw_exposed || e->launches != s->installed_at) {
+        /* Launches up to now may read the old version. */
+        cgn__retired r = {old, e->raw_exposed ? UINT64_MAX : e->launches};
+        if (!e->raw_exposed)
+            cgn__exec_poll(e);
+        if (!e->raw_exposed && e->completed >= e->launches) {
+            done[num_done++] = old;
+        } else if (!cgn__ring_push((void **)&e->retired, &e->retired_head, &e->num_retired,
+                                   &e->cap_retired, sizeof r, &r)) {
+            /* No memory to track it: keep it for good rather than release it early. */
+            cgn__attachment *held = e->keepalive;
+            if (held->num_held < held->cap_held)
+                held->held[held->num_held++] = old;
+            /* else: it leaks; memory is exhausted anyway */
+        }
+        cgn__exec_relist(e);
+    } else {
+        done[num_done++] = old; /* no launch has seen it */
+    }
+    s->installed_at = e->launches;
+    mtx_unlock(&e->lock);
+    for (size_t i = 0; i < num_done; i++)
+        cgn__attachment_unref(done[i]);
+}
+
+/* Releases what completed launches no longer need; user thread. */
+static void cgn__exec_release_completed(cgn__exec_rec *e) {
+    mtx_lock(&e->lock);
+    size_t n = e->num_retired;
+    cgn__attachment *stack[16];
+    cgn__attachment **out = n <= 16 ? stack : malloc(n * sizeof *out);
+    if (out == NULL) {
+        mtx_unlock(&e->lock);
+        return; /* try again at the next call */
+    }
+    cgn__exec_poll(e);
+    size_t done = cgn__exec_take_completed(e, out);
+    mtx_unlock(&e->lock);
+    for (size_t i = 0; i < done; i++)
+        cgn__attachment_unref(out[i]);
+    if (out != stack)
+        free(out);
+}
+
+size_t cgn__exec_collect_all(void) {
+    call_once(&cgn__listed_once, cgn__listed_init);
+    cgn__attachment **out = NULL;
+    size_t num_out = 0, cap_out = 0;
+    mtx_lock(&cgn__listed_mutex);
+    cgn__exec_rec *e = cgn__listed;
+    while (e != NULL) {
+        cgn__exec_rec *next = e->next_listed;
+        /* Never wait for an executable another thread is using: it releases its own. */
+        if (mtx_trylock(&e->lock) == thrd_success) {
+            if (cgn__reserve(&out, &cap_out, num_out + e->num_retired, sizeof *out, 16,
+                             "cgn_collect") == CGN_OK) {
+                cgn__exec_poll(e);
+                /* relist below would take the list mutex we hold: unlink by hand */
+                while (e->num_retired > 0 &&
+                       e->retired[e->retired_head].seq <= e->completed) {
+                    out[num_out++] = e->retired[e->retired_head].attachment;
+                    e->retired_head = (e->retired_head + 1) % e->cap_retired;
+                    e->num_retired--;
+                }
+                if (e->num_retired == 0) {
+                    if (e->prev_listed)
+                        e->prev_listed->next_listed = e->next_listed;
+                    else
+                        cgn__listed = e->next_listed;
+                    if (e->next_listed)
+                        e->next_listed->prev_listed = e->prev_listed;
+                    e->next_listed = e->prev_listed = NULL;
+                    e->listed = 0;
+                }
+            }
+            mtx_unlock(&e->lock);
+        }
+        e = next;
+    }
+    mtx_unlock(&cgn__listed_mutex);
+    for (size_t i = 0; i < num_out; i++)
+        cgn__attachment_unref(out[i]);
+    free(out);
+    return num_out;
+}
+
+/* ---- instantiation ------------------------------------------------------------------------- */
+
+/* A keep-alive: an attachment with a user object (refs: the user object's and the
+ * executable record's), retained on `graph` so that the next instantiation or update from it
+ * copies the reference into the executable. The caller drops the graph's reference after. */
+static cgn_status cgn__keepalive_new(CUgraph graph, cgn__attachment **out, const char *where) {
+    const cgn_driver_table *drv = cgn__driver;
+    cgn__attachment *k = cgn__attachment_new(0);
+    if (k == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    atomic_store(&k->refs, 2);
+    char what[128];
+    CUresult r = drv->cuUserObjectCreate(&k->object, k, cgn__attachment_released, 1,
+                                         CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
+    if (r != CUDA_SUCCESS) {
+        free(k);
+        snprintf(what, sizeof what, "%s: cuUserObjectCreate", where);
+        return cgn__fail_driver(r, what);
+    }
+    r = drv->cuGraphRetainUserObject(graph, k->object, 1, CU_GRAPH_USER_OBJECT_MOVE);
+    if (r != CUDA_SUCCESS) {
+        (void)drv->cuUserObjectRelease(k->object, 1); /* its destructor drops one reference */
+        cgn__attachment_unref(k);
+        snprintf(what, sizeof what, "%s: cuGraphRetainUserObject", where);
+        return cgn__fail_driver(r, what);
+    }
+    *out = k;
+    return CGN_OK;
+}
+
+cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
+    static const char where[] = "cgn_graph_instantiate";
+    cgn__graph_rec *g;
+    cgn_status st = cgn__graph_get(graph, where, &g);
+    if (st != CGN_OK)
+        return st;
+    if (exec_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: exec_out is NULL", where);
+    if (g->raw == NULL)
+        return cgn__fail(CGN_ERROR_DRIVER,
+                         "%s: embedded graph %p could not be located after its child node was "
+                         "replaced",
+                         where, (void *)graph);
+    cgn__collect_pending();
+    const cgn_driver_table *drv = cgn__driver;
+    CUcontext ctx = NULL;
+    CUresult r = drv->cuCtxGetCurrent(&ctx);
+    if (r != CUDA_SUCCESS)
+        return cgn__fail_driver(r, "cgn_graph_instantiate: cuCtxGetCurrent");
+    cgn__exec_rec *e = calloc(1, sizeof *e);
+    if (e == NULL || mtx_init(&e->lock, mtx_plain) != thrd_success) {
+        free(e);
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    }
+    cgn__shadow_set set;
+    st = cgn__set_build(&set, g, 0, where);
+    if (st == CGN_OK) {
+        st = cgn__handle_new(CGN__KIND_EXEC, e, &e->handle, where);
+        if (st != CGN_OK)
+            cgn__set_free(&set, set.num_shadows);
+    }
+    if (st != CGN_OK) {
+        mtx_destroy(&e->lock);
+        free(e);
+        return st;
+    }
+    cgn__attachment *keepalive = NULL;
+    st = cgn__keepalive_new(g->raw, &keepalive, where);
+    if (st == CGN_OK) {
+        r = drv->cuGraphInstantiateWithFlags(&e->raw, g->raw, 0);
+        /* Drop the graph's reference on every path: after success the executable holds it. */
+        (void)drv->cuGraphReleaseUserObject(g->raw, keepalive->object, 1);
+        if (r != CUDA_SUCCESS) {
+            cgn__attachment_unref(keepalive); /* the record's; CUDA's goes with the object */
+            st = cgn__fail_driver(r, "cgn_graph_instantiate: cuGraphInstantiateWithFlags");
+        }
+    }
+    /* The calling thread's context is left as it was (a driver call may have made one). */
+    CUcontext now = NULL;
+    if (drv->cuCtxGetCurrent(&now) == CUDA_SUCCESS && now != ctx)
+        (void)drv->cuCtxSetCurrent(ctx);
+    if (st != CGN_OK) {
+        cgn__handle_free(e->handle);
+        cgn__set_free(&set, set.num_shadows);
+        mtx_destroy(&e->lock);
+        free(e);
+        cgn__collect_pending();
+        return st;
+    }
+    e->ctx = ctx;
+    e->keepalive = keepalive;
+    e->hier = g->hier;
+    atomic_fetch_add_explicit(&e->hier->refs, 1, memory_order_relaxed);
+    e->source = g->handle;
+    e->shadows = set.shadows;
+    e->num_shadows = set.num_shadows;
+    e->deps_pool = set.deps_pool;
+    e->num_deps_pool = set.num_deps_pool;
+    e->map = set.map;
+    e->map_mask = set.map_mask;
+    *exec_out = (cgn_exec *)cgn__handle_ptr(e->handle);
+    return CGN_OK;
+}
+
+/* ---- launch ---------------------------------------------------------------------------------- */
+
+/* An event for a fence, made in the executable's context. NULL when none can be made. */
+static CUevent cgn__exec_event(cgn__exec_rec *e) {
+    if (e->num_idle > 0)
+        return e->idle_events[--e->num_idle];
+    const cgn_driver_table *drv = cgn__driver;
+    CUcontext current = NULL;
+    if (drv->cuCtxGetCurrent(&current) != CUDA_SUCCESS)
+        return NULL;
+    int pushed = current != e->ctx && e->ctx != NULL &&
+                 drv->cuCtxPushCurrent(e->ctx) == CUDA_SUCCESS;
+    CUevent ev = NULL;
+    if (drv->cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
+        ev = NULL;
+    if (pushed) {
+        CUcontext popped;
+        (void)drv->cuCtxPopCurrent(&popped);
+    }
+    return ev;
+}
+
+cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream) {
+    static const char where[] = "cgn_exec_launch";
+    cgn__exec_rec *e;
+    cgn_status st = cgn__exec_get(exec, where, &e);
+    if (st != CGN_OK)
+        return st;
+    cgn__collect_pending();
+    const cgn_driver_table *drv = cgn__driver;
+    CUresult r = drv->cuGraphLaunch(e->raw, stream);
+    if (r != CUDA_SUCCESS)
+        return cgn__fail_driver(r, "cgn_exec_launch: cuGraphLaunch");
+    mtx_lock(&e->lock);
+    e->launches++;
+    if (e->num_retired == 0) { /* the common case: nothing waits, no event */
+        mtx_unlock(&e->lock);
+        return CGN_OK;
+    }
+    size_t newest = (e->retired_head + e->num_retired - 1) % e->cap_retired;
+    if (e->retired[newest].seq > e->fenced && e->retired[newest].seq != UINT64_MAX) {
+        /* Versions retired before this launch wait for a fence: this launch completing
+         * means every earlier one has. Without one they wait for a later launch. */
+        CUevent ev = cgn__exec_event(e);
+        if (ev != NULL) {
+            cgn__fence f = {ev, e->launches};
+            if (drv->cuEventRecord(ev, stream) == CUDA_SUCCESS &&
+                cgn__ring_push((void **)&e->fences, &e->fence_head, &e->num_fences,
+                               &e->cap_fences, sizeof f, &f))
+                e->fenced = e->launches;
+            else
+                (void)drv->cuEventDestroy(ev);
+        }
+    }
+    mtx_unlock(&e->lock);
+    cgn__exec_release_completed(e);
+    return CGN_OK;
+}
+
+/* ---- destruction ----------------------------------------------------------------------------- */
+
+static void cgn__shadows_free(cgn__shadow *shadows, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        cgn__block_release(shadows[i].storage);
+        cgn__block_release(shadows[i].spare);
+        free(shadows[i].state);
+    }
+    free(shadows);
+}
+
+cgn_status cgn_exec_destroy(cgn_exec *exec) {
+    static const char where[] = "cgn_exec_destroy";
+    cgn__exec_rec *e;
+    cgn_status st = cgn__exec_get(exec, where, &e);
+    if (st != CGN_OK)
+        return st;
+    cgn__collect_pending();
+    const cgn_driver_table *drv = cgn__driver;
+    mtx_lock(&e->lock);
+    cgn__exec_poll(e);
+    int quiet = !e->raw_exposed && e->completed >= e->launches;
+    /* With launches possibly in flight, the keep-alive takes every reference the executable
+     * holds, and CUDA releases it after the last launch: room first, so nothing fails after
+     * the executable is gone. */
+    cgn__attachment *k = e->keepalive;
+    size_t need = k->num_held + e->num_retired + e->num_shadows;
+    if (!quiet && cgn__reserve(&k->held, &k->cap_held, need, sizeof *k->held, 8, where) != CGN_OK) {
+        mtx_unlock(&e->lock);
+        return CGN_ERROR_OUT_OF_MEMORY;
+    }
+    CUresult r = drv->cuGraphExecDestroy(e->raw);
+    if (r != CUDA_SUCCESS) {
+        mtx_unlock(&e->lock);
+        return cgn__fail_driver(r, "cgn_exec_destroy: cuGraphExecDestroy");
+    }
+    if (e->listed) {
+        e->num_retired = 0; /* handed over below; off the list first */
+        cgn__exec_relist(e);
+    }
+    mtx_unlock(&e->lock);
+    cgn__handle_free(e->handle);
+    size_t num_retired = e->num_retired;
+    for (size_t i = 0; i < e->num_shadows; i++) {
+        cgn__attachment *a = e->shadows[i].attachment;
+        if (a == NULL)
+            continue;
+        if (quiet)
+            cgn__attachment_unref(a);
+        else
+            k->held[k->num_held++] = a;
+    }
+    for (size_t i = 0; i < num_retired; i++) {
+        cgn__attachment *a = e->retired[(e->retired_head + i) % e->cap_retired].attachment;
+        if (quiet)
+            cgn__attachment_unref(a);
+        else
+            k->held[k->num_held++] = a;
+    }
+    /* Launches that used the fences are complete or will be; events may be destroyed now
+     * (CUDA defers the release of a pending event). */
+    for (size_t i = 0; i < e->num_fences; i++)
+        (void)drv->cuEventDestroy(e->fences[(e->fence_head + i) % e->cap_fences].event);
+    for (size_t i = 0; i < e->num_idle; i++)
+        (void)drv->cuEventDestroy(e->idle_events[i]);
+    cgn__attachment_unref(k); /* the record's reference; CUDA holds the other */
+    cgn__shadows_free(e->shadows, e->num_shadows);
+    free(e->deps_pool);
+    free(e->map);
+    free(e->retired);
+    free(e->fences);
+    free(e->idle_events);
+    cgn__hier_unref(e->hier);
+    mtx_destroy(&e->lock);
+    free(e);
+    cgn__collect_pending();
+    return CGN_OK;
+}
+
+cgn_status cgn_exec_raw(const cgn_exec *exec, CUgraphExec *raw_out) {
+    static const char where[] = "cgn_exec_raw";
+    cgn__exec_rec *e;
+    cgn_status st = cgn__exec_get(exec, where, &e);
+    if (st != CGN_OK)
+        return st;
+    if (raw_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: raw_out is NULL", where);
+    /* Launches through the raw handle are invisible to cgn: from now on nothing the
+     * executable held is released before it is destroyed. */
+    mtx_lock(&e->lock);
+    if (!e->raw_exposed) {
+        e->raw_exposed = 1;
+        for (size_t i = 0; i < e->num_retired; i++)
+            e->retired[(e->retired_head + i) % e->cap_retired].seq = UINT64_MAX;
+        cgn__exec_relist(e);
+    }
+    mtx_unlock(&e->lock);
+    *raw_out = e->raw;
+    return CGN_OK;
+}
+
+/* ---- enable / disable -------------------------------------------------------------------- */
+
+/* Resolves (exec, node) for calls on one node of an executable. */
+static cgn_status cgn__exec_node(cgn_exec *exec, cgn_node *node, const char *where,
+                                 cgn__exec_rec **e_out, cgn__shadow **s_out) {
+    cgn_status st = cgn__exec_get(exec, where, e_out);
+    if (st != CGN_OK)
+        return st;
+    void *rec = NULL;
+    cgn__lookup lr = cgn__handle_lookup(node, CGN__KIND_NODE, &rec);
+    if (lr == CGN__LOOKUP_STALE)
+        return cgn__fail(CGN_ERROR_DESTROYED,
+                         "%s: node %p was destroyed in its graph (or its embedding replaced); "
+                         "the executable still runs its copy, but CUDA can no longer address it",
+                         where, (const void *)node);
+    if (lr != CGN__LOOKUP_OK)
+        return cgn__lookup_failed(lr, node, "node", where);
+    *s_out = cgn__exec_find(*e_out, (cgn__handle)(uintptr_t)node);
+    if (*s_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
+                         "%s: node %p is not part of executable %p (added after the "
+                         "instantiation, or a node of another graph)",
+                         where, (const void *)node, (const void *)exec);
+    cgn__collect_pending();
+    return CGN_OK;
+}
+
+/* Runs `call` with the node's context current, leaving the caller's as it was. */
+static CUresult cgn__in_context(CUcontext ctx, CUresult (*call)(void *), void *arg,
+                                const char **entry) {
+    const cgn_driver_table *drv = cgn__driver;
+    CUcontext current = NULL;
+    CUresult r = drv->cuCtxGetCurrent(&current);
+    if (r != CUDA_SUCCESS) {
+        *entry = "cuCtxGetCurrent";
+        return r;
+    }
+    int push = ctx != NULL && ctx != current;
+    if (push && (r = drv->cuCtxPushCurrent(ctx)) != CUDA_SUCCESS) {
+        *entry = "cuCtxPushCurrent";
+        return r;
+    }
+    r = call(arg);
+    if (push) {
+        CUcontext popped, now = NULL;
+        (void)drv->cuCtxPopCurrent(&popped);
+        if (drv->cuCtxGetCurrent(&now) == CUDA_SUCCESS && now != current)
+            (void)drv->cuCtxSetCurrent(current);
+    }
+    return r;
+}
+
+typedef struct cgn__enable_call {
+    cgn__exec_rec *e;
+    cgn__shadow *s;
+    unsigned int value;
+} cgn__enable_call;
+
+static CUresult cgn__set_enabled(void *arg) {
+    cgn__enable_call *c = arg;
+    return cgn__driver->cuGraphNodeSetEnabled(c->e->raw, c->s->raw, c->value);
+}
+
+static CUresult cgn__get_enabled(void *arg) {
+    cgn__enable_call *c = arg;
+    return cgn__driver->cuGraphNodeGetEnabled(c->e->raw, c->s->raw, &c->value);
+}
+
+static cgn_status cgn__enable_common(cgn_exec *exec, cgn_node *node, const char *where,
+                                     cgn__enable_call *c) {
+    cgn_status st = cgn__exec_node(exec, node, where, &c->e, &c->s);
+    if (st != CGN_OK)
+        return st;
+    if (!cgn__node_types[c->s->type].exec_enable)
+        return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
+                         "%s: node %p is a %s node; CUDA enables and disables kernel, memset and "
+                         "memcpy nodes only",
+                         where, (const void *)node, cgn__node_type_name(c->s->type));
+    const cgn_driver_table *drv = cgn__driver;
+    if (drv->version < 11060 || drv->cuGraphNodeSetEnabled == NULL ||
+        drv->cuGraphNodeGetEnabled == NULL)
+        return cgn__require_driver(11060, 0, "enabling and disabling nodes");
+    return CGN_OK;
+}
+
+cgn_status cgn_exec_node_set_enabled(cgn_exec *exec, cgn_node *node, int enabled) {
+    static const char where[] = "cgn_exec_node_set_enabled";
+    cgn__enable_call c = {NULL, NULL, enabled != 0};
+    cgn_status st = cgn__enable_common(exec, node, where, &c);
+    if (st != CGN_OK)
+        return st;
+    const char *entry = "cuGraphNodeSetEnabled";
+    CUresult r = cgn__in_context(c.s->ctx, cgn__set_enabled, &c, &entry);
+    if (r != CUDA_SUCCESS) {
+        char what[96];
+        snprintf(what, sizeof what, "%s: %s", where, entry);
+        return cgn__fail_driver(r, what);
+    }
+    return CGN_OK;
+}
+
+cgn_status cgn_exec_node_get_enabled(cgn_exec *exec, cgn_node *node, int *enabled_out) {
+    static const char where[] = "cgn_exec_node_get_enabled";
+    if (enabled_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: enabled_out is NULL", where);
+    cgn__enable_call c = {NULL, NULL, 0};
+    cgn_status st = cgn__enable_common(exec, node, where, &c);
+    if (st != CGN_OK)
+        return st;
+    const char *entry = "cuGraphNodeGetEnabled";
+    CUresult r = cgn__in_context(c.s->ctx, cgn__get_enabled, &c, &entry);
+    if (r != CUDA_SUCCESS) {
+        char what[96];
+        snprintf(what, sizeof what, "%s: %s", where, entry);
+        return cgn__fail_driver(r, what);
+    }
+    *enabled_out = c.value != 0;
+    return CGN_OK;
+}
+
+/* ---- executable-level child graphs --------------------------------------------------------- */
+
+/* Index of the first shadow inside child shadow `ci` (its subtree follows it directly). */
+static int cgn__same_structure(const cgn__exec_rec *e, uint32_t parent, size_t *at,
+                               const cgn__graph_rec *src, const char **problem,
+                               const cgn__node_rec **where_node) {
+    size_t first = *at;
+    for (size_t i = 0; i < src->num_nodes; i++) {
+        const cgn__node_rec *n = src->nodes[i];
+        if (*at >= e->num_shadows || e->shadows[*at].parent != parent) {
+            *problem = "has more nodes than the executable's copy";
+            *where_node = n;
+            return 0;
+        }
+        const cgn__shadow *s = &e->shadows[*at];
+        if (s->type != n->type) {
+            *problem = "has a node of another type at this position";
+            *where_node = n;
+            return 0;
+        }
+        if (s->num_deps != n->num_deps) {
+            *problem = "has a node with another number of dependencies";
+            *where_node = n;
+            return 0;
+        }
+        for (size_t k = 0; k < n->num_deps; k++) {
+            /* The dependency's position among the child's nodes must match. */
+            size_t pos_src = 0;
+            while (pos_src < src->num_nodes && src->nodes[pos_src]->handle != n->deps[k])
+                pos_src++;
+            uint32_t dep = e->deps_pool[s->deps_at + k];
+            size_t pos_exec = 0;
+            for (size_t j = first; j < dep && j < e->num_shadows; j++)
+                pos_exec += e->shadows[j].parent == parent;
+            if (dep < first || pos_exec != pos_src) {
+                *problem = "has different dependencies";
+                *where_node = n;
+                return 0;
+            }
+        }
+        uint32_t self = (uint32_t)*at;
+        (*at)++;
+        if (n->embedded != NULL &&
+            !cgn__same_structure(e, self + 1, at, n->embedded, problem, where_node))
+            return 0;
+    }
+    if (*at < e->num_shadows && e->shadows[*at].parent == parent) {
+        *problem = "has fewer nodes than the executable's copy";
+        *where_node = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+cgn_status cgn__exec_check_child_topology(const cgn__exec_rec *e, const cgn__shadow *s,
+                                          const cgn__graph_rec *source, const char *where) {
+    uint32_t self = (uint32_t)(s - e->shadows);
+    size_t at = self + 1;
+    const char *problem = NULL;
+    const cgn__node_rec *n = NULL;
+    if (cgn__same_structure(e, self + 1, &at, source, &problem, &n))
+        return CGN_OK;
+    char node[64] = "";
+    if (n != NULL)
+        snprintf(node, sizeof node, " (node %p)", (void *)cgn__node_handle(n));
+    return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                     "%s: field graph: graph %p %s%s; rule: an executable's child graph keeps "
+                     "its topology (same nodes in the same order, types and dependencies)",
+                     where, (void *)cgn__graph_handle(source), problem, node);
+}
+
+static void cgn__retake(cgn__exec_rec *e, size_t *at, const cgn__graph_rec *src) {
+    for (size_t i = 0; i < src->num_nodes; i++) {
+        const cgn__node_rec *n = src->nodes[i];
+        cgn__shadow *s = &e->shadows[(*at)++];
+        /* Same type, so the same state size: the state is copied in place. */
+        memcpy(s->state, n->state, n->state_size);
+        cgn__block_retain(n->storage);
+        cgn__block_release(s->storage);
+        s->storage = n->storage;
+        if (n->attachment != NULL)
+            cgn__attachment_ref(n->attachment);
+        if (n->attachment != s->attachment)
+            cgn__exec_install(e, s, n->attachment);
+        else if (n->attachment != NULL)
+            cgn__attachment_unref(n->attachment); /* unchanged: keep the one held */
+        if (n->embedded != NULL)
+            cgn__retake(e, at, n->embedded);
+    }
+}
+
+void cgn__exec_retake_child(cgn__exec_rec *e, cgn__shadow *s, const cgn__graph_rec *source) {
+    size_t at = (size_t)(s - e->shadows) + 1;
+    cgn__retake(e, &at, source);
+}
+
+/* ---- whole-graph refresh ----------------------------------------------------------------- */
+
+static const char *cgn__update_result_name(CUgraphExecUpdateResult r) {
+    switch (r) {
+    case CU_GRAPH_EXEC_UPDATE_SUCCESS:
+        return "CU_GRAPH_EXEC_UPDATE_SUCCESS";
+    case CU_GRAPH_EXEC_UPDATE_ERROR:
+        return "CU_GRAPH_EXEC_UPDATE_ERROR";
+    case CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED:
+        return "CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED (the graph's topology changed)";
+    case CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED:
+        return "CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED (a node's type changed)";
+    case CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED:
+        return "CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED";
+    case CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED:
+        return "CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED (a node's parameters changed in a "
+               "way an executable cannot follow)";
+    case CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED:
+        return "CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED";
+    case CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE:
+        return "CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE (a kernel changed in a "
+               "way an executable cannot follow, e.g. to another context)";
+    case CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED:
+        return "CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED";
+    }
+    return "an unknown CUgraphExecUpdateResult";
+}
+
+static const cgn__node_rec *cgn__find_raw(const cgn__graph_rec *g, CUgraphNode raw) {
+    for (size_t i = 0; raw != NULL && i < g->num_nodes; i++) {
+        if (g->nodes[i]->raw == raw)
+            return g->nodes[i];
+        if (g->nodes[i]->embedded != NULL) {
+            const cgn__node_rec *n = cgn__find_raw(g->nodes[i]->embedded, raw);
+            if (n != NULL)
+                return n;
+        }
+    }
+    return NULL;
+}
+
+/* Pre-flight: the executable-update rules of every node, new state against the executable's. */
+static cgn_status cgn__refresh_preflight(const cgn__exec_rec *e, const cgn__shadow_set *set,
+                                         const char *where) {
+    for (size_t i = 0; i < set->num_shadows; i++) {
+        const cgn__shadow *next = &set->shadows[i];
+        const cgn__shadow *cur = cgn__exec_find(e, next->node);
+        if (cur == NULL || cur->type != next->type)
+            continue; /* a replaced embedding: CUDA checks its topology */
+        cgn__exec_check_fn check = cgn__node_types[next->type].exec_check;
+        if (check == NULL)
+            continue;
+        char who[96];
+        snprintf(who, sizeof who, "%s: node %p", where, cgn__handle_ptr(next->node));
+        cgn_status st = check(cur->state, next->state, cur->ctx, who);
+        if (st != CGN_OK)
+            return st;
+    }
+    return CGN_OK;
+}
+
+cgn_status cgn_exec_update_from_graph(cgn_exec *exec, cgn_graph *graph) {
+    static const char where[] = "cgn_exec_update_from_graph";
+    cgn__exec_rec *e;
+    cgn__graph_rec *g;
+    cgn_status st = cgn__exec_get(exec, where, &e);
+    if (st == CGN_OK)
+        st = cgn__graph_get(graph, where, &g);
+    if (st != CGN_OK)
+        return st;
+    if (g->handle != e->source)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
+                         "%s: graph %p is not the graph executable %p was instantiated from; cgn "
+                         "refreshes an executable from its own graph",
+                         where, (void *)graph, (void *)exec);
+    cgn__collect_pending();
+    const cgn_driver_table *drv = cgn__driver;
+    CUcontext saved = NULL;
+    CUresult r = drv->cuCtxGetCurrent(&saved);
+    if (r != CUDA_SUCCESS)
+        return cgn__fail_driver(r, "cgn_exec_update_from_graph: cuCtxGetCurrent");
+    int pushed = 0;
+    if (e->ctx != NULL && e->ctx != saved) {
+        r = drv->cuCtxPushCurrent(e->ctx);
+        if (r != CUDA_SUCCESS)
+            return cgn__fail_driver(r, "cgn_exec_update_from_graph: cuCtxPushCurrent");
+        pushed = 1;
+    }
+    cgn__shadow_set set;
+    st = cgn__set_build(&set, g, 0, where);
+    size_t num_states = set.num_shadows;
+    if (st == CGN_OK) {
+        /* A topology cgn can see (nodes added or destroyed since) is refused before the
+         * driver is asked; CUDA checks the rest and names the node. */
+        size_t at = 0;
+        const char *problem = NULL;
+        const cgn__node_rec *bad = NULL;
+        if (!cgn__same_structure(e, 0, &at, g, &problem, &bad)) {
+            char node[64] = "";
+            if (bad != NULL)
+                snprintf(node, sizeof node, " (node %p)", (void *)cgn__node_handle(bad));
+            st = cgn__fail(CGN_ERROR_INVALID_VALUE,
+                           "%s: graph %p %s%s; rule: an executable keeps its topology (nodes "
+                           "added or destroyed after the instantiation need a new executable)",
+                           where, (void *)graph, problem, node);
+        }
+    }
+    if (st == CGN_OK)
+        st = cgn__refresh_preflight(e, &set, where);
+    cgn__attachment *keepalive = NULL;
+    if (st == CGN_OK)
+        st = cgn__keepalive_new(g->raw, &keepalive, where);
+    if (st == CGN_OK) {
+        CUgraphExecUpdateResultInfo info;
+        memset(&info, 0, sizeof info);
+        r = drv->cuGraphExecUpdate(e->raw, g->raw, &info);
+        (void)drv->cuGraphReleaseUserObject(g->raw, keepalive->object, 1);
+        if (r != CUDA_SUCCESS) {
+            cgn__attachment_unref(keepalive);
+            keepalive = NULL;
+            const cgn__node_rec *n = cgn__find_raw(g, info.errorNode);
+            char node[96] = "";
+            if (n != NULL)
+                snprintf(node, sizeof node, " at node %p (%s)", (void *)cgn__node_handle(n),
+                         cgn__node_type_name(n->type));
+            st = cgn__fail(CGN_ERROR_DRIVER,
+                           "%s: cuGraphExecUpdate returned %s: %s%s; the executable is unchanged",
+                           where, cgn__cu_name(r), cgn__update_result_name(info.result), node);
+        }
+    }
+    if (pushed) {
+        CUcontext popped, now = NULL;
+        (void)drv->cuCtxPopCurrent(&popped);
+        if (drv->cuCtxGetCurrent(&now) == CUDA_SUCCESS && now != saved)
+            (void)drv->cuCtxSetCurrent(saved);
+    }
+    if (st != CGN_OK) {
+        if (set.shadows != NULL)
+            cgn__set_free(&set, num_states);
+        return st;
+    }
+    /* Commit: the executable now runs the graph's versions; the ones it ran before retire. */
+    cgn__shadow *old = e->shadows;
+    size_t num_old = e->num_shadows;
+    e->shadows = set.shadows;
+    e->num_shadows = set.num_shadows;
+    free(e->deps_pool);
+    free(e->map);
+    e->deps_pool = set.deps_pool;
+    e->num_deps_pool = set.num_deps_pool;
+    e->map = set.map;
+    e->map_mask = set.map_mask;
+    for (size_t i = 0; i < e->num_shadows; i++)
+        e->shadows[i].installed_at = e->launches;
+    /* The old keep-alive's held list is empty until destruction: whether or not CUDA dropped
+     * it with the update, dropping the record's reference is all it needs. */
+    cgn__attachment *old_keepalive = e->keepalive;
+    e->keepalive = keepalive;
+    cgn__attachment_unref(old_keepalive);
+    for (size_t i = 0; i < num_old; i++) /* retired with the launch count they were seen by */
+        if (old[i].attachment != NULL)
+            cgn__exec_install(e, &old[i], NULL);
+    cgn__shadows_free(old, num_old);
+    return CGN_OK;
+}

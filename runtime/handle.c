@@ -1,0 +1,169 @@
+/* Handles: slot index + generation, so a destroyed or foreign handle is reported, never
+ * dereferenced, and records can be freed the moment their object goes.
+ *
+ * A handle value is (tag << 32) | (index + 1), where tag = generation << 4 | kind. Slots live
+ * in fixed chunks that are never freed or moved, so a lookup from any thread reads only slot
+ * memory (two atomic loads) and needs no lock; allocation and release take a mutex. */
+#include <stdlib.h>
+
+#include "runtime.h"
+
+#define CGN__CHUNK_BITS 12u
+#define CGN__CHUNK_SLOTS (1u << CGN__CHUNK_BITS)
+#define CGN__MAX_CHUNKS 16384u /* 67 million live handles */
+#define CGN__KIND_BITS 4u
+#define CGN__GEN_LIMIT (UINT32_MAX >> CGN__KIND_BITS)
+
+_Static_assert(sizeof(void *) == 8, "cgn handles need 64-bit pointers");
+
+typedef struct cgn__slot {
+    atomic_uint tag;          /* generation << 4 | kind while live; generation << 4 when free */
+    _Atomic(void *) record;
+    uint32_t next_free;       /* index + 1 of the next free slot (under the mutex) */
+} cgn__slot;
+
+static _Atomic(cgn__slot *) cgn__chunks[CGN__MAX_CHUNKS];
+static uint32_t cgn__num_chunks;   /* under the mutex */
+static uint32_t cgn__free_head;    /* index + 1; 0: none (under the mutex) */
+static size_t cgn__live;           /* under the mutex */
+static mtx_t cgn__handles_mutex;
+static once_flag cgn__handles_once = ONCE_FLAG_INIT;
+
+static void cgn__handles_init(void) { (void)mtx_init(&cgn__handles_mutex, mtx_plain); }
+
+static cgn__slot *cgn__slot_at(uint32_t index) {
+    uint32_t chunk = index >> CGN__CHUNK_BITS;
+    if (chunk >= CGN__MAX_CHUNKS)
+        return NULL;
+    cgn__slot *c = atomic_load_explicit(&cgn__chunks[chunk], memory_order_acquire);
+    return c ? &c[index & (CGN__CHUNK_SLOTS - 1)] : NULL;
+}
+
+/* Adds a chunk and threads its slots onto the free list. 0 when out of memory or slots. */
+static int cgn__grow(void) {
+    if (cgn__num_chunks == CGN__MAX_CHUNKS)
+        return 0;
+    cgn__slot *c = calloc(CGN__CHUNK_SLOTS, sizeof *c);
+    if (c == NULL)
+        return 0;
+    uint32_t base = cgn__num_chunks << CGN__CHUNK_BITS;
+    for (uint32_t i = 0; i < CGN__CHUNK_SLOTS; i++) {
+        atomic_init(&c[i].tag, 1u << CGN__KIND_BITS); /* generation 1, free */
+        atomic_init(&c[i].record, NULL);
+        c[i].next_free = i + 1 < CGN__CHUNK_SLOTS ? base + i + 2 : cgn__free_head;
+    }
+    cgn__free_head = base + 1;
+    atomic_store_explicit(&cgn__chunks[cgn__num_chunks], c, memory_order_release);
+    cgn__num_chunks++;
+    return 1;
+}
+
+cgn_status cgn__handle_new(cgn__kind kind, void *record, cgn__handle *out, const char *where) {
+    call_once(&cgn__handles_once, cgn__handles_init);
+    mtx_lock(&cgn__handles_mutex);
+    if (cgn__free_head == 0 && !cgn__grow()) {
+        mtx_unlock(&cgn__handles_mutex);
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory for handles", where);
+    }
+    uint32_t index = cgn__free_head - 1;
+    cgn__slot *s = cgn__slot_at(index);
+    cgn__free_head = s->next_free;
+    unsigned tag = (atomic_load_explicit(&s->tag, memory_order_relaxed) &
+                    ~((1u << CGN__KIND_BITS) - 1)) |
+                   (unsigned)kind;
+    atomic_store_explicit(&s->record, record, memory_order_relaxed);
+    atomic_store_explicit(&s->tag, tag, memory_order_release);
+    cgn__live++;
+    mtx_unlock(&cgn__handles_mutex);
+    *out = ((cgn__handle)tag << 32) | ((cgn__handle)index + 1);
+    return CGN_OK;
+}
+
+void cgn__handle_free(cgn__handle h) {
+    uint32_t index = (uint32_t)(h & 0xffffffffu) - 1;
+    cgn__slot *s = cgn__slot_at(index);
+    if (s == NULL)
+        return;
+    mtx_lock(&cgn__handles_mutex);
+    unsigned gen = (atomic_load_explicit(&s->tag, memory_order_relaxed) >> CGN__KIND_BITS) + 1;
+    if (gen > CGN__GEN_LIMIT)
+        gen = 1; /* after 268 million reuses of one slot a very old handle could match again */
+    atomic_store_explicit(&s->record, NULL, memory_order_relaxed);
+    atomic_store_explicit(&s->tag, gen << CGN__KIND_BITS, memory_order_release);
+    s->next_free = cgn__free_head;
+    cgn__free_head = index + 1;
+    cgn__live--;
+    mtx_unlock(&cgn__handles_mutex);
+}
+
+void cgn__handle_set_record(cgn__handle h, void *record) {
+    cgn__slot *s = cgn__slot_at((uint32_t)(h & 0xffffffffu) - 1);
+    if (s != NULL)
+        atomic_store_explicit(&s->record, record, memory_order_release);
+}
+
+cgn__lookup cgn__handle_lookup(const void *handle, cgn__kind kind, void **record_out) {
+    uintptr_t h = (uintptr_t)handle;
+    if (h == 0)
+        return CGN__LOOKUP_NULL;
+    uint32_t low = (uint32_t)(h & 0xffffffffu);
+    unsigned tag = (unsigned)(h >> 32);
+    if (low == 0 || (tag & ((1u << CGN__KIND_BITS) - 1)) == 0)
+        return CGN__LOOKUP_INVALID;
+    cgn__slot *s = cgn__slot_at(low - 1);
+    if (s == NULL)
+        return CGN__LOOKUP_INVALID;
+    if ((tag & ((1u << CGN__KIND_BITS) - 1)) != (unsigned)kind)
+        return CGN__LOOKUP_WRONG_KIND;
+    unsigned now = atomic_load_explicit(&s->tag, memory_order_acquire);
+    if (now != tag)
+        return (now >> CGN__KIND_BITS) > (tag >> CGN__KIND_BITS) ||
+                       (now & ((1u << CGN__KIND_BITS) - 1)) == 0
+                   ? CGN__LOOKUP_STALE
+                   : CGN__LOOKUP_INVALID;
+    *record_out = atomic_load_explicit(&s->record, memory_order_acquire);
+    return CGN__LOOKUP_OK;
+}
+
+static const char *cgn__kind_name(cgn__kind kind) {
+    switch (kind) {
+    case CGN__KIND_GRAPH:
+        return "graph";
+    case CGN__KIND_NODE:
+        return "node";
+    case CGN__KIND_EXEC:
+        return "executable";
+    }
+    return "handle";
+}
+
+cgn_status cgn__lookup_failed(cgn__lookup result, const void *handle, const char *what,
+                              const char *where) {
+    switch (result) {
+    case CGN__LOOKUP_NULL:
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", where, what);
+    case CGN__LOOKUP_STALE:
+        return cgn__fail(CGN_ERROR_DESTROYED, "%s: %s %p has been destroyed", where, what,
+                         handle);
+    case CGN__LOOKUP_WRONG_KIND: {
+        uintptr_t h = (uintptr_t)handle;
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: %s %p is a cgn %s handle, not a %s",
+                         where, what, handle,
+                         cgn__kind_name((cgn__kind)((h >> 32) & ((1u << CGN__KIND_BITS) - 1))),
+                         what);
+    }
+    case CGN__LOOKUP_INVALID:
+    case CGN__LOOKUP_OK:
+        break;
+    }
+    return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: %s %p is not a cgn handle", where, what,
+                     handle);
+}
+
+size_t cgn__handles_live(void) {
+    call_once(&cgn__handles_once, cgn__handles_init);
+    mtx_lock(&cgn__handles_mutex);
+    size_t n = cgn__live;
+    mtx_unlock(&cgn__handles_mutex);
+    return n;
+}
