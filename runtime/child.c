@@ -174,7 +174,7 @@ void cgn__commit_embedding(cgn__txn *txn) {
 
 cgn_status cgn_child_graph_node_embedded(const cgn_node *node, cgn_graph **embedded_out) {
     static const char where[] = "cgn_child_graph_node_embedded";
-    cgn__node_rec *n;
+    cgn__node_rec *n = NULL;
     cgn_status st = cgn__check_node(node, CGN_NODE_CHILD_GRAPH, where, &n);
     if (st != CGN_OK)
         return st;
@@ -187,7 +187,7 @@ cgn_status cgn_child_graph_node_embedded(const cgn_node *node, cgn_graph **embed
 cgn_status cgn_child_graph_node_find(const cgn_node *node, const cgn_node *source_node,
                                      cgn_node **embedded_node_out) {
     static const char where[] = "cgn_child_graph_node_find";
-    cgn__node_rec *n;
+    cgn__node_rec *n = NULL;
     cgn_status st = cgn__check_node(node, CGN_NODE_CHILD_GRAPH, where, &n);
     if (st != CGN_OK)
         return st;

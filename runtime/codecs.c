@@ -224,17 +224,6 @@ void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kerne
     params->extra = NULL;
 }
 
-/* ---- executable-level kernel rule --------------------------------------------------------- */
-
-cgn_status cgn__check_kernel_context(cgn_kernel current, cgn_kernel next, CUcontext ctx,
-                                     const char *where) {
-    (void)current;
-    (void)next;
-    (void)ctx;
-    (void)where;
-    return CGN_OK;
-}
-
 /* ---- copy operands: device or host memory ---------------------------------------------------- */
 
 cgn_status cgn__detect_memory_type(CUdeviceptr address, CUmemorytype *type_out, const char *field,

@@ -265,47 +265,11 @@ static int cgn__ring_push(void **ring, size_t *head, size_t *count, size_t *cap,
     return 1;
 }
 
-void cgn__exec_install(cgn__exec_rec *e, cgn__shadow *s, cgn__attachment *next) {
-    cgn__attachment *old = s->attachment;
-    s->attachment = next;
-    if (old == NULL) {
-        s->installed_at = e->launches;
-        return;
-    }
-    cgn__attachment *done[1];
-    size_t num_done = 0;
-    mtx_lock(&e->lock);
-    if (e->raw_exposed || e->launches != s->installed_at) {
-        /* Launches up to now may read the old version. */
-        cgn__retired r = {old, e->raw_exposed ? UINT64_MAX : e->launches};
-        if (!e->raw_exposed)
-            cgn__exec_poll(e);
-        if (!e->raw_exposed && e->completed >= e->launches) {
-            done[num_done++] = old;
-        } else if (!cgn__ring_push((void **)&e->retired, &e->retired_head, &e->num_retired,
-                                   &e->cap_retired, sizeof r, &r)) {
-            /* No memory to track it: keep it for good rather than release it early. */
-            cgn__attachment *held = e->keepalive;
-            if (held->num_held < held->cap_held)
-                held->held[held->num_held++] = old;
-            /* else: it leaks; memory is exhausted anyway */
-        }
-        cgn__exec_relist(e);
-    } else {
-        done[num_done++] = old; /* no launch has seen it */
-    }
-    s->installed_at = e->launches;
-    mtx_unlock(&e->lock);
-    for (size_t i = 0; i < num_done; i++)
-        cgn__attachment_unref(done[i]);
-}
-
 /* Releases what completed launches no longer need; user thread. */
 static void cgn__exec_release_completed(cgn__exec_rec *e) {
     mtx_lock(&e->lock);
-    size_t n = e->num_retired;
     cgn__attachment *stack[16];
-    cgn__attachment **out = n <= 16 ? stack : malloc(n * sizeof *out);
+    cgn__attachment **out = e->num_retired <= 16 ? stack : malloc(e->num_retired * sizeof *out);
     if (out == NULL) {
         mtx_unlock(&e->lock);
         return; /* try again at the next call */
@@ -317,6 +281,31 @@ static void cgn__exec_release_completed(cgn__exec_rec *e) {
         cgn__attachment_unref(out[i]);
     if (out != stack)
         free(out);
+}
+
+void cgn__exec_install(cgn__exec_rec *e, cgn__shadow *s, cgn__attachment *next) {
+    cgn__attachment *old = s->attachment;
+    s->attachment = next;
+    mtx_lock(&e->lock);
+    uint64_t seen_from = s->installed_at;
+    s->installed_at = e->launches;
+    if (old == NULL || (!e->raw_exposed && e->launches == seen_from)) {
+        mtx_unlock(&e->lock); /* no launch has seen the old version */
+        if (old != NULL)
+            cgn__attachment_unref(old);
+        return;
+    }
+    /* Launches up to now may read the old version: it waits for them. */
+    cgn__retired r = {old, e->raw_exposed ? UINT64_MAX : e->launches};
+    if (!cgn__ring_push((void **)&e->retired, &e->retired_head, &e->num_retired,
+                        &e->cap_retired, sizeof r, &r)) {
+        /* No memory to track it: keep it for good rather than release it early. */
+        mtx_unlock(&e->lock);
+        return;
+    }
+    cgn__exec_relist(e);
+    mtx_unlock(&e->lock);
+    cgn__exec_release_completed(e);
 }
 
 size_t cgn__exec_collect_all(void) {
@@ -393,7 +382,7 @@ static cgn_status cgn__keepalive_new(CUgraph graph, cgn__attachment **out, const
 
 cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
     static const char where[] = "cgn_graph_instantiate";
-    cgn__graph_rec *g;
+    cgn__graph_rec *g = NULL;
     cgn_status st = cgn__graph_get(graph, where, &g);
     if (st != CGN_OK)
         return st;
@@ -489,7 +478,7 @@ static CUevent cgn__exec_event(cgn__exec_rec *e) {
 
 cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream) {
     static const char where[] = "cgn_exec_launch";
-    cgn__exec_rec *e;
+    cgn__exec_rec *e = NULL;
     cgn_status st = cgn__exec_get(exec, where, &e);
     if (st != CGN_OK)
         return st;
@@ -504,23 +493,34 @@ cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream) {
         mtx_unlock(&e->lock);
         return CGN_OK;
     }
-    size_t newest = (e->retired_head + e->num_retired - 1) % e->cap_retired;
-    if (e->retired[newest].seq > e->fenced && e->retired[newest].seq != UINT64_MAX) {
+    cgn__exec_poll(e);
+    cgn__attachment *stack[16];
+    cgn__attachment **done = e->num_retired <= 16 ? stack : malloc(e->num_retired * sizeof *done);
+    size_t num_done = done != NULL ? cgn__exec_take_completed(e, done) : 0;
+    if (e->num_retired > 0 && e->num_fences == 0) {
+        size_t newest = (e->retired_head + e->num_retired - 1) % e->cap_retired;
         /* Versions retired before this launch wait for a fence: this launch completing
-         * means every earlier one has. Without one they wait for a later launch. */
-        CUevent ev = cgn__exec_event(e);
-        if (ev != NULL) {
-            cgn__fence f = {ev, e->launches};
-            if (drv->cuEventRecord(ev, stream) == CUDA_SUCCESS &&
-                cgn__ring_push((void **)&e->fences, &e->fence_head, &e->num_fences,
-                               &e->cap_fences, sizeof f, &f))
-                e->fenced = e->launches;
-            else
-                (void)drv->cuEventDestroy(ev);
+         * means every earlier one has. One fence at a time: while one is pending, versions
+         * retired since wait for the next launch after it completed, so an update -> launch
+         * loop records about one event per GPU round trip, not one per launch. */
+        if (e->retired[newest].seq > e->fenced && e->retired[newest].seq != UINT64_MAX) {
+            CUevent ev = cgn__exec_event(e);
+            if (ev != NULL) {
+                cgn__fence f = {ev, e->launches};
+                if (drv->cuEventRecord(ev, stream) == CUDA_SUCCESS &&
+                    cgn__ring_push((void **)&e->fences, &e->fence_head, &e->num_fences,
+                                   &e->cap_fences, sizeof f, &f))
+                    e->fenced = e->launches;
+                else
+                    (void)drv->cuEventDestroy(ev);
+            }
         }
     }
     mtx_unlock(&e->lock);
-    cgn__exec_release_completed(e);
+    for (size_t i = 0; i < num_done; i++)
+        cgn__attachment_unref(done[i]);
+    if (done != stack)
+        free(done);
     return CGN_OK;
 }
 
@@ -537,7 +537,7 @@ static void cgn__shadows_free(cgn__shadow *shadows, size_t n) {
 
 cgn_status cgn_exec_destroy(cgn_exec *exec) {
     static const char where[] = "cgn_exec_destroy";
-    cgn__exec_rec *e;
+    cgn__exec_rec *e = NULL;
     cgn_status st = cgn__exec_get(exec, where, &e);
     if (st != CGN_OK)
         return st;
@@ -605,7 +605,7 @@ cgn_status cgn_exec_destroy(cgn_exec *exec) {
 
 cgn_status cgn_exec_raw(const cgn_exec *exec, CUgraphExec *raw_out) {
     static const char where[] = "cgn_exec_raw";
-    cgn__exec_rec *e;
+    cgn__exec_rec *e = NULL;
     cgn_status st = cgn__exec_get(exec, where, &e);
     if (st != CGN_OK)
         return st;
@@ -904,8 +904,8 @@ static cgn_status cgn__refresh_preflight(const cgn__exec_rec *e, const cgn__shad
 
 cgn_status cgn_exec_update_from_graph(cgn_exec *exec, cgn_graph *graph) {
     static const char where[] = "cgn_exec_update_from_graph";
-    cgn__exec_rec *e;
-    cgn__graph_rec *g;
+    cgn__exec_rec *e = NULL;
+    cgn__graph_rec *g = NULL;
     cgn_status st = cgn__exec_get(exec, where, &e);
     if (st == CGN_OK)
         st = cgn__graph_get(graph, where, &g);

@@ -142,7 +142,7 @@ void cgn__graph_free_records(cgn__graph_rec *g, cgn__handle **kept, size_t *num_
 
 cgn_status cgn_graph_destroy(cgn_graph *graph) {
     static const char where[] = "cgn_graph_destroy";
-    cgn__graph_rec *g;
+    cgn__graph_rec *g = NULL;
     cgn_status st = cgn__graph_get(graph, where, &g);
     if (st != CGN_OK)
         return st;
@@ -184,7 +184,7 @@ cgn_status cgn_graph_destroy(cgn_graph *graph) {
 
 cgn_status cgn_graph_raw(const cgn_graph *graph, CUgraph *raw_out) {
     static const char where[] = "cgn_graph_raw";
-    cgn__graph_rec *g;
+    cgn__graph_rec *g = NULL;
     cgn_status st = cgn__graph_get(graph, where, &g);
     if (st != CGN_OK)
         return st;
@@ -238,7 +238,7 @@ static void cgn__graph_drop_edges(cgn__graph_rec *g, cgn__handle gone) {
 
 cgn_status cgn_node_destroy(cgn_node *node) {
     static const char where[] = "cgn_node_destroy";
-    cgn__node_rec *n;
+    cgn__node_rec *n = NULL;
     cgn_status st = cgn__check_node(node, CGN_NODE_TYPE_COUNT_, where, &n);
     if (st != CGN_OK)
         return st;
@@ -262,7 +262,7 @@ cgn_status cgn_node_destroy(cgn_node *node) {
 
 cgn_status cgn_node_type_of(const cgn_node *node, cgn_node_type *type_out) {
     static const char where[] = "cgn_node_type_of";
-    cgn__node_rec *n;
+    cgn__node_rec *n = NULL;
     cgn_status st = cgn__check_node(node, CGN_NODE_TYPE_COUNT_, where, &n);
     if (st != CGN_OK)
         return st;
@@ -276,7 +276,7 @@ int cgn_node_is_alive(const cgn_node *node) { return cgn__node_record(node) != N
 
 cgn_status cgn_node_raw(const cgn_node *node, CUgraphNode *raw_out) {
     static const char where[] = "cgn_node_raw";
-    cgn__node_rec *n;
+    cgn__node_rec *n = NULL;
     cgn_status st = cgn__check_node(node, CGN_NODE_TYPE_COUNT_, where, &n);
     if (st != CGN_OK)
         return st;
@@ -288,7 +288,7 @@ cgn_status cgn_node_raw(const cgn_node *node, CUgraphNode *raw_out) {
 
 cgn_status cgn_node_graph(const cgn_node *node, cgn_graph **graph_out) {
     static const char where[] = "cgn_node_graph";
-    cgn__node_rec *n;
+    cgn__node_rec *n = NULL;
     cgn_status st = cgn__check_node(node, CGN_NODE_TYPE_COUNT_, where, &n);
     if (st != CGN_OK)
         return st;

@@ -25,10 +25,14 @@ cgn_status cgn__fail(cgn_status status, const char *fmt, ...)
 /* Records a failed driver call: "<what>: cuX returned CUDA_ERROR_Y". */
 cgn_status cgn__fail_driver(CUresult r, const char *what);
 
-/* After a refused executable-level mutation: appends the fields the update set to the
- * message (the driver's own error names none). Returns st. */
+/* After a refused executable-level mutation: names the fields the update set and the
+ * executable-update rules only the driver can check for them (spec exec.driver_rules; NULL
+ * where none), since the driver's own error names neither. A CUDA_ERROR_INVALID_VALUE for an
+ * update that set such a field becomes CGN_ERROR_INVALID_VALUE. Returns the status. */
 cgn_status cgn__exec_refused(cgn_status st, uint64_t set, const char *const *field_names,
-                             size_t num_fields);
+                             const char *const *driver_rules, size_t num_fields);
+/* The CUresult of this thread's last failed driver call (CUDA_SUCCESS when none). */
+CUresult cgn__last_cu_result(void);
 
 /* Size arithmetic on user input: 0 and *out untouched when the result would not fit. */
 static inline int cgn__add_size(size_t a, size_t b, size_t *out) {
@@ -418,12 +422,6 @@ void **cgn__current_kernel_params(const cgn__txn *txn);
 /* Fills func/kern of a kernel node's params for a kernel handle (ctx comes from the node's
  * recorded context, the spec's context_field; the driver ignores it for a CUfunction). */
 void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kernel);
-
-/* Executable-level kernel rule: a kernel node cannot move to another context. A CUkernel runs
- * in the node's context by construction; a new CUfunction must belong to the context the node
- * runs in (asked of the driver with the node's context current). */
-cgn_status cgn__check_kernel_context(cgn_kernel current, cgn_kernel next, CUcontext ctx,
-                                     const char *where);
 
 /* The memory type a copy operand is read or written as, asked of the driver once when the
  * operand is set: CU_MEMORYTYPE_DEVICE for device and managed memory, CU_MEMORYTYPE_HOST for

@@ -7,6 +7,7 @@
 /* Thread-local by design: each thread reads the message of its own last failing call. */
 static _Thread_local char cgn__message[512];
 static _Thread_local cgn_status cgn__last_status = CGN_OK;
+static _Thread_local CUresult cgn__last_result = CUDA_SUCCESS;
 
 const char *cgn_status_name(cgn_status status) {
     switch (status) {
@@ -40,26 +41,41 @@ cgn_status cgn__fail(cgn_status status, const char *fmt, ...) {
     vsnprintf(cgn__message, sizeof cgn__message, fmt, ap);
     va_end(ap);
     cgn__last_status = status;
+    cgn__last_result = CUDA_SUCCESS;
     return status;
 }
 
 cgn_status cgn__exec_refused(cgn_status st, uint64_t set, const char *const *field_names,
-                             size_t num_fields) {
+                             const char *const *driver_rules, size_t num_fields) {
     if (st != CGN_ERROR_DRIVER)
         return st;
-    size_t len = strlen(cgn__message);
-    int n = snprintf(cgn__message + len, sizeof cgn__message - len,
-                     "; the driver refused this change in the executable (fields set:");
-    for (size_t i = 0; i < num_fields && n > 0; i++) {
-        len = strlen(cgn__message);
-        if (set & (UINT64_C(1) << i))
-            n = snprintf(cgn__message + len, sizeof cgn__message - len, " %s", field_names[i]);
-    }
-    len = strlen(cgn__message);
-    snprintf(cgn__message + len, sizeof cgn__message - len, "); nothing changed");
+    char *m = cgn__message;
+    size_t cap = sizeof cgn__message, len = strlen(m);
+    int ruled = 0;
+    len += (size_t)snprintf(m + len, len < cap ? cap - len : 0,
+                            "; the driver refused this change in the executable (fields set:");
+    for (size_t i = 0; i < num_fields; i++)
+        if ((set & (UINT64_C(1) << i)) && len < cap)
+            len += (size_t)snprintf(m + len, cap - len, " %s", field_names[i]);
+    for (size_t i = 0; i < num_fields; i++)
+        if ((set & (UINT64_C(1) << i)) && driver_rules[i] != NULL && len < cap) {
+            len += (size_t)snprintf(m + len, cap - len, "%s field %s: rule: %s",
+                                    ruled ? ";" : "); rules only the driver checks:",
+                                    field_names[i], driver_rules[i]);
+            ruled = 1;
+        }
+    if (len < cap)
+        snprintf(m + len, cap - len, "%s; nothing changed", ruled ? "" : ")");
+    if (ruled && cgn__last_result == CUDA_ERROR_INVALID_VALUE)
+        cgn__last_status = st = CGN_ERROR_INVALID_VALUE;
     return st;
 }
 
+CUresult cgn__last_cu_result(void) { return cgn__last_result; }
+
 cgn_status cgn__fail_driver(CUresult r, const char *what) {
-    return cgn__fail(CGN_ERROR_DRIVER, "%s returned %s (%d)", what, cgn__cu_name(r), (int)r);
+    cgn_status st =
+        cgn__fail(CGN_ERROR_DRIVER, "%s returned %s (%d)", what, cgn__cu_name(r), (int)r);
+    cgn__last_result = r;
+    return st;
 }

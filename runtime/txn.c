@@ -122,7 +122,7 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
                           const char *where) {
     memset(txn, 0, sizeof *txn);
     txn->adding = 1;
-    cgn__graph_rec *g;
+    cgn__graph_rec *g = NULL;
     cgn_status st = cgn__graph_get(graph, where, &g);
     if (st != CGN_OK)
         return st;
@@ -167,7 +167,7 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
 
 cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type, int since,
                              const char *where) {
-    cgn__node_rec *n;
+    cgn__node_rec *n = NULL;
     cgn_status st = cgn__check_node(node, type, where, &n);
     if (st != CGN_OK)
         return st;
@@ -192,7 +192,7 @@ cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type, 
 
 cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
                                   cgn_node_type type, int since, const char *where) {
-    cgn__exec_rec *e;
+    cgn__exec_rec *e = NULL;
     cgn_status st = cgn__exec_get(exec, where, &e);
     if (st != CGN_OK)
         return st;

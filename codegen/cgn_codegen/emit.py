@@ -169,13 +169,15 @@ class NodeView:
                 "other executables are not touched. Owners of the new version are held until "
                 "no launch of the executable can read that version any more (docs/ownership.md)."
                 f" Needs driver {self.gate_text}.")
-        if n.exec_rules or any(f.type.exec_check for f in n.fields):
+        if n.exec_rules:
             rules = [f"{r.field}: {r.rule}" for r in n.exec_rules]
-            rules += [f"{f.name}: a kernel node cannot move to another context"
-                      for f in n.fields if f.type.exec_check]
             text += ("\nRefused before any mutation (the driver's executable-update rules): "
                      + "; ".join(rules) + ".")
-        text += ("\nA change the driver still refuses is CGN_ERROR_DRIVER naming the fields set;"
+        if n.driver_rules:
+            text += ("\nChecked by the driver only (cgn cannot see what they depend on), "
+                     "CGN_ERROR_INVALID_VALUE naming the rule when refused: "
+                     + "; ".join(f"{f}: {r}" for f, r in n.driver_rules) + ".")
+        text += ("\nAnother change the driver refuses is CGN_ERROR_DRIVER naming the fields set;"
                  " nothing changes.")
         return text
 
@@ -336,6 +338,9 @@ class NodeView:
         exec_check_voids = _voids(exec_checks, ("cur", "d", "ctx", "where"))
         field_names = wrap_call(INDENT, Call("", tuple(c_string(f.name) for f in n.fields),
                                              ""))
+        drules = dict(n.driver_rules)
+        driver_rules = [INDENT + (c_string(drules[f.name]) if f.name in drules else "NULL") + ","
+                        for f in n.fields]
 
         node = n.node
         return dict(
@@ -386,7 +391,7 @@ class NodeView:
             exec_check_call=wrap_call(INDENT * 2, Call(f"st = cgn__{node}_exec_check(", (
                 "cgn__txn_current_state(&txn)", "&d", "cgn__txn_context(&txn)", "where"),
                 ");")),
-            field_names=field_names, num_fields=len(n.fields),
+            field_names=field_names, driver_rules=driver_rules, num_fields=len(n.fields),
             exec_get_sig=wrap_call("", Call(f"cgn_status cgn_{node}_exec_get(", (
                 "const cgn_exec *exec", "const cgn_node *node", f"{self.desc} *desc_out"),
                 ") {")),

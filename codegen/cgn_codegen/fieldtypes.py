@@ -464,18 +464,10 @@ FIELD_TYPES = {t.name: t for t in (
         name="kernel", cuda="forbidden", role="kernel", needs=("args",),
         members=(Member("cgn_kernel", "{name}", "CGN_FUNCTION(NULL)"),),
         build=("cgn__set_kernel_handle(&p->{member}, d->{name});",),
-        # An executable's kernel node cannot move to another context (cgn__check_kernel_context).
-        exec_check=("{{",
-                    Call("    cgn_status st = cgn__check_kernel_context(",
-                         ("cur->{name}", "d->{name}", "ctx", "where"), ");"),
-                    "    if (st != CGN_OK)",
-                    "        return st;",
-                    "}}"),
         equal="a->{name}.function == b->{name}.function && a->{name}.kernel == b->{name}.kernel",
         case=_kernel_case, zero_norm=None, doc_type="cgn_kernel",
         doc_errors=(("CGN_ERROR_INVALID_VALUE", "the kernel names neither or both of a "
-                     "CUfunction and a CUkernel; at executable level, a CUfunction of another "
-                     "context than the node's"),),
+                     "CUfunction and a CUkernel"),),
     ),
     FieldType(
         name="args", cuda="required", role="args", needs=("kernel",),

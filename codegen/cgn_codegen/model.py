@@ -104,6 +104,7 @@ class Node:
     differences: tuple = ()     # how the node type differs from the reference, for the docs
     exec_enable: bool = False   # cuGraphNodeSetEnabled supports the node type
     exec_rules: tuple = ()      # ExecRule
+    driver_rules: tuple = ()    # (field name, rule text): rules only the driver checks
 
     def field(self, name: str) -> Field:
         return next(f for f in self.fields if f.name == name)

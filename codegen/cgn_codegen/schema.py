@@ -142,6 +142,12 @@ SPEC = Map({
     "exec": Key(Map({
         "enable": Key(Bool(), required=False),
         "rules": Key(List(EXEC_RULE), required=False),
+        # Rules only the driver can check (cgn cannot see what they depend on): named in the
+        # message when the driver refuses a change that set the field.
+        "driver_rules": Key(List(Map({
+            "field": Key(Str(pattern=IDENT, what="a field name")),
+            "rule": Key(Str()),
+        })), required=False),
     }), required=False),
     "owners": Key(List(Str(pattern=IDENT, what="a field name")), required=False),
     # How this node type differs from the reference implementation (for the generated docs).

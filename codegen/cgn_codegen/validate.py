@@ -126,6 +126,7 @@ class SpecValidator:
             else (),
             exec_enable=bool(enable.value) if enable is not None else False,
             exec_rules=tuple(exec_rules),
+            driver_rules=tuple(self._driver_rules(fields)),
         )
 
     def _fixed(self, cuda: YMap, fields: Optional[dict]) -> tuple:
@@ -409,6 +410,30 @@ class SpecValidator:
             elif t.text in known and prev not in (".", "->"):
                 out = out[:t.offset] + "d->" + out[t.offset:]
         return " ".join(out.split())
+
+    def _driver_rules(self, fields: dict) -> list:
+        enode = self.root.get("exec")
+        rnode = enode.get("driver_rules") if isinstance(enode, YMap) else None
+        if not isinstance(rnode, YSeq) or not self.checker.ok("exec", "driver_rules"):
+            return []
+        out, seen = [], set()
+        for i, r in enumerate(rnode.items):
+            fnode = r.get("field")
+            if fnode.value not in fields:
+                self.err(fnode.mark, f"exec.driver_rules[{i}].field: unknown field "
+                                     f"'{fnode.value}'")
+            elif fnode.value in seen:
+                self.err(fnode.mark, f"exec.driver_rules[{i}].field: '{fnode.value}' has a "
+                                     f"driver rule already")
+            else:
+                count, problem = cexpr.printf_arg_count(r.get("rule").value)
+                if problem is not None or count:
+                    self.err(r.get("rule").mark, f"exec.driver_rules[{i}].rule is plain text: "
+                                                 f"no printf conversions")
+                    continue
+                seen.add(fnode.value)
+                out.append((fnode.value, one_line(r.get("rule").value)))
+        return out
 
     def _exec_rules(self, fields: dict) -> list:
         enode = self.root.get("exec")

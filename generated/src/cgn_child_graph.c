@@ -139,9 +139,13 @@ cgn_status cgn_child_graph_node_get(const cgn_node *node, cgn_child_graph_desc *
     return CGN_OK;
 }
 
-/* Field names by bit, for messages about what an executable refused. */
+/* Field names by bit, and the executable-update rules only the driver checks, for messages
+ * about what an executable refused. */
 static const char *const child_graph_field_names[] = {
     "graph"
+};
+static const char *const child_graph_driver_rules[] = {
+    NULL,
 };
 
 cgn_status cgn_child_graph_exec_update(cgn_exec *exec, cgn_node *node,
@@ -184,7 +188,8 @@ cgn_status cgn_child_graph_exec_update(cgn_exec *exec, cgn_node *node,
     child_graph_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
-        return cgn__exec_refused(st, set, child_graph_field_names, 1);
+        return cgn__exec_refused(st, set, child_graph_field_names, child_graph_driver_rules,
+                                 1);
     cgn__txn_commit(&txn, &d, sizeof d, NULL);
     return CGN_OK;
 }

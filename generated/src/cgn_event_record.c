@@ -144,9 +144,14 @@ cgn_status cgn_event_record_node_get(const cgn_node *node, cgn_event_record_desc
     return CGN_OK;
 }
 
-/* Field names by bit, for messages about what an executable refused. */
+/* Field names by bit, and the executable-update rules only the driver checks, for messages
+ * about what an executable refused. */
 static const char *const event_record_field_names[] = {
     "event", "event_owner"
+};
+static const char *const event_record_driver_rules[] = {
+    NULL,
+    NULL,
 };
 
 cgn_status cgn_event_record_exec_update(cgn_exec *exec, cgn_node *node,
@@ -193,7 +198,8 @@ cgn_status cgn_event_record_exec_update(cgn_exec *exec, cgn_node *node,
     event_record_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
-        return cgn__exec_refused(st, set, event_record_field_names, 2);
+        return cgn__exec_refused(st, set, event_record_field_names, event_record_driver_rules,
+                                 2);
     cgn__txn_commit(&txn, &d, sizeof d, NULL);
     return CGN_OK;
 }

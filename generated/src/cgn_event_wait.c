@@ -143,9 +143,14 @@ cgn_status cgn_event_wait_node_get(const cgn_node *node, cgn_event_wait_desc *de
     return CGN_OK;
 }
 
-/* Field names by bit, for messages about what an executable refused. */
+/* Field names by bit, and the executable-update rules only the driver checks, for messages
+ * about what an executable refused. */
 static const char *const event_wait_field_names[] = {
     "event", "event_owner"
+};
+static const char *const event_wait_driver_rules[] = {
+    NULL,
+    NULL,
 };
 
 cgn_status cgn_event_wait_exec_update(cgn_exec *exec, cgn_node *node,
@@ -192,7 +197,8 @@ cgn_status cgn_event_wait_exec_update(cgn_exec *exec, cgn_node *node,
     event_wait_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
-        return cgn__exec_refused(st, set, event_wait_field_names, 2);
+        return cgn__exec_refused(st, set, event_wait_field_names, event_wait_driver_rules,
+                                 2);
     cgn__txn_commit(&txn, &d, sizeof d, NULL);
     return CGN_OK;
 }

@@ -179,9 +179,16 @@ cgn_status cgn_host_callback_node_get(const cgn_node *node, cgn_host_callback_de
     return CGN_OK;
 }
 
-/* Field names by bit, for messages about what an executable refused. */
+/* Field names by bit, and the executable-update rules only the driver checks, for messages
+ * about what an executable refused. */
 static const char *const host_callback_field_names[] = {
     "fn", "user_data", "user_data_owner", "payload"
+};
+static const char *const host_callback_driver_rules[] = {
+    NULL,
+    NULL,
+    NULL,
+    NULL,
 };
 
 cgn_status cgn_host_callback_exec_update(cgn_exec *exec, cgn_node *node,
@@ -240,7 +247,8 @@ cgn_status cgn_host_callback_exec_update(cgn_exec *exec, cgn_node *node,
     host_callback_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
-        return cgn__exec_refused(st, set, host_callback_field_names, 4);
+        return cgn__exec_refused(st, set, host_callback_field_names, host_callback_driver_rules,
+                                 4);
     cgn__txn_commit(&txn, &d, sizeof d, NULL);
     return CGN_OK;
 }

@@ -187,9 +187,17 @@ cgn_status cgn_memcpy_node_get(const cgn_node *node, cgn_memcpy_desc *desc_out) 
     return CGN_OK;
 }
 
-/* Field names by bit, for messages about what an executable refused. */
+/* Field names by bit, and the executable-update rules only the driver checks, for messages
+ * about what an executable refused. */
 static const char *const memcpy_field_names[] = {
     "dst", "dst_owner", "src", "src_owner", "size"
+};
+static const char *const memcpy_driver_rules[] = {
+    "an executable's copy keeps its operands on the devices and contexts they were allocated in",
+    NULL,
+    "an executable's copy keeps its operands on the devices and contexts they were allocated in",
+    NULL,
+    NULL,
 };
 
 cgn_status cgn_memcpy_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memcpy_update *update) {
@@ -245,7 +253,8 @@ cgn_status cgn_memcpy_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memc
     memcpy_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
-        return cgn__exec_refused(st, set, memcpy_field_names, 5);
+        return cgn__exec_refused(st, set, memcpy_field_names, memcpy_driver_rules,
+                                 5);
     cgn__txn_commit(&txn, &d, sizeof d, NULL);
     return CGN_OK;
 }

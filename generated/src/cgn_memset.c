@@ -200,9 +200,19 @@ cgn_status cgn_memset_node_get(const cgn_node *node, cgn_memset_desc *desc_out) 
     return CGN_OK;
 }
 
-/* Field names by bit, for messages about what an executable refused. */
+/* Field names by bit, and the executable-update rules only the driver checks, for messages
+ * about what an executable refused. */
 static const char *const memset_field_names[] = {
     "dst", "dst_owner", "value", "element_size", "width", "height", "pitch"
+};
+static const char *const memset_driver_rules[] = {
+    "an executable's memset writes memory of the context it was instantiated with",
+    NULL,
+    NULL,
+    NULL,
+    "a 1-D memset may change its width only while it fits the work the executable set up for it",
+    NULL,
+    NULL,
 };
 
 cgn_status cgn_memset_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memset_update *update) {
@@ -262,7 +272,8 @@ cgn_status cgn_memset_exec_update(cgn_exec *exec, cgn_node *node, const cgn_mems
     memset_build(&d, cgn__txn_context(&txn), &p);
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
-        return cgn__exec_refused(st, set, memset_field_names, 7);
+        return cgn__exec_refused(st, set, memset_field_names, memset_driver_rules,
+                                 7);
     cgn__txn_commit(&txn, &d, sizeof d, NULL);
     return CGN_OK;
 }

@@ -42,6 +42,7 @@ static int matrix_teardown(void **state) {
     cgn_test_env_close(&p->env);
     assert_int_equal(p->env.released_in_driver, 0);
     assert_int_equal(p->env.live_at_close, 0);
+    assert_int_equal(p->env.crash_prone_calls, 0);
     return 0;
 }
 
@@ -307,6 +308,12 @@ static void test_wrong_node_type_rejected(void **state) {
 
 /* ---- executable level ------------------------------------------------------------------ */
 
+/* CUDA enables and disables kernel, memset and memcpy nodes only (its documentation). */
+static int enable_supported(const matrix_param *p) {
+    return p->type->type == CGN_NODE_KERNEL || p->type->type == CGN_NODE_MEMSET ||
+           p->type->type == CGN_NODE_MEMCPY;
+}
+
 /* The executable's own copy of the node is `desc`. */
 static void assert_exec_has(matrix_param *p, cgn_exec *exec, cgn_node *node, const void *desc) {
     OK(p->type->exec_get(exec, node, p->got));
@@ -512,8 +519,7 @@ static void test_exec_update_after_graph_destroy(void **state) {
     }
     assert_exec_has(p, e, node, now);
     assert_exec_uses(p, e, now, "exec updated after its graph was destroyed");
-    if (p->type->type == CGN_NODE_KERNEL || p->type->type == CGN_NODE_MEMSET ||
-        p->type->type == CGN_NODE_MEMCPY) {
+    if (enable_supported(p)) {
         OK(cgn_exec_node_set_enabled(e, node, 0));
         assert_true(cgn_test_exec_matches(&p->env, p->type->type, e, NULL, "disabled"));
         OK(cgn_exec_node_set_enabled(e, node, 1));
@@ -671,6 +677,60 @@ static void test_exec_old_driver_rejects_update(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* Updates run with the node's context current whatever the caller has, and leave the
+ * caller's current context (none, or a foreign one) exactly as it was: on success, on a
+ * refusal and on every injected driver failure, at definition and executable level. */
+static void test_update_restores_callers_context(void **state) {
+    matrix_param *p = *state;
+    static const int states[] = {CGN_TEST_CTX_NONE, CGN_TEST_CTX_FOREIGN};
+    const cgn_test_backend *b = p->env.backend;
+    for (size_t w = 0; w < sizeof states / sizeof states[0]; w++) {
+        int which = states[w];
+        assert_true(cgn_test_settle(&p->env));
+        cgn_graph *g;
+        cgn_exec *e;
+        cgn_node *node = add_original(p, &g);
+        OK(cgn_graph_instantiate(g, &e));
+        cgn_status want = p->tc->exec_refuses ? CGN_ERROR_INVALID_VALUE : CGN_OK;
+        b->set_context(&p->env, which);
+        assert_int_equal(p->type->exec_update(e, node, p->update), want);
+        assert_int_equal(b->current_context(&p->env), which);
+        OK(p->type->update(node, p->update));
+        assert_int_equal(b->current_context(&p->env), which);
+        assert_int_equal(cgn_exec_update_from_graph(e, g), want);
+        assert_int_equal(b->current_context(&p->env), which);
+        assert_int_equal(cgn_exec_node_set_enabled(e, node, 1),
+                         enable_supported(p) ? CGN_OK : CGN_ERROR_NOT_SUPPORTED);
+        assert_int_equal(b->current_context(&p->env), which);
+        b->set_context(&p->env, CGN_TEST_CTX_OWN);
+        assert_node_is(p, node, p->replacement);
+        assert_exec_uses(p, e, p->tc->exec_refuses ? p->original : p->replacement,
+                         "exec updated from another context");
+        OK(cgn_exec_destroy(e));
+        /* Failures leave it as it was too. */
+        for (long k = 1; k < 64; k++) {
+            OK(cgn_graph_instantiate(g, &e));
+            unsigned char back[512];
+            p->type->update_from_desc(back, p->original);
+            b->set_context(&p->env, which);
+            cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+            cgn_status st = p->type->update(node, back);
+            cgn_fault_disarm();
+            cgn_fault_entry entry;
+            int injected = cgn_fault_triggered(&entry);
+            assert_int_equal(b->current_context(&p->env), which);
+            b->set_context(&p->env, CGN_TEST_CTX_OWN);
+            if (st == CGN_OK) /* back to the replacement for the next round */
+                OK(p->type->update(node, p->update));
+            OK(cgn_exec_destroy(e));
+            if (!injected)
+                break;
+        }
+        OK(cgn_graph_destroy(g));
+    }
+    b->set_context(&p->env, CGN_TEST_CTX_OWN);
+}
+
 /* Enable and disable: kernel, memset and memcpy nodes only; a disabled node does nothing. */
 static void test_exec_enable_disable(void **state) {
     matrix_param *p = *state;
@@ -679,9 +739,7 @@ static void test_exec_enable_disable(void **state) {
     cgn_node *node = add_original(p, &g);
     OK(cgn_graph_instantiate(g, &e));
     int on = -1;
-    int supported = p->type->type == CGN_NODE_KERNEL || p->type->type == CGN_NODE_MEMSET ||
-                    p->type->type == CGN_NODE_MEMCPY;
-    if (!supported) {
+    if (!enable_supported(p)) {
         assert_int_equal(cgn_exec_node_set_enabled(e, node, 0), CGN_ERROR_NOT_SUPPORTED);
         assert_int_equal(cgn_exec_node_get_enabled(e, node, &on), CGN_ERROR_NOT_SUPPORTED);
         assert_exec_uses(p, e, p->original, "exec after a refused disable");
@@ -744,6 +802,7 @@ static const scenario scenarios[] = {
     {"exec_destroyed_node_rejected", test_exec_destroyed_node_rejected},
     {"exec_old_driver_rejects_update", test_exec_old_driver_rejects_update},
     {"exec_enable_disable", test_exec_enable_disable},
+    {"update_restores_callers_context", test_update_restores_callers_context},
 };
 
 int main(void) {

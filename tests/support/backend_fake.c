@@ -60,7 +60,8 @@ static int fake_open(cgn_test_env *env) {
 
 static void fake_close(cgn_test_env *env) {
     cgn_collect();
-    env->live_at_close = cgn_fake_live_objects();
+    env->live_at_close = cgn_fake_live_objects() + cgn_fake_live_events();
+    env->crash_prone_calls = cgn_fake_crash_prone_calls();
     cgn_driver_install(NULL);
     cgn_fake_reset();
 }
@@ -129,12 +130,62 @@ static CUevent fake_event_create(cgn_test_env *env) {
 
 static void fake_event_destroy(cgn_test_env *env, CUevent e) {
     (void)env;
-    (void)e; /* fake events live until cgn_fake_reset, at env close */
+    (void)cgn_fake_table()->cuEventDestroy(e);
+}
+
+/* Fake context 0 is current when the fake starts; context 2 plays the foreign one. */
+static void fake_set_context(cgn_test_env *env, int which) {
+    (void)env;
+    cgn_fake_set_current_context(which == CGN_TEST_CTX_NONE  ? NULL
+                                 : which == CGN_TEST_CTX_OWN ? cgn_fake_context(0)
+                                                             : cgn_fake_context(2));
+}
+
+static int fake_current_context(cgn_test_env *env) {
+    (void)env;
+    CUcontext c = NULL;
+    if (cgn_fake_table()->cuCtxGetCurrent(&c) != CUDA_SUCCESS)
+        return -1;
+    return c == NULL                   ? CGN_TEST_CTX_NONE
+           : c == cgn_fake_context(0) ? CGN_TEST_CTX_OWN
+           : c == cgn_fake_context(2) ? CGN_TEST_CTX_FOREIGN
+                                       : -1;
+}
+
+static cgn_kernel fake_foreign_kernel(cgn_test_env *env, const char *name) {
+    cgn_kernel k = fake_kernel(env, name);
+    CUfunction f = k.function;
+    if (f == NULL) { /* a CUkernel: the CUfunction of its registered kernel */
+        if (strcmp(name, "write_config") == 0)
+            f = cgn_fake_kernels.write_config;
+        else if (strcmp(name, "fill_u32") == 0)
+            f = cgn_fake_kernels.fill_u32;
+        else
+            f = cgn_fake_kernels.empty;
+    }
+    return CGN_FUNCTION(cgn_fake_function_in_context(f, cgn_fake_context(2)));
 }
 
 static cgn_status fake_launch(cgn_test_env *env, cgn_exec *exec) {
     (void)env;
     return cgn_exec_launch(exec, NULL);
+}
+
+static int fake_hold(cgn_test_env *env) {
+    (void)env;
+    cgn_fake_hold_completion(1);
+    return 1;
+}
+
+static void fake_release(cgn_test_env *env) {
+    (void)env;
+    cgn_fake_hold_completion(0);
+    cgn_fake_complete_pending();
+}
+
+static void fake_sync(cgn_test_env *env) {
+    (void)env;
+    cgn_fake_complete_pending();
 }
 
 /* The fake counts the records of each event. */
@@ -181,6 +232,13 @@ const cgn_test_backend cgn_test_backend_selected = {
     .event_destroy = fake_event_destroy,
     .kernel = fake_kernel,
     .launch = fake_launch,
+    .hold = fake_hold,
+    .release = fake_release,
+    .launch_async = fake_launch,
+    .sync = fake_sync,
+    .set_context = fake_set_context,
+    .current_context = fake_current_context,
+    .foreign_kernel = fake_foreign_kernel,
     .launch_observe_records = fake_observe_records,
     .launch_observe_waits = fake_observe_waits,
     .driver = fake_driver,

@@ -27,7 +27,25 @@ static struct {
     CUfunction wait_flag;
     volatile int *flag; /* pinned: [0] release, [1] running, [2] gave up (wait_flag) */
     CUdeviceptr flag_dev;
+    /* A second context on the same device, and the test kernels loaded in it. */
+    CUcontext foreign;
+    CUmodule foreign_module;
+    PFN_cuCtxCreate_v12050 cuCtxCreate;
+    PFN_cuCtxDestroy_v4000 cuCtxDestroy;
+    PFN_cuCtxGetCurrent_v4000 cuCtxGetCurrent;
+    PFN_cuModuleLoadData_v2000 cuModuleLoadData;
+    PFN_cuModuleUnload_v2000 cuModuleUnload;
+    PFN_cuModuleGetFunction_v2000 cuModuleGetFunction;
 } gpu;
+
+static void gpu_resolve(void *slot, const char *name, int version) {
+    void *pfn = NULL;
+    if (cgn_driver_proc(name, version, &pfn) != CGN_OK) {
+        fprintf(stderr, "GPU tests: %s\n", cgn_last_error());
+        abort();
+    }
+    memcpy(slot, &pfn, sizeof pfn);
+}
 
 static CUkernel gpu_get(const char *name) {
     CUkernel k;
@@ -37,6 +55,10 @@ static CUkernel gpu_get(const char *name) {
 
 /* The run's shared resources go at exit, so compute-sanitizer's leak check stays clean. */
 static void gpu_shutdown(void) {
+    gpu.cu.cuCtxSetCurrent(gpu.cu.context);
+    gpu.cuModuleUnload(gpu.foreign_module);
+    gpu.cuCtxDestroy(gpu.foreign);
+    gpu.cu.cuCtxSetCurrent(gpu.cu.context);
     gpu.cu.cuMemFreeHost((void *)gpu.flag);
     gpu.cu.cuStreamDestroy(gpu.side);
     gpu.cu.cuStreamDestroy(gpu.stream);
@@ -73,6 +95,15 @@ static int gpu_open(cgn_test_env *env) {
     gpu.write_config = CGN_KERNEL(gpu_get("write_config"));
     gpu.fill_u32 = CGN_KERNEL(gpu_get("fill_u32"));
     gpu.empty = CGN_KERNEL(gpu_get("empty"));
+    gpu_resolve(&gpu.cuCtxCreate, "cuCtxCreate", 12050);
+    gpu_resolve(&gpu.cuCtxDestroy, "cuCtxDestroy", 4000);
+    gpu_resolve(&gpu.cuCtxGetCurrent, "cuCtxGetCurrent", 4000);
+    gpu_resolve(&gpu.cuModuleLoadData, "cuModuleLoadData", 2000);
+    gpu_resolve(&gpu.cuModuleUnload, "cuModuleUnload", 2000);
+    gpu_resolve(&gpu.cuModuleGetFunction, "cuModuleGetFunction", 2000);
+    CGN_CUDA_CHECK(gpu.cuCtxCreate(&gpu.foreign, NULL, 0, gpu.cu.device)); /* now current */
+    CGN_CUDA_CHECK(gpu.cuModuleLoadData(&gpu.foreign_module, cgn_test_kernels_fatbin));
+    CGN_CUDA_CHECK(gpu.cu.cuCtxSetCurrent(gpu.cu.context));
     atexit(gpu_shutdown);
     return 0;
 }
@@ -140,6 +171,30 @@ static cgn_kernel gpu_kernel(cgn_test_env *env, const char *name) {
     if (strcmp(name, "empty") == 0)
         return gpu.empty;
     abort();
+}
+
+static void gpu_set_context(cgn_test_env *env, int which) {
+    (void)env;
+    CGN_CUDA_CHECK(gpu.cu.cuCtxSetCurrent(which == CGN_TEST_CTX_NONE  ? NULL
+                                          : which == CGN_TEST_CTX_OWN ? gpu.cu.context
+                                                                      : gpu.foreign));
+}
+
+static int gpu_current_context(cgn_test_env *env) {
+    (void)env;
+    CUcontext c = NULL;
+    CGN_CUDA_CHECK(gpu.cuCtxGetCurrent(&c));
+    return c == NULL                ? CGN_TEST_CTX_NONE
+           : c == gpu.cu.context   ? CGN_TEST_CTX_OWN
+           : c == gpu.foreign      ? CGN_TEST_CTX_FOREIGN
+                                    : -1;
+}
+
+static cgn_kernel gpu_foreign_kernel(cgn_test_env *env, const char *name) {
+    (void)env;
+    CUfunction f;
+    CGN_CUDA_CHECK(gpu.cuModuleGetFunction(&f, gpu.foreign_module, name));
+    return CGN_FUNCTION(f);
 }
 
 static cgn_status gpu_launch(cgn_test_env *env, cgn_exec *exec) {
@@ -249,6 +304,27 @@ static cgn_status gpu_observe_waits(cgn_test_env *env, cgn_exec *exec,
     return CGN_OK;
 }
 
+static int gpu_hold_stream(cgn_test_env *env) {
+    (void)env;
+    return gpu_hold(gpu.stream);
+}
+
+static void gpu_release_stream(cgn_test_env *env) {
+    (void)env;
+    gpu_release();
+    CGN_CUDA_CHECK(gpu.cu.cuStreamSynchronize(gpu.stream));
+}
+
+static cgn_status gpu_launch_async(cgn_test_env *env, cgn_exec *exec) {
+    (void)env;
+    return cgn_exec_launch(exec, gpu.stream);
+}
+
+static void gpu_sync(cgn_test_env *env) {
+    (void)env;
+    CGN_CUDA_CHECK(gpu.cu.cuStreamSynchronize(gpu.stream));
+}
+
 static const cgn_driver_table *gpu_driver(cgn_test_env *env) {
     (void)env;
     return cgn_driver_real();
@@ -268,6 +344,13 @@ const cgn_test_backend cgn_test_backend_selected = {
     .event_destroy = gpu_event_destroy,
     .kernel = gpu_kernel,
     .launch = gpu_launch,
+    .hold = gpu_hold_stream,
+    .release = gpu_release_stream,
+    .launch_async = gpu_launch_async,
+    .sync = gpu_sync,
+    .set_context = gpu_set_context,
+    .current_context = gpu_current_context,
+    .foreign_kernel = gpu_foreign_kernel,
     .launch_observe_records = gpu_observe_records,
     .launch_observe_waits = gpu_observe_waits,
     .driver = gpu_driver,

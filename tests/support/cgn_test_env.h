@@ -23,6 +23,8 @@
 
 typedef struct cgn_test_env cgn_test_env;
 
+enum { CGN_TEST_CTX_NONE = 0, CGN_TEST_CTX_OWN = 1, CGN_TEST_CTX_FOREIGN = 2 };
+
 /* A backend runs the graphs: the fake driver on the host, or the real driver on a GPU. */
 typedef struct cgn_test_backend {
     const char *name;
@@ -42,6 +44,14 @@ typedef struct cgn_test_backend {
     cgn_kernel (*kernel)(cgn_test_env *env, const char *name);
     /* Launches and waits for completion. */
     cgn_status (*launch)(cgn_test_env *env, cgn_exec *exec);
+    /* Holds the stream launches go to: work queued from now on stays in flight until
+     * release(). hold returns 0 when it could not. */
+    int (*hold)(cgn_test_env *env);
+    void (*release)(cgn_test_env *env);
+    /* Launches without waiting (in flight while held). */
+    cgn_status (*launch_async)(cgn_test_env *env, cgn_exec *exec);
+    /* Waits until everything launched has completed. */
+    void (*sync)(cgn_test_env *env);
     /* Launches, waits for completion and tells which test events the launch recorded:
      * recorded[i] = 1 for env->event[i]. */
     cgn_status (*launch_observe_records)(cgn_test_env *env, cgn_exec *exec,
@@ -50,6 +60,13 @@ typedef struct cgn_test_backend {
      * waited[i] = 1 for env->event[i]. */
     cgn_status (*launch_observe_waits)(cgn_test_env *env, cgn_exec *exec,
                                        int waited[CGN_TEST_NUM_EVENTS]);
+    /* The calling thread's current context: CGN_TEST_CTX_NONE, _OWN (the one every test
+     * node is added in) or _FOREIGN (a second context on the same device). */
+    void (*set_context)(cgn_test_env *env, int which);
+    /* Which of those is current; -1 for any other. */
+    int (*current_context)(cgn_test_env *env);
+    /* Kernel `name` as a CUfunction owned by the foreign context. */
+    cgn_kernel (*foreign_kernel)(cgn_test_env *env, const char *name);
     /* The raw driver table the backend runs on (wrapped by the fault proxy in tests). */
     const cgn_driver_table *(*driver)(cgn_test_env *env);
     /* Seconds to wait for CUDA's asynchronous user-object destructors. */
@@ -74,6 +91,7 @@ struct cgn_test_env {
     int released[CGN_TEST_NUM_BUFS];   /* release callback count per owner */
     int released_in_driver;            /* release callbacks run inside a driver callback */
     size_t live_at_close;              /* driver objects still alive when the env closed */
+    size_t crash_prone_calls;          /* calls that crash the real driver (the fake counts) */
     /* Host callback runs since the last launch began; on a GPU they run on a CUDA thread. */
     cgn_test_call calls[CGN_TEST_MAX_CALLS];
     atomic_int num_calls;

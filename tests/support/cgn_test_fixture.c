@@ -19,9 +19,10 @@ int cgn_test_fixture_teardown(void **state) {
     cgn_test_env *env = *state;
     cgn_test_env_close(env);
     int in_driver = env->released_in_driver;
-    size_t live = env->live_at_close;
+    size_t live = env->live_at_close, crash_prone = env->crash_prone_calls;
     free(env);
     assert_int_equal(in_driver, 0);
     assert_int_equal(live, 0);
+    assert_int_equal(crash_prone, 0);
     return 0;
 }

@@ -1947,6 +1947,8 @@ static CUresult impl_cuGraphExecNodeSetParams(CUgraphExec e, CUgraphNode n, CUgr
     fake_node *node = exec_pair(e, n, &exec);
     if (!p || !node || p->type != node->pl.p.type)
         return CUDA_ERROR_INVALID_VALUE;
+    if (exec->running)
+        return CUDA_ERROR_NOT_PERMITTED; /* from a callback of its own launch */
     if (crash_prone(FAKE_CALL_EXEC_SET_PARAMS, &node->pl, p))
         return crash_refused();
     fake_payload pl;
@@ -2041,6 +2043,8 @@ static CUresult impl_cuGraphExecUpdate(CUgraphExec e, CUgraph g, CUgraphExecUpda
     update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR, NULL, NULL);
     if (!exec || !graph)
         return CUDA_ERROR_INVALID_VALUE;
+    if (exec->running)
+        return CUDA_ERROR_NOT_PERMITTED; /* from a callback of its own launch */
     if (graph_compare(exec->snapshot, graph, NULL, info) != CU_GRAPH_EXEC_UPDATE_SUCCESS)
         return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
     CUresult r = exec_update_apply(exec, graph);

@@ -874,7 +874,7 @@ static void test_reset_frees_everything(void)
     CHECK(cgn_fake_user_object_refs(o) == 0 && cgn_fake_table()->version == 13000);
 }
 
-/* ---- contexts: cuCtxSetCurrent, per-thread stacks, function contexts ---------------------------- */
+/* ---- contexts: cuCtxSetCurrent, per-thread stacks, function contexts ------------------------ */
 
 static void test_set_current(void)
 {
@@ -1323,12 +1323,28 @@ static void test_exec_destroyed_in_flight(void)
     cgn_fake_hold_completion(0);
 }
 
-/* A host node destroying the executable it runs in: freed after the launch, not during it. */
+/* A host node updating or destroying the executable it runs in: updates are refused (the
+ * driver forbids CUDA calls from callbacks, and they would free what is running); the
+ * executable is freed after the launch, not during it. */
 static CUgraphExec self_destroying_exec;
+static CUgraph self_destroying_graph;
+static CUgraphNode self_destroying_node; /* NULL: only destroy */
 
 static void destroy_running_exec(void *tag)
 {
+    CUgraphExecUpdateResultInfo info;
+    CUgraphNodeParams p;
     log_tag(tag);
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_HOST;
+    p.host.fn = log_tag;
+    p.host.userData = tag;
+    if (self_destroying_node &&
+        (T->cuGraphExecNodeSetParams(self_destroying_exec, self_destroying_node, &p) !=
+             CUDA_ERROR_NOT_PERMITTED ||
+         T->cuGraphExecUpdate(self_destroying_exec, self_destroying_graph, &info) !=
+             CUDA_ERROR_NOT_PERMITTED))
+        failures++;
     if (T->cuGraphExecDestroy(self_destroying_exec) != OK)
         failures++;
 }
@@ -1344,10 +1360,19 @@ static void test_exec_destroyed_while_running(void)
     CHECK_CU(T->cuGraphAddHostNode(&first, g, NULL, 0, &h), OK);
     add_host(g, &first, 1, "e");
     retain_logged(g, "o");
+    CHECK_CU(T->cuGraphCreate(&self_destroying_graph, 0), OK); /* any graph: refused first */
     self_destroying_exec = instantiate(g);
+    self_destroying_node = first;
+    clear_log();
+    CHECK_CU(T->cuGraphLaunch(self_destroying_exec, NULL), OK);
+    CHECK(strcmp(order_log, "de") == 0 && cgn_fake_live_objects() == 3); /* 2 graphs, 1 object */
+    self_destroying_exec = instantiate(g);
+    self_destroying_node = NULL;
+    clear_log();
     CHECK_CU(T->cuGraphDestroy(g), OK);
     CHECK_CU(T->cuGraphLaunch(self_destroying_exec, NULL), OK);
-    CHECK(strcmp(order_log, "deo") == 0 && cgn_fake_live_objects() == 0);
+    CHECK(strcmp(order_log, "deo") == 0 && cgn_fake_live_objects() == 1);
+    CHECK_CU(T->cuGraphDestroy(self_destroying_graph), OK);
 }
 
 /* ---- cuGraphExecUpdate ----------------------------------------------------------------------- */
@@ -1380,7 +1405,8 @@ static void test_exec_update(void)
     CHECK_CU(T->cuGraphNodeGetEnabled(e, n0[1], &on), OK);
     CHECK_CU(T->cuGraphNodeGetEnabled(e, n1[1], &on), BAD);
     CUgraphNodeParams got;
-    CHECK(cgn_fake_exec_node_params(e, n0[1], &got) && *(unsigned *)got.kernel.kernelParams[1] == 11);
+    CHECK(cgn_fake_exec_node_params(e, n0[1], &got));
+    CHECK(*(unsigned *)got.kernel.kernelParams[1] == 11);
     CHECK(cgn_fake_node_params(n0[1], &got) && *(unsigned *)got.kernel.kernelParams[1] == 10);
     CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
     CHECK(a[0] == 9);
@@ -1447,7 +1473,8 @@ static void test_exec_update(void)
     CHECK_CU(T->cuGraphDestroy(gx), OK);
 
     /* None of the failures changed the executable. */
-    CHECK(cgn_fake_exec_node_params(e, n0[1], &got) && *(unsigned *)got.kernel.kernelParams[1] == 11);
+    CHECK(cgn_fake_exec_node_params(e, n0[1], &got));
+    CHECK(*(unsigned *)got.kernel.kernelParams[1] == 11);
     CHECK(cgn_fake_exec_node_params(e, n0[2], &got) && got.memset.value == 9);
     CHECK(got.memset.dst == (CUdeviceptr)(uintptr_t)a);
 
@@ -1790,7 +1817,8 @@ static void test_exec_set_params_rules(void)
     p.memset.height = 2;
     p.memset.pitch = 4;
     CHECK_CU(T->cuGraphExecNodeSetParams(e, m1, &p), BAD);
-    CHECK(cgn_fake_exec_node_params(e, m1, &got) && got.memset.height == 1 && got.memset.width == 2);
+    CHECK(cgn_fake_exec_node_params(e, m1, &got));
+    CHECK(got.memset.height == 1 && got.memset.width == 2);
     /* 2-D memset: only dst and value. */
     p = memset_update(dev + 16, 4, NULL);
     p.memset.width = 2;

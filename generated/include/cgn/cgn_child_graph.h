@@ -63,7 +63,7 @@ CGN_API cgn_status cgn_child_graph_node_get(const cgn_node *node, cgn_child_grap
  * The definition and other executables are not touched. Owners of the new version are held until
  * no launch of the executable can read that version any more (docs/ownership.md). Needs driver
  * 12.2.
- * A change the driver still refuses is CGN_ERROR_DRIVER naming the fields set; nothing changes. */
+ * Another change the driver refuses is CGN_ERROR_DRIVER naming the fields set; nothing changes. */
 CGN_API cgn_status cgn_child_graph_exec_update(cgn_exec *exec, cgn_node *node,
                                                const cgn_child_graph_update *update);
 

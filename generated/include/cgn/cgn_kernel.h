@@ -117,9 +117,11 @@ CGN_API cgn_status cgn_kernel_node_get(const cgn_node *node, cgn_kernel_desc *de
  * The definition and other executables are not touched. Owners of the new version are held until
  * no launch of the executable can read that version any more (docs/ownership.md). Needs driver
  * 12.2.
- * Refused before any mutation (the driver's executable-update rules): kernel: a kernel node
- * cannot move to another context.
- * A change the driver still refuses is CGN_ERROR_DRIVER naming the fields set; nothing changes. */
+ * Checked by the driver only (cgn cannot see what they depend on), CGN_ERROR_INVALID_VALUE
+ * naming the rule when refused: kernel: an executable's kernel node cannot move to another
+ * context (a CUfunction owned by another context, or a function that newly uses dynamic
+ * parallelism or device-side graph launch).
+ * Another change the driver refuses is CGN_ERROR_DRIVER naming the fields set; nothing changes. */
 CGN_API cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node,
                                           const cgn_kernel_update *update);
 

@@ -103,7 +103,11 @@ CGN_API cgn_status cgn_memcpy_node_get(const cgn_node *node, cgn_memcpy_desc *de
  * Refused before any mutation (the driver's executable-update rules): dst: an executable's copy
  * keeps the memory types (device or host) of its operands; src: an executable's copy keeps the
  * memory types (device or host) of its operands.
- * A change the driver still refuses is CGN_ERROR_DRIVER naming the fields set; nothing changes. */
+ * Checked by the driver only (cgn cannot see what they depend on), CGN_ERROR_INVALID_VALUE
+ * naming the rule when refused: dst: an executable's copy keeps its operands on the devices and
+ * contexts they were allocated in; src: an executable's copy keeps its operands on the devices
+ * and contexts they were allocated in.
+ * Another change the driver refuses is CGN_ERROR_DRIVER naming the fields set; nothing changes. */
 CGN_API cgn_status cgn_memcpy_exec_update(cgn_exec *exec, cgn_node *node,
                                           const cgn_memcpy_update *update);
 

@@ -120,7 +120,11 @@ CGN_API cgn_status cgn_memset_node_get(const cgn_node *node, cgn_memset_desc *de
  * dst and value; width: a 2-D memset in an executable may change only dst and value; pitch: a
  * 2-D memset in an executable may change only dst and value; element_size: a 2-D memset in an
  * executable may change only dst and value.
- * A change the driver still refuses is CGN_ERROR_DRIVER naming the fields set; nothing changes. */
+ * Checked by the driver only (cgn cannot see what they depend on), CGN_ERROR_INVALID_VALUE
+ * naming the rule when refused: dst: an executable's memset writes memory of the context it was
+ * instantiated with; width: a 1-D memset may change its width only while it fits the work the
+ * executable set up for it.
+ * Another change the driver refuses is CGN_ERROR_DRIVER naming the fields set; nothing changes. */
 CGN_API cgn_status cgn_memset_exec_update(cgn_exec *exec, cgn_node *node,
                                           const cgn_memset_update *update);
 
