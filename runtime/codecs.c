@@ -1,10 +1,13 @@
 /* Field codecs: staging of field kinds that need cgn-owned copies or driver checks. They know
  * field kinds (kernel handles, argument lists, copy operands, byte payloads) and node forms
  * (a 1-D memcpy), never a node type's field names. */
+#include <errno.h>
 #include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <unistd.h>
 
 #include "runtime.h"
 
@@ -226,13 +229,46 @@ void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kerne
 
 /* ---- copy operands: device or host memory ---------------------------------------------------- */
 
+/* A pipe used only to ask the kernel whether a byte is readable: write(2) from an unreadable
+ * address fails with EFAULT instead of faulting. (mincore is not enough: CUDA reserves its
+ * unified address range with PROT_NONE mappings, so a freed device address is "mapped".) */
+static int cgn__probe_pipe[2] = {-1, -1};
+static once_flag cgn__probe_once = ONCE_FLAG_INIT;
+static void cgn__probe_open(void) {
+    if (pipe(cgn__probe_pipe) != 0)
+        cgn__probe_pipe[0] = cgn__probe_pipe[1] = -1;
+}
+
+/* Whether this process can read the byte at `address`; 1 when it cannot tell. */
+static int cgn__host_readable(CUdeviceptr address) {
+    call_once(&cgn__probe_once, cgn__probe_open);
+    if (cgn__probe_pipe[1] < 0)
+        return 1;
+    ssize_t n = write(cgn__probe_pipe[1], (const void *)(uintptr_t)address, 1);
+    if (n == 1) {
+        unsigned char byte;
+        while (read(cgn__probe_pipe[0], &byte, 1) < 0 && errno == EINTR)
+            ;
+        return 1;
+    }
+    return !(n < 0 && errno == EFAULT);
+}
+
 cgn_status cgn__detect_memory_type(CUdeviceptr address, CUmemorytype *type_out, const char *field,
                                    const char *where) {
     unsigned int type = 0; /* the attribute is a CUmemorytype, 4 bytes */
     CUresult r =
         cgn__driver->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, address);
     if (r == CUDA_ERROR_INVALID_VALUE) {
-        /* Not an address the driver knows: pageable host memory, copied through host fields. */
+        /* Not an address the driver knows: pageable host memory, copied through host fields,
+         * or memory that was freed. A freed device address passed on as host memory would be
+         * read or written by the driver's host path at launch (a crash), so it must be
+         * readable host memory. */
+        if (!cgn__host_readable(address))
+            return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                             "%s: %s 0x%llx is neither memory the CUDA driver knows nor mapped "
+                             "host memory (freed device memory?)",
+                             where, field, (unsigned long long)address);
         *type_out = CU_MEMORYTYPE_HOST;
         return CGN_OK;
     }

@@ -2,6 +2,7 @@
  * GPU (label gpu): executables' own copies of their nodes, bounded retention with launches in
  * flight, the raw-handle rule, destruction in flight, inputs that crash the driver, stale and
  * foreign handles, and bounded records. */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <cmocka.h>
 
@@ -383,6 +385,53 @@ static void test_sizes_that_overflow(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* A copy operand the driver does not know and this process has not mapped (freed memory) is
+ * refused: passed on as pageable host memory, the driver's host path would touch it at launch. */
+static void test_unmapped_copy_operand_refused(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_memcpy_desc d = CGN_MEMCPY_DESC_INIT;
+    d.dst = env->buf[1];
+    d.src = env->buf[0];
+    d.size = 8;
+    OK(cgn_graph_add_memcpy(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(page != MAP_FAILED);
+    assert_int_equal(munmap(page, 4096), 0);
+    CUdeviceptr bad[2] = {(CUdeviceptr)(uintptr_t)page, 0};
+    int num_bad = 1;
+    if (strcmp(env->backend->name, "gpu") == 0) { /* a freed device allocation */
+        bad[1] = env->backend->alloc(env, 64);
+        env->backend->free(env, bad[1]);
+        num_bad = 2;
+    }
+    for (int i = 0; i < num_bad; i++) {
+        cgn_memcpy_update u = CGN_MEMCPY_UPDATE_INIT;
+        cgn_memcpy_update_set_src(&u, bad[i], NULL);
+        assert_int_equal(cgn_memcpy_node_update(n, &u), CGN_ERROR_INVALID_VALUE);
+        assert_non_null(strstr(cgn_last_error(), "neither memory"));
+        assert_int_equal(cgn_memcpy_exec_update(e, n, &u), CGN_ERROR_INVALID_VALUE);
+        cgn_memcpy_update w = CGN_MEMCPY_UPDATE_INIT;
+        cgn_memcpy_update_set_dst(&w, bad[i], NULL);
+        assert_int_equal(cgn_memcpy_node_update(n, &w), CGN_ERROR_INVALID_VALUE);
+    }
+    unsigned char want[CGN_TEST_BUF_SIZE], got[CGN_TEST_BUF_SIZE];
+    memset(want, 0x5a, sizeof want);
+    env->backend->write(env, env->buf[0], want, sizeof want);
+    memset(got, 0, sizeof got);
+    env->backend->write(env, env->buf[1], got, sizeof got);
+    OK(env->backend->launch(env, e));
+    env->backend->read(env, env->buf[1], got, sizeof got);
+    assert_int_equal(got[0], 0x5a);
+    assert_int_equal(got[8], 0);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
 int main(void) {
     cgn_test_env probe; /* a GPU build without a device skips (77) */
     int rc = cgn_test_env_open(&probe);
@@ -401,6 +450,7 @@ int main(void) {
         T(test_topology_changes_are_named),
         T(test_records_stay_bounded),
         T(test_sizes_that_overflow),
+        T(test_unmapped_copy_operand_refused),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
