@@ -560,13 +560,13 @@ cgn_status cgn_exec_destroy(cgn_exec *exec) {
         mtx_unlock(&e->lock);
         return cgn__fail_driver(r, "cgn_exec_destroy: cuGraphExecDestroy");
     }
+    size_t num_retired = e->num_retired;
     if (e->listed) {
         e->num_retired = 0; /* handed over below; off the list first */
         cgn__exec_relist(e);
     }
     mtx_unlock(&e->lock);
     cgn__handle_free(e->handle);
-    size_t num_retired = e->num_retired;
     for (size_t i = 0; i < e->num_shadows; i++) {
         cgn__attachment *a = e->shadows[i].attachment;
         if (a == NULL)

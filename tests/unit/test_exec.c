@@ -157,6 +157,34 @@ static void test_destroy_in_flight_keeps_owners_until_done(void **state) {
     assert_true(cgn_test_wait_released(env, 3, 1));
 }
 
+/* Destroyed while retired versions still wait for a launch: they go with everything else,
+ * once that launch completed, exactly once. */
+static void test_destroy_with_retired_versions_waiting(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_dst(&u, env->buf[1], env->owner[1]);
+    OK(cgn_memset_exec_update(e, n, &u));
+    cgn_test_env_drop_owners(env);
+    assert_true(env->backend->hold(env));
+    OK(env->backend->launch_async(env, e));
+    cgn_memset_update u2 = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_dst(&u2, env->buf[2], NULL);
+    OK(cgn_memset_exec_update(e, n, &u2)); /* owner 1's version retires, waiting */
+    OK(cgn_exec_destroy(e));
+    cgn_collect();
+    assert_int_equal(env->released[1], 0);
+    env->backend->release(env);
+    assert_true(cgn_test_wait_released(env, 1, 1));
+    OK(cgn_graph_destroy(g));
+}
+
 /* A host callback (on a GPU it runs on a CUDA thread) that drops the last reference of an
  * owner: the release callback runs later on a user thread, never inside the callback. */
 static cgn_owner *owner_to_drop;
@@ -444,6 +472,7 @@ int main(void) {
         T(test_retired_version_waits_for_launches),
         T(test_raw_handle_keeps_everything),
         T(test_destroy_in_flight_keeps_owners_until_done),
+        T(test_destroy_with_retired_versions_waiting),
         T(test_owner_released_from_callback_runs_later),
         T(test_foreign_function_refused_cleanly),
         T(test_stale_and_foreign_handles),
