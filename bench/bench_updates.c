@@ -1,11 +1,19 @@
 /* Benchmarks of cgn node updates against the raw driver, measured side by side in one run.
- * Prints one line per measurement: "RESULT <key> <ns_per_call> <note>", then a table.
+ * Prints one line per measurement: "RESULT <key> <value> <note>" (bench/report.py makes the table).
  *   bench_updates            on the GPU (real driver)
- *   bench_updates --fake     on the fake driver, short: a smoke test that keeps the code alive */
+ *   bench_updates --fake     on the fake driver, short: a smoke test that keeps the code alive
+ * Options: --quick (short batches), --only SECTION[,SECTION...] (def, exec, loop, retention,
+ * size, memory, exec_memory), --cycles N (exec_memory cycles; default 1,000,000, 20,000 when
+ * short), --max-seconds S (stop exec_memory early after S seconds and say so).
+ * Exit status 1 when an accounting check fails (owners not released exactly once, released off
+ * the main thread, live owners or memory not bounded). */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../examples/cgn_cuda.h"
 #include "cgn/cgn.h"
@@ -18,12 +26,14 @@
 extern const unsigned char cgn_test_kernels_fatbin[];
 extern const size_t cgn_test_kernels_fatbin_size;
 
-static int quick;
+static int quick, on_fake, failures;
 static const cgn_driver_table *drv;
 static cgn_cuda cu;
 static CUkernel fill_kernel; /* fill_u32(unsigned *out, unsigned value) */
 static CUfunction fill_function;
 static CUdeviceptr buf_a, buf_b;
+static CUstream stream; /* launches: a stream of its own on the GPU, the NULL stream on the fake */
+static PFN_cuMemGetInfo_v3020 mem_get_info;
 
 static double now_ns(void) {
     struct timespec ts;
@@ -96,8 +106,8 @@ static double median(double *v, int n) {
     } while (0)
 #define CU(call)                                                                                   \
     do {                                                                                           \
-        CUresult cu_r_ = (call);                                                                      \
-        if (cu_r_ != CUDA_SUCCESS) {                                                                  \
+        CUresult cu_r_ = (call);                                                                   \
+        if (cu_r_ != CUDA_SUCCESS) {                                                               \
             fprintf(stderr, "%s:%d: %s returned %d\n", __FILE__, __LINE__, #call, (int)cu_r_);     \
             exit(1);                                                                               \
         }                                                                                          \
@@ -106,6 +116,78 @@ static double median(double *v, int n) {
 static void result(const char *key, double ns, const char *note) {
     printf("RESULT %s %.1f %s\n", key, ns, note);
     fflush(stdout);
+}
+
+/* A count or size: printed without decimals. */
+static void result_count(const char *key, long long value, const char *note) {
+    printf("RESULT %s %lld %s\n", key, value, note);
+    fflush(stdout);
+}
+
+/* An accounting check that failed: reported at once, and the exit status becomes 1. */
+static void fail_check(const char *what) {
+    fprintf(stderr, "CHECK FAILED: %s\n", what);
+    printf("FAILED %s\n", what);
+    fflush(stdout);
+    failures++;
+}
+
+/* ---- the calls that differ between the GPU and the fake ------------------------------------- */
+
+/* Loops that launch synchronise every SYNC_EVERY launches, so the launch queue never fills. */
+#define SYNC_EVERY 64
+
+/* Waits for every launch so far. The fake holds launches in flight (cgn_fake_hold_completion)
+ * until this, so retention works there as it does on the GPU. */
+static void sync_stream(void) {
+#ifdef CGN_BENCH_WITH_FAKE
+    if (on_fake) {
+        cgn_fake_complete_pending();
+        return;
+    }
+#endif
+    CU(cu.cuStreamSynchronize(stream));
+}
+
+/* Device memory on the GPU; host memory on the fake, where device pointers are host addresses. */
+static CUdeviceptr dev_alloc(size_t size) {
+    if (on_fake) {
+        void *p = malloc(size);
+        if (p == NULL) {
+            fprintf(stderr, "out of host memory\n");
+            exit(1);
+        }
+        return (CUdeviceptr)(uintptr_t)p;
+    }
+    CUdeviceptr p;
+    CU(cu.cuMemAlloc(&p, size));
+    return p;
+}
+
+static void dev_free(CUdeviceptr p) {
+    if (on_fake)
+        free((void *)(uintptr_t)p);
+    else
+        CU(cu.cuMemFree(p));
+}
+
+/* Free device memory in KiB (cuMemGetInfo); -1 on the fake. */
+static long long device_free_kib(void) {
+    size_t free_bytes = 0, total = 0;
+    if (on_fake || mem_get_info == NULL || mem_get_info(&free_bytes, &total) != CUDA_SUCCESS)
+        return -1;
+    return (long long)(free_bytes / 1024);
+}
+
+static long resident_kib(void) {
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, resident = 0;
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+            resident = 0;
+        fclose(f);
+    }
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
 /* ---- graphs ------------------------------------------------------------------------------- */
@@ -259,36 +341,266 @@ static void bench_owners_unchanged(void) {
     CU(drv->cuGraphDestroy(rg));
 }
 
-/* Executable-level: a complete replacement in one executable. */
-static void bench_exec_update(void) {
+/* ---- executable level ------------------------------------------------------------------------ */
+
+/* The same one-kernel graph through cgn and through the raw driver, each instantiated once.
+ * Static instances only: p.kernel.kernelParams points into the struct. */
+typedef struct exec_pair {
+    cgn_graph *graph;
     cgn_node *node;
-    cgn_graph *g = cgn_graph_of(1, &node);
     cgn_exec *exec;
-    CHECK(cgn_graph_instantiate(g, &exec));
+    CUgraph raw_graph;
     CUgraphNode raw_node;
+    CUgraphExec raw_exec;
     CUgraphNodeParams p;
     void *kparams[2];
-    CUgraph rg = raw_graph_of(1, &raw_node, &p, kparams);
-    CUgraphExec raw_exec;
-    CU(drv->cuGraphInstantiateWithFlags(&raw_exec, rg, 0));
-    cgn_arg args[2][2] = {{CGN_ARG(buf_a), CGN_ARG(scalar_values[0])},
-                          {CGN_ARG(buf_a), CGN_ARG(scalar_values[1])}};
-    cgn_kernel_update u[2];
+} exec_pair;
+
+static void exec_pair_open(exec_pair *x) {
+    x->graph = cgn_graph_of(1, &x->node);
+    CHECK(cgn_graph_instantiate(x->graph, &x->exec));
+    x->raw_graph = raw_graph_of(1, &x->raw_node, &x->p, x->kparams);
+    CU(drv->cuGraphInstantiateWithFlags(&x->raw_exec, x->raw_graph, 0));
+}
+
+static void exec_pair_close(exec_pair *x) {
+    sync_stream();
+    CHECK(cgn_exec_destroy(x->exec));
+    CHECK(cgn_graph_destroy(x->graph));
+    CU(drv->cuGraphExecDestroy(x->raw_exec));
+    CU(drv->cuGraphDestroy(x->raw_graph));
+}
+
+/* Partial updates, owners unchanged: a new scalar argument, a new grid. */
+static cgn_arg scalar_args[2][2];
+static cgn_kernel_update scalar_update[2], grid_update[2];
+
+static void init_updates(void) {
     for (int k = 0; k < 2; k++) {
-        u[k] = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
-        cgn_kernel_update_set_args(&u[k], args[k], 2);
+        scalar_args[k][0] = CGN_ARG(buf_a);
+        scalar_args[k][1] = CGN_ARG(scalar_values[k]);
+        scalar_update[k] = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_args(&scalar_update[k], scalar_args[k], 2);
+        grid_update[k] = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_grid(&grid_update[k], CGN_DIM3(1 + (uint32_t)k, 1, 1));
     }
+}
+
+static CUresult null_exec_set_params(CUgraphExec exec, CUgraphNode node,
+                                     CUgraphNodeParams *params) {
+    (void)exec;
+    (void)node;
+    (void)params;
+    return CUDA_SUCCESS;
+}
+
+/* Executable-level partial updates, owners unchanged, interleaved with the raw call doing the
+ * same (target: at most 1.10x raw cuGraphExecNodeSetParams). */
+static void bench_exec_update(void) {
+    static exec_pair x;
+    exec_pair_open(&x);
     double raw, mine;
     MEASURE_PAIR(raw, {
-        kparams[1] = &scalar_values[i & 1];
-        CU(drv->cuGraphExecNodeSetParams(raw_exec, raw_node, &p));
-    }, mine, CHECK(cgn_kernel_exec_update(exec, node, &u[i & 1])));
-    result("exec_update.raw", raw, "cuGraphExecNodeSetParams, scalar arg (interleaved)");
-    result("exec_update.cgn", mine, "cgn_kernel_exec_update, new args (interleaved)");
-    CHECK(cgn_exec_destroy(exec));
-    CHECK(cgn_graph_destroy(g));
-    CU(drv->cuGraphExecDestroy(raw_exec));
-    CU(drv->cuGraphDestroy(rg));
+        x.kparams[1] = &scalar_values[i & 1];
+        CU(drv->cuGraphExecNodeSetParams(x.raw_exec, x.raw_node, &x.p));
+    }, mine, CHECK(cgn_kernel_exec_update(x.exec, x.node, &scalar_update[i & 1])));
+    x.kparams[1] = &scalar_values[0];
+    result("exec_update.raw", raw, "cuGraphExecNodeSetParams, new scalar arg (interleaved)");
+    result("exec_update.cgn", mine,
+           "cgn_kernel_exec_update(args only), new scalar arg (interleaved)");
+
+    MEASURE_PAIR(raw, {
+        x.p.kernel.gridDimX = 1 + (unsigned)(i & 1);
+        CU(drv->cuGraphExecNodeSetParams(x.raw_exec, x.raw_node, &x.p));
+    }, mine, CHECK(cgn_kernel_exec_update(x.exec, x.node, &grid_update[i & 1])));
+    x.p.kernel.gridDimX = 1;
+    result("exec_update.grid.raw", raw, "cuGraphExecNodeSetParams, new grid (interleaved)");
+    result("exec_update.grid.cgn", mine, "cgn_kernel_exec_update(grid only) (interleaved)");
+
+    /* cgn's own CPU cost: the same updates with cuGraphExecNodeSetParams answered by a stub. */
+    static cgn_driver_table null_driver;
+    null_driver = *drv;
+    null_driver.cuGraphExecNodeSetParams = null_exec_set_params;
+    cgn_driver_install(&null_driver);
+    double cpu_args, cpu_grid;
+    MEASURE(cpu_args, CHECK(cgn_kernel_exec_update(x.exec, x.node, &scalar_update[i & 1])));
+    MEASURE(cpu_grid, CHECK(cgn_kernel_exec_update(x.exec, x.node, &grid_update[i & 1])));
+    cgn_driver_install(drv);
+    /* The executable ran nothing but the stub's versions: put back what it really has. */
+    CHECK(cgn_kernel_exec_update(x.exec, x.node, &grid_update[0]));
+    CHECK(cgn_kernel_exec_update(x.exec, x.node, &scalar_update[0]));
+    result("exec_cgn_cpu.args", cpu_args, "cgn alone: exec scalar-arg update, stub driver call");
+    result("exec_cgn_cpu.grid", cpu_grid, "cgn alone: exec grid update, stub driver call");
+    exec_pair_close(&x);
+}
+
+/* Loops that launch, measured like MEASURE_PAIR: the variants take turns batch by batch. A
+ * batch runs in windows of SYNC_EVERY iterations with a stream sync after each window, outside
+ * the timed region. host: host time per iteration without the syncs (with self_timed, the sum
+ * of what each step measured around its own timed part); wall: per iteration with the syncs. */
+typedef struct loop_variant {
+    double (*step)(long i); /* one iteration; returns the ns of its timed part when self_timed */
+    double host_ns, wall_ns;
+} loop_variant;
+
+static void measure_loops(loop_variant *v, int n, int self_timed) {
+    double host[4][64], wall[4][64];
+    for (int r = -1; r < REPS; r++) { /* r = -1 warms up */
+        for (int k = 0; k < n; k++) {
+            double timed = 0, start = now_ns();
+            for (long i = 0; i < BATCH; i += SYNC_EVERY) {
+                long end = i + SYNC_EVERY < BATCH ? i + SYNC_EVERY : BATCH;
+                double inner = 0, t0 = now_ns();
+                for (long j = i; j < end; j++)
+                    inner += v[k].step(j);
+                timed += self_timed ? inner : now_ns() - t0;
+                sync_stream();
+            }
+            if (r >= 0) {
+                host[k][r] = timed / BATCH;
+                wall[k][r] = (now_ns() - start) / BATCH;
+            }
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        v[k].host_ns = median(host[k], REPS);
+        v[k].wall_ns = median(wall[k], REPS);
+    }
+}
+
+/* Update + launch, every iteration: cgn against the raw driver loop. */
+static exec_pair loop_x;
+
+static double step_loop_cgn(long i) {
+    CHECK(cgn_kernel_exec_update(loop_x.exec, loop_x.node, &scalar_update[i & 1]));
+    CHECK(cgn_exec_launch(loop_x.exec, stream));
+    return 0;
+}
+
+static double step_loop_raw(long i) {
+    loop_x.kparams[1] = &scalar_values[i & 1];
+    CU(drv->cuGraphExecNodeSetParams(loop_x.raw_exec, loop_x.raw_node, &loop_x.p));
+    CU(drv->cuGraphLaunch(loop_x.raw_exec, stream));
+    return 0;
+}
+
+static void bench_exec_loop(void) {
+    exec_pair_open(&loop_x);
+    loop_variant v[2] = {{step_loop_raw, 0, 0}, {step_loop_cgn, 0, 0}};
+    measure_loops(v, 2, 0);
+    result("exec_loop.raw", v[0].host_ns,
+           "cuGraphExecNodeSetParams + cuGraphLaunch, new scalar arg (host, syncs excluded)");
+    result("exec_loop.cgn", v[1].host_ns,
+           "cgn_kernel_exec_update(args) + cgn_exec_launch (host, syncs excluded)");
+    result("exec_loop.raw_wall", v[0].wall_ns, "raw loop per iteration with a sync every 64");
+    result("exec_loop.cgn_wall", v[1].wall_ns, "cgn loop per iteration with a sync every 64");
+    exec_pair_close(&loop_x);
+}
+
+/* Retention cost per launch: cgn_exec_launch with nothing waiting, with a superseded version
+ * waiting after every update (a new owner each iteration), and raw cuGraphLaunch. Each step
+ * times only its launch call; its update is untimed. */
+static exec_pair ret_x;
+static cgn_graph *ret_graph;
+static cgn_node *ret_node;
+static cgn_exec *ret_exec;
+static long ret_created, ret_live_max;
+static atomic_long ret_released;
+
+static void count_retention_release(void *resource) {
+    (void)resource;
+    atomic_fetch_add(&ret_released, 1);
+}
+
+static double step_launch_idle(long i) {
+    CHECK(cgn_kernel_exec_update(ret_x.exec, ret_x.node, &scalar_update[i & 1]));
+    double t0 = now_ns();
+    CHECK(cgn_exec_launch(ret_x.exec, stream));
+    return now_ns() - t0;
+}
+
+static double step_launch_waiting(long i) {
+    cgn_owner *o;
+    CHECK(cgn_owner_create(NULL, count_retention_release, &o));
+    ret_created++;
+    cgn_arg args[2] = {CGN_ARG_OWNED(buf_a, o), CGN_ARG(scalar_values[i & 1])};
+    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_args(&u, args, 2);
+    CHECK(cgn_kernel_exec_update(ret_exec, ret_node, &u)); /* retires the previous version */
+    CHECK(cgn_owner_release(o));
+    double t0 = now_ns();
+    CHECK(cgn_exec_launch(ret_exec, stream));
+    double t = now_ns() - t0;
+    long live = ret_created - atomic_load(&ret_released);
+    if (live > ret_live_max)
+        ret_live_max = live;
+    return t;
+}
+
+static double step_launch_raw(long i) {
+    ret_x.kparams[1] = &scalar_values[i & 1];
+    CU(drv->cuGraphExecNodeSetParams(ret_x.raw_exec, ret_x.raw_node, &ret_x.p));
+    double t0 = now_ns();
+    CU(drv->cuGraphLaunch(ret_x.raw_exec, stream));
+    return now_ns() - t0;
+}
+
+/* Counts the events cgn records and queries (a pass of its own, not timed). */
+static long events_recorded, events_queried;
+static CUresult counting_event_record(CUevent e, CUstream s) {
+    events_recorded++;
+    return drv->cuEventRecord(e, s);
+}
+static CUresult counting_event_query(CUevent e) {
+    events_queried++;
+    return drv->cuEventQuery(e);
+}
+
+static void bench_retention(void) {
+    exec_pair_open(&ret_x);
+    ret_graph = cgn_graph_of(1, &ret_node);
+    CHECK(cgn_graph_instantiate(ret_graph, &ret_exec));
+    loop_variant v[3] = {{step_launch_raw, 0, 0}, {step_launch_idle, 0, 0},
+                         {step_launch_waiting, 0, 0}};
+    measure_loops(v, 3, 1);
+    result("retention.raw", v[0].host_ns, "cuGraphLaunch (timed alone; sync every 64 excluded)");
+    result("retention.cgn_idle", v[1].host_ns, "cgn_exec_launch, no superseded versions waiting");
+    result("retention.cgn_waiting", v[2].host_ns,
+           "cgn_exec_launch, a version superseded before every launch (new owner each update)");
+
+    static cgn_driver_table counting;
+    counting = *drv;
+    counting.cuEventRecord = counting_event_record;
+    counting.cuEventQuery = counting_event_query;
+    cgn_driver_install(&counting);
+    events_recorded = events_queried = 0;
+    long launches = quick ? 4 * SYNC_EVERY : 32 * SYNC_EVERY;
+    for (long i = 0; i < launches; i++) {
+        (void)step_launch_waiting(i);
+        if ((i + 1) % SYNC_EVERY == 0)
+            sync_stream();
+    }
+    cgn_driver_install(drv);
+    result("retention.events_per_1000_launches",
+           1000.0 * (double)events_recorded / (double)launches,
+           "fences (cuEventRecord) with a version superseded before every launch");
+    result("retention.queries_per_launch", (double)events_queried / (double)launches,
+           "cuEventQuery calls per launch + update (polls at both)");
+    result_count("retention.live_owners_max", ret_live_max, "superseded owners alive at most");
+
+    sync_stream();
+    CHECK(cgn_exec_destroy(ret_exec));
+    CHECK(cgn_graph_destroy(ret_graph));
+    exec_pair_close(&ret_x);
+    for (int k = 0; k < 5000 && atomic_load(&ret_released) != ret_created; k++) {
+        cgn_collect();
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    if (atomic_load(&ret_released) != ret_created)
+        fail_check("retention: not every owner was released after destroy");
+    if (ret_live_max > 4 * SYNC_EVERY)
+        fail_check("retention: superseded owners were not bounded");
 }
 
 static void noop_release(void *resource) { (void)resource; }
@@ -519,17 +831,6 @@ static void count_owner_release(void *resource) {
     live_owners--;
 }
 
-static long resident_kib(void) {
-    FILE *f = fopen("/proc/self/statm", "r");
-    long pages = 0, resident = 0;
-    if (f) {
-        if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
-            resident = 0;
-        fclose(f);
-    }
-    return resident * 4;
-}
-
 /* A million updates with a fresh owner each time, instantiating and destroying an executable
  * every 10,000: resident memory and live owners must stay flat. */
 static void bench_memory(void) {
@@ -581,6 +882,167 @@ static void bench_memory(void) {
     }
 }
 
+/* The exec-level memory run: every cycle allocates a small device buffer, wraps it in a fresh
+ * owner whose release frees it, points the executable's memset at it, drops the caller's
+ * reference and launches (a sync every SYNC_EVERY cycles). Superseded owners must be released
+ * once their launches completed (live owners bounded), each exactly once, on this thread, and
+ * host and device memory must stay flat after the warm-up. */
+#define EXEC_MEMORY_BYTES 256
+
+typedef struct tracked_buffer {
+    CUdeviceptr ptr;
+    long id;
+} tracked_buffer;
+
+static struct {
+    long created;
+    atomic_long released, off_main, in_driver_callback, out_of_range;
+    unsigned char *times_released; /* per owner id, 0..255 */
+    long capacity;
+    thrd_t main_thread;
+} em;
+
+static void release_tracked(void *resource) {
+    tracked_buffer *b = resource;
+    dev_free(b->ptr);
+    if (b->id >= 0 && b->id < em.capacity) {
+        if (em.times_released[b->id] < 255)
+            em.times_released[b->id]++;
+    } else {
+        atomic_fetch_add(&em.out_of_range, 1);
+    }
+    atomic_fetch_add(&em.released, 1);
+    if (!thrd_equal(thrd_current(), em.main_thread))
+        atomic_fetch_add(&em.off_main, 1);
+#ifdef CGN_BENCH_WITH_FAKE
+    if (on_fake && cgn_fake_in_driver_callback())
+        atomic_fetch_add(&em.in_driver_callback, 1);
+#endif
+    free(b);
+}
+
+/* A fresh buffer and the owner (one reference, the caller's) that frees it. */
+static cgn_owner *tracked_owner(CUdeviceptr *ptr_out) {
+    tracked_buffer *b = malloc(sizeof *b);
+    if (b == NULL) {
+        fprintf(stderr, "out of host memory\n");
+        exit(1);
+    }
+    b->ptr = dev_alloc(EXEC_MEMORY_BYTES);
+    b->id = em.created++;
+    cgn_owner *o;
+    CHECK(cgn_owner_create(b, release_tracked, &o));
+    *ptr_out = b->ptr;
+    return o;
+}
+
+static void bench_exec_memory(long cycles, double max_seconds) {
+    em.capacity = cycles + 1; /* +1: the buffer the node starts with */
+    em.times_released = malloc((size_t)em.capacity);
+    if (em.times_released == NULL) {
+        fprintf(stderr, "out of host memory\n");
+        exit(1);
+    }
+    memset(em.times_released, 0, (size_t)em.capacity); /* touched now: RSS stays put later */
+    em.main_thread = thrd_current();
+
+    cgn_graph *g;
+    CHECK(cgn_graph_create(&g));
+    cgn_memset_desc d = CGN_MEMSET_DESC_INIT;
+    cgn_owner *first = tracked_owner(&d.dst);
+    d.dst_owner = first;
+    d.value = 0x5a5a5a5a;
+    d.element_size = 4;
+    d.width = EXEC_MEMORY_BYTES / 4;
+    cgn_node *node;
+    CHECK(cgn_graph_add_memset(g, NULL, 0, &d, &node));
+    CHECK(cgn_owner_release(first));
+    cgn_exec *exec;
+    CHECK(cgn_graph_instantiate(g, &exec));
+
+    long warm = cycles >= 100000 ? 10000 : cycles / 10;
+    long rss_start = resident_kib(), rss_warm = rss_start, live_max = 0, done = 0;
+    long long dev_start = device_free_kib(), dev_warm = dev_start;
+    double t0 = now_ns(), elapsed = 0;
+    for (; done < cycles; done++) {
+        CUdeviceptr p;
+        cgn_owner *o = tracked_owner(&p);
+        cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
+        cgn_memset_update_set_dst(&u, p, o);
+        CHECK(cgn_memset_exec_update(exec, node, &u));
+        CHECK(cgn_owner_release(o)); /* the executable holds it now */
+        CHECK(cgn_exec_launch(exec, stream));
+        long live = em.created - atomic_load(&em.released);
+        if (live > live_max)
+            live_max = live;
+        if ((done + 1) % SYNC_EVERY == 0)
+            sync_stream();
+        if (done + 1 == warm) {
+            rss_warm = resident_kib();
+            dev_warm = device_free_kib();
+        }
+        if (max_seconds > 0 && (done & 4095) == 4095 && (now_ns() - t0) * 1e-9 > max_seconds) {
+            done++;
+            break;
+        }
+    }
+    sync_stream();
+    elapsed = now_ns() - t0;
+    long live_end = em.created - atomic_load(&em.released);
+    cgn_collect();
+    long rss_end = resident_kib();
+    long long dev_end = device_free_kib();
+    CHECK(cgn_exec_destroy(exec));
+    CHECK(cgn_graph_destroy(g));
+    for (int k = 0; k < 5000 && atomic_load(&em.released) != em.created; k++) {
+        cgn_collect();
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    long wrong = 0;
+    for (long k = 0; k < em.created; k++)
+        wrong += em.times_released[k] != 1;
+
+    char note[160];
+    snprintf(note, sizeof note, "%.2f s%s", elapsed * 1e-9,
+             done < cycles ? " (stopped early by --max-seconds)" : "");
+    result_count("exec_memory.cycles", done, note);
+    result("exec_memory.ns_per_cycle", done ? elapsed / (double)done : 0,
+           "alloc + owner + exec update + release + launch (+ sync every 64)");
+    result_count("exec_memory.live_owners_max", live_max, "owners created minus released, max");
+    result_count("exec_memory.live_owners_end", live_end, "before destroying the executable");
+    snprintf(note, sizeof note, "at start, after %ld cycles, at the end", warm);
+    result_count("exec_memory.rss_kib_start", rss_start, note);
+    result_count("exec_memory.rss_kib_warm", rss_warm, "");
+    result_count("exec_memory.rss_kib_end", rss_end, "");
+    if (dev_start >= 0) {
+        result_count("exec_memory.device_free_kib_start", dev_start, "cuMemGetInfo free");
+        result_count("exec_memory.device_free_kib_warm", dev_warm, "");
+        result_count("exec_memory.device_free_kib_end", dev_end, "");
+    }
+    result_count("exec_memory.owners_created", em.created, "");
+    result_count("exec_memory.owners_released", atomic_load(&em.released),
+                 "after exec destroy + cgn_collect");
+    result_count("exec_memory.not_released_exactly_once", wrong, "");
+    result_count("exec_memory.released_off_main_thread", atomic_load(&em.off_main), "");
+    if (on_fake)
+        result_count("exec_memory.released_in_driver_callback",
+                     atomic_load(&em.in_driver_callback), "");
+
+    if (atomic_load(&em.released) != em.created || wrong != 0 ||
+        atomic_load(&em.out_of_range) != 0)
+        fail_check("exec_memory: not every owner was released exactly once");
+    if (atomic_load(&em.off_main) != 0 || atomic_load(&em.in_driver_callback) != 0)
+        fail_check("exec_memory: a release callback ran off the main thread");
+    if (live_max > 4 * SYNC_EVERY)
+        fail_check("exec_memory: live owners were not bounded");
+    if (done >= 100000 && rss_end > rss_warm + 16384)
+        fail_check("exec_memory: host RSS grew by more than 16 MiB after the warm-up");
+    if (done >= 100000 && dev_warm >= 0 && dev_end < dev_warm - 65536)
+        fail_check("exec_memory: free device memory fell by more than 64 MiB after the warm-up");
+    free(em.times_released);
+}
+
 #ifdef CGN_BENCH_WITH_FAKE
 static void fake_fill(void **args, const CUDA_KERNEL_NODE_PARAMS_v2 *launch, void *user) {
     (void)args;
@@ -595,6 +1057,7 @@ static int open_fake(void) {
     cgn_driver_install(cgn_fake_table());
     drv = cgn_fake_table();
     cu.context = cgn_fake_context(0);
+    cgn_fake_hold_completion(1); /* launches stay in flight until sync_stream() */
     static unsigned char host_a[16], host_b[16];
     buf_a = (CUdeviceptr)(uintptr_t)host_a;
     buf_b = (CUdeviceptr)(uintptr_t)host_b;
@@ -618,19 +1081,57 @@ static int open_gpu(void) {
     CU(cu.cuLibraryGetKernel(&fill_kernel, lib, "fill_u32"));
     CU(cu.cuMemAlloc(&buf_a, 16));
     CU(cu.cuMemAlloc(&buf_b, 16));
+    CU(cu.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+    void *pfn = NULL;
+    if (cgn_driver_proc("cuMemGetInfo", 3020, &pfn) == CGN_OK)
+        memcpy(&mem_get_info, &pfn, sizeof pfn);
     return 0;
 }
 
+/* Whether SECTION is in the comma-separated list (every section when there is no list). */
+static int wanted(const char *only, const char *section) {
+    if (only == NULL)
+        return 1;
+    size_t n = strlen(section);
+    for (const char *p = only; *p;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == n && strncmp(p, section, n) == 0)
+            return 1;
+        p += len + (comma != NULL);
+    }
+    return 0;
+}
+
+static void usage(void) {
+    fprintf(stderr, "usage: bench_updates [--fake] [--quick] [--only SECTION[,SECTION...]] "
+                    "[--cycles N] [--max-seconds S]\n"
+                    "sections: def exec loop retention size memory exec_memory\n");
+    exit(2);
+}
+
 int main(int argc, char **argv) {
-    int fake = 0;
+    const char *only = NULL;
+    long cycles = -1;
+    double max_seconds = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--fake") == 0)
-            fake = quick = 1;
+            on_fake = quick = 1;
         else if (strcmp(argv[i], "--quick") == 0)
             quick = 1;
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
+        else if (strcmp(argv[i], "--cycles") == 0 && i + 1 < argc)
+            cycles = strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--max-seconds") == 0 && i + 1 < argc)
+            max_seconds = strtod(argv[++i], NULL);
+        else
+            usage();
     }
+    if (cycles < 0)
+        cycles = quick ? 20000 : 1000000;
     int rc;
-    if (fake) {
+    if (on_fake) {
 #ifdef CGN_BENCH_WITH_FAKE
         rc = open_fake();
 #else
@@ -642,14 +1143,26 @@ int main(int argc, char **argv) {
     }
     if (rc != 0)
         return rc;
-    printf("cgn benchmark on the %s driver %d, %s\n", fake ? "fake" : "real", drv->version,
+    printf("cgn benchmark on the %s driver %d, %s\n", on_fake ? "fake" : "real", drv->version,
            quick ? "short run" : "full run");
-    bench_owners_unchanged();
-    bench_owners_changed();
-    bench_other_types(fake);
-    bench_exec_update();
-    bench_graph_size();
-    bench_memory();
-    printf("benchmark finished\n");
-    return 0;
+    init_updates();
+    if (wanted(only, "def")) {
+        bench_owners_unchanged();
+        bench_owners_changed();
+        bench_other_types(on_fake);
+    }
+    if (wanted(only, "exec"))
+        bench_exec_update();
+    if (wanted(only, "loop"))
+        bench_exec_loop();
+    if (wanted(only, "retention"))
+        bench_retention();
+    if (wanted(only, "size"))
+        bench_graph_size();
+    if (wanted(only, "memory"))
+        bench_memory();
+    if (wanted(only, "exec_memory"))
+        bench_exec_memory(cycles, max_seconds);
+    printf("benchmark finished%s\n", failures ? " with FAILED checks" : "");
+    return failures ? 1 : 0;
 }

@@ -5,18 +5,23 @@ import sys
 
 
 def load(paths):
-    values, notes = {}, {}
+    values, notes, failed = {}, {}, []
     for path in paths:
-        for line in open(path):
+        for line in open(path, errors="replace"):
             if line.startswith("RESULT "):
                 parts = line.split(None, 3)
-                values[parts[1]] = float(parts[2])
+                try:
+                    values[parts[1]] = float(parts[2])
+                except (IndexError, ValueError):
+                    continue
                 notes[parts[1]] = parts[3].strip() if len(parts) > 3 else ""
-    return values, notes
+            elif line.startswith("FAILED "):
+                failed.append(line[len("FAILED "):].strip())
+    return values, notes, failed
 
 
 def main():
-    v, _ = load(sys.argv[1:])
+    v, notes, failed = load(sys.argv[1:])
 
     def row(label, key, ref_key=None, target=None, invert=False):
         if key not in v:
@@ -30,6 +35,10 @@ def main():
         else:
             text += " |"
         print(text)
+
+    def fact(label, key, unit=""):
+        if key in v:
+            print(f"| {label} | {v[key]:,.{0 if v[key] >= 100 else 2}f}{unit} | |")
 
     print("| measurement | host time per call | ratio |")
     print("|---|---|---|")
@@ -71,12 +80,38 @@ def main():
                        ("event_record", "event record, new event")):
         row(f"raw cuGraphNodeSetParams: {label}", f"other.{key}.raw")
         row(f"cgn: {label} / raw", f"other.{key}.cgn", f"other.{key}.raw", 1.15)
-    print("| **executable-level update (complete desc), interleaved** | | |")
-    row("raw cuGraphExecNodeSetParams", "exec_update.raw")
-    row("cgn_kernel_exec_update / raw", "exec_update.cgn", "exec_update.raw", 1.15)
+    print("| **executable-level update, owners unchanged (partial), interleaved** | | |")
+    row("raw cuGraphExecNodeSetParams, new scalar arg", "exec_update.raw")
+    row("cgn_kernel_exec_update(args only) / raw", "exec_update.cgn", "exec_update.raw", 1.10)
+    row("raw cuGraphExecNodeSetParams, new grid", "exec_update.grid.raw")
+    row("cgn_kernel_exec_update(grid only) / raw", "exec_update.grid.cgn", "exec_update.grid.raw",
+        1.10)
+    row("cgn alone (stub driver call), exec scalar arg", "exec_cgn_cpu.args")
+    row("cgn alone (stub driver call), exec grid", "exec_cgn_cpu.grid")
     row("cuda.core graph[node].update(config=, kernel=, args=)", "cuda_core.exec_update.kernel")
-    row("speed-up of cgn over cuda.core", "exec_update.cgn", "cuda_core.exec_update.kernel", 6.0,
+    row("speed-up of cgn over cuda.core", "exec_update.cgn", "cuda_core.exec_update.kernel", 10.0,
         invert=True)
+    print("| **exec update + launch loop, host per iteration (sync every 64 not timed)** | | |")
+    row("raw cuGraphExecNodeSetParams + cuGraphLaunch", "exec_loop.raw")
+    row("cgn_kernel_exec_update(args) + cgn_exec_launch / raw", "exec_loop.cgn", "exec_loop.raw")
+    row("cuda.core graph[node].update(...) + Graph.launch", "cuda_core.exec_loop.update_launch")
+    row("speed-up of the cgn loop over cuda.core", "exec_loop.cgn",
+        "cuda_core.exec_loop.update_launch", invert=True)
+    row("cuda.core loop, first measured batch", "cuda_core.exec_loop.update_launch_first_batch")
+    row("cuda.core loop, last measured batch", "cuda_core.exec_loop.update_launch_last_batch")
+    row("raw loop incl. syncs (wall)", "exec_loop.raw_wall")
+    row("cgn loop incl. syncs (wall) / raw", "exec_loop.cgn_wall", "exec_loop.raw_wall")
+    print("| **retention cost per launch (launch call timed alone)** | | |")
+    row("raw cuGraphLaunch", "retention.raw")
+    row("cgn_exec_launch, nothing waiting / raw", "retention.cgn_idle", "retention.raw")
+    row("cgn_exec_launch, a superseded version waiting / raw", "retention.cgn_waiting",
+        "retention.raw")
+    if "retention.cgn_waiting" in v and "retention.cgn_idle" in v:
+        print(f"| retention cost (waiting − nothing waiting) | "
+              f"{v['retention.cgn_waiting'] - v['retention.cgn_idle']:,.0f} ns | |")
+    fact("fences recorded per 1,000 launches (waiting)", "retention.events_per_1000_launches")
+    fact("cuEventQuery per update + launch (waiting)", "retention.queries_per_launch")
+    fact("superseded owners alive at most", "retention.live_owners_max")
     print("| **per-update cost against graph size (middle node)** | | |")
     for n in (1, 100, 10000, 100000):
         row(f"raw, {n:,} nodes", f"graph_size.{n}.raw")
@@ -88,6 +123,40 @@ def main():
     print()
     for key in sorted(k for k in v if k.startswith("memory.")):
         print(f"- {key}: {v[key]:,.0f}")
+    exec_memory(v, notes)
+    if failed:
+        print()
+        for what in failed:
+            print(f"- CHECK FAILED: {what}")
+
+
+def exec_memory(v, notes):
+    """The exec-level memory run: one line per figure, with what issue 7 asks of it."""
+    if "exec_memory.cycles" not in v:
+        return
+    g = lambda key: v.get(f"exec_memory.{key}")
+    mark = lambda ok: "✔" if ok else "✘"
+    print()
+    print(f"**exec update + launch cycles, a fresh owner with its own buffer each**: "
+          f"{g('cycles'):,.0f} cycles ({notes.get('exec_memory.cycles', '')}), "
+          f"{g('ns_per_cycle'):,.0f} ns per cycle")
+    print(f"- live owners: at most {g('live_owners_max'):,.0f} over the run, "
+          f"{g('live_owners_end'):,.0f} at the end {mark(g('live_owners_max') <= 256)} "
+          f"(target: a small constant)")
+    print(f"- host RSS: {g('rss_kib_start'):,.0f} KiB at start, {g('rss_kib_warm'):,.0f} after "
+          f"warm-up, {g('rss_kib_end'):,.0f} at the end "
+          f"({g('rss_kib_end') - g('rss_kib_warm'):+,.0f} KiB after warm-up)")
+    if g("device_free_kib_start") is not None:
+        print(f"- device free: {g('device_free_kib_start'):,.0f} KiB at start, "
+              f"{g('device_free_kib_warm'):,.0f} after warm-up, {g('device_free_kib_end'):,.0f} "
+              f"at the end ({g('device_free_kib_end') - g('device_free_kib_warm'):+,.0f} KiB "
+              f"after warm-up)")
+    created, released = g("owners_created"), g("owners_released")
+    print(f"- owners released after exec destroy + cgn_collect: {released:,.0f} of "
+          f"{created:,.0f}, not exactly once: {g('not_released_exactly_once'):,.0f} "
+          f"{mark(created == released and g('not_released_exactly_once') == 0)}")
+    off = g("released_off_main_thread")
+    print(f"- releases off the main thread: {off:,.0f} {mark(off == 0)}")
 
 
 if __name__ == "__main__":
