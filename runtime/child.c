@@ -83,6 +83,7 @@ static cgn__graph_rec *cgn__plan_copy(const cgn__graph_rec *src, cgn__graph_rec 
         n->attachment = s->attachment;
         n->source = s->handle;
         n->source_raw = s->raw;
+        n->unsupported = s->unsupported;
         n->deps = deps;
         for (size_t k = 0; k < s->num_deps; k++) /* dependencies come earlier: already copied */
             n->deps[n->num_deps++] = cgn__copied_handle(src, g, s->deps[k]);

@@ -13,9 +13,13 @@
 
 /* Layout of a kernel-argument storage block:
  *   header | size_t param_size[num_params] | void *params[num_args] | cgn_arg copies[num_args]
- *   | argument bytes, each aligned to 16. */
+ *   | argument bytes, each aligned to 16.
+ * Pointers inside a block point into that block, so a copy is one memcpy of `total` bytes
+ * followed by rebasing them (argument-level updates). */
 typedef struct cgn__kargs_header {
     cgn_kernel kernel;   /* the kernel the cached parameter sizes belong to */
+    const char *opaque;  /* adopted node whose arguments cgn could not copy: why; else NULL */
+    size_t total;        /* bytes of the block in use */
     int checked;         /* 1: param_size holds the kernel's sizes (driver 12.4+) */
     uint32_t num_params;
     uint32_t num_args;
@@ -28,10 +32,23 @@ typedef struct cgn__kargs_header {
 static size_t cgn__kargs_ptrs_offset(uint32_t cached) {
     return sizeof(cgn__kargs_header) + cached * sizeof(size_t);
 }
+static void **cgn__kargs_ptrs(const cgn__kargs_header *h) {
+    return (void **)((unsigned char *)(uintptr_t)h + cgn__kargs_ptrs_offset(h->num_params));
+}
+static cgn_arg *cgn__kargs_copies(const cgn__kargs_header *h) {
+    size_t off_ptrs = cgn__kargs_ptrs_offset(h->num_params);
+    size_t off_args = CGN__ALIGN_UP(off_ptrs + h->num_args * sizeof(void *), alignof(cgn_arg));
+    return (cgn_arg *)((unsigned char *)(uintptr_t)h + off_args);
+}
+static const size_t *cgn__kargs_sizes(const cgn__kargs_header *h) {
+    return (const size_t *)(h + 1);
+}
 #define CGN__MAX_KERNEL_PARAMS 4096u
 /* CUDA limits a kernel's parameters to 32,764 bytes (12.1+); cgn refuses larger totals before
  * any arithmetic on them could wrap. */
 #define CGN__MAX_ARG_BYTES (1u << 20)
+/* Parameter sizes asked of the driver on the stack; more go to the heap. */
+#define CGN__STACK_PARAMS 64u
 
 static int cgn__same_kernel(cgn_kernel a, cgn_kernel b) {
     return a.function == b.function && a.kernel == b.kernel;
@@ -48,16 +65,26 @@ static const char *cgn__kernel_name(const cgn_driver_table *drv, cgn_kernel k) {
 }
 
 static CUresult cgn__param_info(const cgn_driver_table *drv, cgn_kernel k, size_t i,
-                                size_t *size) {
-    size_t offset;
-    return k.function ? drv->cuFuncGetParamInfo(k.function, i, &offset, size)
-                      : drv->cuKernelGetParamInfo(k.kernel, i, &offset, size);
+                                size_t *offset, size_t *size) {
+    return k.function ? drv->cuFuncGetParamInfo(k.function, i, offset, size)
+                      : drv->cuKernelGetParamInfo(k.kernel, i, offset, size);
 }
 
-/* Asks the driver for the kernel's parameter sizes, probing indices until INVALID_VALUE (the
- * count query arrives only in 13.2). *checked = 0 when the driver cannot tell (before 12.4). */
-static cgn_status cgn__query_params(cgn_kernel k, size_t *sizes, uint32_t max, uint32_t *count,
-                                    int *checked, const char *where) {
+/* A kernel's parameter layout as the driver reports it. */
+typedef struct cgn__layout {
+    cgn_kernel kernel;
+    int checked;       /* 0: the driver cannot tell (before 12.4) */
+    uint32_t count;
+    size_t *sizes;     /* count entries each, one allocation (NULL for none) */
+    size_t *offsets;
+} cgn__layout;
+
+/* Asks the driver for the kernel's parameter sizes and offsets, probing indices until
+ * INVALID_VALUE (the count query arrives only in 13.2). Up to `cap` entries go into sizes and
+ * offsets (offsets may be NULL); *count is the number there are. *checked = 0 when the driver
+ * cannot tell (before 12.4). */
+static cgn_status cgn__query_params(cgn_kernel k, size_t *sizes, size_t *offsets, uint32_t cap,
+                                    uint32_t *count, int *checked, const char *where) {
     const cgn_driver_table *drv = cgn__driver;
     *count = 0;
     *checked = 0;
@@ -65,8 +92,8 @@ static cgn_status cgn__query_params(cgn_kernel k, size_t *sizes, uint32_t max, u
         (k.function ? !drv->cuFuncGetParamInfo : !drv->cuKernelGetParamInfo))
         return CGN_OK;
     for (uint32_t i = 0; i < CGN__MAX_KERNEL_PARAMS; i++) {
-        size_t size = 0;
-        CUresult r = cgn__param_info(drv, k, i, &size);
+        size_t size = 0, offset = 0;
+        CUresult r = cgn__param_info(drv, k, i, &offset, &size);
         if (r == CUDA_ERROR_INVALID_VALUE)
             break;
         if (r != CUDA_SUCCESS) {
@@ -75,11 +102,45 @@ static cgn_status cgn__query_params(cgn_kernel k, size_t *sizes, uint32_t max, u
                      k.function ? "cuFuncGetParamInfo" : "cuKernelGetParamInfo");
             return cgn__fail_driver(r, what);
         }
-        if (i < max)
+        if (i < cap) {
             sizes[i] = size;
+            if (offsets)
+                offsets[i] = offset;
+        }
         (*count)++;
     }
     *checked = 1;
+    return CGN_OK;
+}
+
+/* The whole layout, on the heap when it does not fit the caller's arrays of `cap`. */
+static cgn_status cgn__query_layout(cgn_kernel k, size_t *sizes, size_t *offsets, uint32_t cap,
+                                    cgn__layout *out, const char *where) {
+    memset(out, 0, sizeof *out);
+    out->kernel = k;
+    cgn_status st = cgn__query_params(k, sizes, offsets, cap, &out->count, &out->checked, where);
+    if (st != CGN_OK)
+        return st;
+    if (out->count <= cap) {
+        out->sizes = sizes;
+        out->offsets = offsets;
+        return CGN_OK;
+    }
+    /* More than the caller has room for: ask again into arrays of the right size. */
+    size_t *heap = malloc(2 * (size_t)out->count * sizeof *heap);
+    if (heap == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    uint32_t again = 0;
+    st = cgn__query_params(k, heap, heap + out->count, out->count, &again, &out->checked, where);
+    if (st == CGN_OK && again != out->count)
+        st = cgn__fail(CGN_ERROR_DRIVER, "%s: the driver reported %u parameters, then %u", where,
+                       out->count, again);
+    if (st != CGN_OK) {
+        free(heap);
+        return st;
+    }
+    out->sizes = heap;
+    out->offsets = heap + out->count;
     return CGN_OK;
 }
 
@@ -105,7 +166,7 @@ static cgn_status cgn__check_args_against(const size_t *sizes, uint32_t num_para
 
 /* Checks the arguments (and, where the kernel's sizes are known, their count and sizes), then
  * writes the new argument block. Shared by the hot path (kernel unchanged: sizes from the
- * current block) and the path that asks the driver about a new kernel. */
+ * current block), the path that asks the driver about a new kernel, and adoption. */
 static cgn_status cgn__write_kernel_args(cgn__txn *txn, cgn_kernel kernel, const size_t *sizes,
                                          uint32_t num_params, int checked, const cgn_arg *args,
                                          uint32_t num_args, const cgn_arg **args_copy_out,
@@ -121,7 +182,7 @@ static cgn_status cgn__write_kernel_args(cgn__txn *txn, cgn_kernel kernel, const
     uint32_t cached = checked ? num_params : 0;
     size_t off_sizes = sizeof(cgn__kargs_header);
     size_t off_ptrs = cgn__kargs_ptrs_offset(cached);
-    /* num_args <= CGN__MAX_KERNEL_PARAMS and cached <= 64: these offsets cannot overflow. */
+    /* num_args and cached are at most CGN__MAX_KERNEL_PARAMS: these offsets cannot overflow. */
     size_t off_args = CGN__ALIGN_UP(off_ptrs + num_args * sizeof(void *), alignof(cgn_arg));
     size_t off_bytes = CGN__ALIGN_UP(off_args + num_args * sizeof(cgn_arg), 16);
     size_t total = off_bytes;
@@ -147,6 +208,8 @@ static cgn_status cgn__write_kernel_args(cgn__txn *txn, cgn_kernel kernel, const
         return CGN_ERROR_OUT_OF_MEMORY;
     cgn__kargs_header *h = (cgn__kargs_header *)block;
     h->kernel = kernel;
+    h->opaque = NULL;
+    h->total = total;
     h->checked = checked;
     h->num_params = cached;
     h->num_args = num_args;
@@ -182,21 +245,16 @@ static cgn_status cgn__stage_args_for_new_kernel(cgn__txn *txn, cgn_kernel kerne
                                                  const cgn_arg *args, uint32_t num_args,
                                                  const cgn_arg **args_copy_out,
                                                  void ***params_out, const char *where) {
-    size_t sizes[64];
-    uint32_t num_params = 0;
-    int checked = 0;
-    cgn_status st = cgn__query_params(kernel, sizes, 64, &num_params, &checked, where);
+    size_t sizes[CGN__STACK_PARAMS];
+    cgn__layout l;
+    cgn_status st = cgn__query_layout(kernel, sizes, NULL, CGN__STACK_PARAMS, &l, where);
     if (st != CGN_OK)
         return st;
-    if (checked && num_params > 64) {
-        /* More than cgn caches: check the count only; the driver still checks the launch. */
-        if (num_params != num_args)
-            return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: kernel %s takes %u arguments; %u given",
-                             where, cgn__kernel_name(cgn__driver, kernel), num_params, num_args);
-        checked = 0;
-    }
-    return cgn__write_kernel_args(txn, kernel, sizes, num_params, checked, args, num_args,
-                                  args_copy_out, params_out, where);
+    st = cgn__write_kernel_args(txn, kernel, l.sizes, l.count, l.checked, args, num_args,
+                                args_copy_out, params_out, where);
+    if (l.sizes != sizes)
+        free(l.sizes);
+    return st;
 }
 
 cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args,
@@ -210,15 +268,340 @@ cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_ar
         return cgn__stage_args_for_new_kernel(txn, kernel, args, num_args, args_copy_out,
                                               params_out, where);
     /* The kernel is unchanged: its sizes are cached in the current block. */
-    return cgn__write_kernel_args(txn, kernel, (const size_t *)(cur + 1), cur->num_params,
+    return cgn__write_kernel_args(txn, kernel, cgn__kargs_sizes(cur), cur->num_params,
                                   cur->checked, args, num_args, args_copy_out, params_out, where);
 }
 
-void **cgn__current_kernel_params(const cgn__txn *txn) {
+/* The node a transaction updates, for messages (the definition's record may be gone at
+ * executable level). */
+static const void *cgn__txn_node_handle(const cgn__txn *txn) {
+    return cgn__handle_ptr(txn->exec ? txn->shadow->node : txn->node->handle);
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static cgn_status cgn__opaque_refused(const cgn__txn *txn, const cgn__kargs_header *h,
+                                      const char *where) {
+    int v = cgn__driver->version;
+    return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
+                     "%s: kernel node %p was adopted with arguments cgn could not copy: %s "
+                     "(this driver is %d.%d); only an update setting every argument "
+                     "(cgn_kernel_update_set_args or _set_kernel) is accepted",
+                     where, cgn__txn_node_handle(txn), h->opaque, v / 1000, (v % 1000) / 10);
+}
+
+cgn_status cgn__keep_kernel_args(const cgn__txn *txn, void ***params_out, const char *where) {
     const cgn__kargs_header *h = cgn__txn_current_storage(txn);
-    if (h == NULL || h->num_args == 0)
+    *params_out = NULL;
+    if (h == NULL)
+        return CGN_OK;
+    if (h->opaque != NULL)
+        return cgn__opaque_refused(txn, h, where);
+    if (h->num_args != 0)
+        *params_out = cgn__kargs_ptrs(h);
+    return CGN_OK;
+}
+
+/* ---- argument-level updates ------------------------------------------------------------------ */
+
+/* Why the edits cannot apply to the block `src`; CGN_OK when they can. */
+static cgn_status cgn__check_arg_edits(const cgn__txn *txn, const cgn__kargs_header *src,
+                                       const cgn_arg_edits *edits, const char *where) {
+    if (edits->count > CGN_MAX_ARG_EDITS)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
+                         "%s: %u argument edits; an update holds at most %u (set every argument "
+                         "with cgn_kernel_update_set_args instead)",
+                         where, edits->count, (unsigned)CGN_MAX_ARG_EDITS);
+    if (src == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: kernel node %p has no arguments", where,
+                         cgn__txn_node_handle(txn));
+    if (src->opaque != NULL)
+        return cgn__opaque_refused(txn, src, where);
+    if (!src->checked) {
+        int v = cgn__driver->version;
+        return cgn__fail(CGN_ERROR_DRIVER_TOO_OLD,
+                         "%s: argument-level updates need the kernel's parameter sizes, which "
+                         "CUDA driver 12.4 or newer reports (cuFuncGetParamInfo); this driver is "
+                         "%d.%d: set every argument instead",
+                         where, v / 1000, (v % 1000) / 10);
+    }
+    const size_t *sizes = cgn__kargs_sizes(src);
+    for (uint32_t i = 0; i < edits->count; i++) {
+        const cgn_arg_edit *e = &edits->edit[i];
+        if (e->index >= src->num_args)
+            return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                             "%s: argument %u: kernel %s takes %u argument%s", where, e->index,
+                             cgn__kernel_name(cgn__driver, src->kernel), src->num_args,
+                             src->num_args == 1 ? "" : "s");
+        if (e->value == NULL)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: argument %u: value is NULL", where,
+                             e->index);
+        if (e->size != sizes[e->index]) {
+            if (e->size == UINT32_MAX)
+                return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                                 "%s: argument %u: kernel %s takes %zu bytes; the size given "
+                                 "does not fit 32 bits",
+                                 where, e->index, cgn__kernel_name(cgn__driver, src->kernel),
+                                 sizes[e->index]);
+            return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                             "%s: kernel %s argument %u is %zu bytes; %u given", where,
+                             cgn__kernel_name(cgn__driver, src->kernel), e->index,
+                             sizes[e->index], e->size);
+        }
+    }
+    return CGN_OK;
+}
+
+cgn_status cgn__stage_arg_edits(cgn__txn *txn, const cgn_arg_edits *edits,
+                                const cgn_arg **args_inout, void ***params_out,
+                                const char *where) {
+    /* The block this update already built (kernel or args set too), else the current one. */
+    const cgn__kargs_header *src = txn->storage_set ? (const cgn__kargs_header *)txn->storage
+                                                    : cgn__txn_current_storage(txn);
+    cgn_status st = cgn__check_arg_edits(txn, src, edits, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__kargs_header *h = (cgn__kargs_header *)txn->storage;
+    if (!txn->storage_set) {
+        /* Never written in place: the current block is shared with executables and embedded
+         * copies, and a driver-owned block is never cgn's to write. One memcpy, then the
+         * block's own pointers move with it. */
+        size_t total = src->total;
+        h = cgn__txn_storage(txn, total);
+        if (h == NULL)
+            return CGN_ERROR_OUT_OF_MEMORY;
+        memcpy(h, src, total);
+        uintptr_t from = (uintptr_t)src, to = (uintptr_t)h;
+        void **ptrs = cgn__kargs_ptrs(h);
+        cgn_arg *copies = cgn__kargs_copies(h);
+        for (uint32_t i = 0; i < h->num_args; i++) {
+            ptrs[i] = (void *)((uintptr_t)ptrs[i] - from + to);
+            copies[i].value = (const void *)((uintptr_t)copies[i].value - from + to);
+        }
+    }
+    void **ptrs = cgn__kargs_ptrs(h);
+    cgn_arg *copies = cgn__kargs_copies(h);
+    uint32_t count = edits->count;
+    for (uint32_t i = 0; i < count; i++) {
+        const cgn_arg_edit *e = &edits->edit[i];
+        memcpy(ptrs[e->index], e->value, e->size);
+        copies[e->index].owner = e->owner;
+    }
+    *args_inout = h->num_args ? copies : NULL;
+    *params_out = h->num_args ? ptrs : NULL;
+    return CGN_OK;
+}
+
+/* ---- reading kernel nodes (adoption, refresh) ----------------------------------------------- */
+
+struct cgn__layouts {
+    cgn__layout *slots; /* open addressing by kernel handle; kernel all NULL: empty */
+    size_t cap, count;
+};
+
+cgn__layouts *cgn__layouts_new(void) { return calloc(1, sizeof(cgn__layouts)); }
+
+void cgn__layouts_free(cgn__layouts *l) {
+    if (l == NULL)
+        return;
+    for (size_t i = 0; i < l->cap; i++)
+        free(l->slots[i].sizes);
+    free(l->slots);
+    free(l);
+}
+
+static size_t cgn__layout_hash(cgn_kernel k) {
+    uintptr_t h = (uintptr_t)k.function ^ (uintptr_t)k.kernel;
+    return (size_t)(((uint64_t)h * 0x9E3779B97F4A7C15ull) >> 32);
+}
+
+static cgn__layout *cgn__layout_slot(cgn__layout *slots, size_t cap, cgn_kernel k) {
+    for (size_t i = cgn__layout_hash(k) & (cap - 1);; i = (i + 1) & (cap - 1))
+        if (cgn__same_kernel(slots[i].kernel, k) ||
+            (slots[i].kernel.function == NULL && slots[i].kernel.kernel == NULL))
+            return &slots[i];
+}
+
+/* The kernel's layout: cached, or asked of the driver (and cached when there is a cache; else
+ * into *scratch, whose arrays the caller frees). */
+static cgn_status cgn__layout_of(cgn__layouts *cache, cgn_kernel k, cgn__layout *scratch,
+                                 const cgn__layout **out, const char *where) {
+    if (cache != NULL && cache->cap != 0) {
+        cgn__layout *s = cgn__layout_slot(cache->slots, cache->cap, k);
+        if (cgn__same_kernel(s->kernel, k)) {
+            *out = s;
+            return CGN_OK;
+        }
+    }
+    size_t sizes[CGN__STACK_PARAMS], offsets[CGN__STACK_PARAMS];
+    cgn_status st = cgn__query_layout(k, sizes, offsets, CGN__STACK_PARAMS, scratch, where);
+    if (st != CGN_OK)
+        return st;
+    if (scratch->count == 0) {
+        scratch->sizes = scratch->offsets = NULL;
+    } else if (scratch->sizes == sizes) { /* kept beyond this call: one heap allocation */
+        size_t *heap = malloc(2 * (size_t)scratch->count * sizeof *heap);
+        if (heap == NULL)
+            return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+        memcpy(heap, sizes, scratch->count * sizeof *heap);
+        memcpy(heap + scratch->count, offsets, scratch->count * sizeof *heap);
+        scratch->sizes = heap;
+        scratch->offsets = heap + scratch->count;
+    }
+    *out = scratch;
+    if (cache == NULL)
+        return CGN_OK;
+    if (2 * (cache->count + 1) > cache->cap) {
+        size_t cap = cache->cap ? 2 * cache->cap : 16;
+        cgn__layout *slots = calloc(cap, sizeof *slots);
+        if (slots == NULL)
+            return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+        for (size_t i = 0; i < cache->cap; i++)
+            if (cache->slots[i].kernel.function || cache->slots[i].kernel.kernel)
+                *cgn__layout_slot(slots, cap, cache->slots[i].kernel) = cache->slots[i];
+        free(cache->slots);
+        cache->slots = slots;
+        cache->cap = cap;
+    }
+    cgn__layout *s = cgn__layout_slot(cache->slots, cache->cap, k);
+    *s = *scratch;
+    memset(scratch, 0, sizeof *scratch); /* the cache owns the arrays now */
+    cache->count++;
+    *out = s;
+    return CGN_OK;
+}
+
+/* A block saying why an adopted node's arguments could not be copied (num_args 0), keeping
+ * whatever layout the driver told. */
+static cgn_status cgn__write_opaque_args(cgn__reader *rd, const cgn__layout *l, const char *why,
+                                         const char *where) {
+    uint32_t cached = l->checked ? l->count : 0;
+    cgn__txn t;
+    memset(&t, 0, sizeof t);
+    t.adding = 1; /* a fresh block, not a spare */
+    size_t total = cgn__kargs_ptrs_offset(cached);
+    cgn__kargs_header *h = cgn__txn_storage(&t, total);
+    if (h == NULL)
+        return cgn_last_status();
+    (void)where;
+    h->kernel = l->kernel;
+    h->opaque = why;
+    h->total = total;
+    h->checked = l->checked;
+    h->num_params = cached;
+    h->num_args = 0;
+    size_t *sizes = (size_t *)(h + 1);
+    for (uint32_t i = 0; i < cached; i++)
+        sizes[i] = l->sizes[i];
+    rd->storage = h;
+    return CGN_OK;
+}
+
+/* The packed argument buffer of an `extra` array covering `need` bytes; NULL when there is
+ * none cgn can read. */
+static const unsigned char *cgn__extra_buffer(void *const *extra, size_t need) {
+    const unsigned char *buf = NULL;
+    const size_t *size = NULL;
+    for (size_t i = 0; i < 64 && extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+        if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+            buf = extra[i + 1];
+        else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+            size = extra[i + 1];
+        else
+            return NULL; /* a key cgn does not know */
+    }
+    if (buf == NULL || size == NULL || *size < need)
         return NULL;
-    return (void **)((unsigned char *)(uintptr_t)h + cgn__kargs_ptrs_offset(h->num_params));
+    return buf;
+}
+
+/* The bytes of argument i as the driver holds them. */
+static const void *cgn__read_source(const CUDA_KERNEL_NODE_PARAMS_v3 *params,
+                                    const unsigned char *packed, const cgn__layout *l,
+                                    uint32_t i) {
+    return packed ? (const void *)(packed + l->offsets[i]) : params->kernelParams[i];
+}
+
+cgn_status cgn__read_kernel_args(cgn__reader *rd, cgn_kernel kernel,
+                                 const CUDA_KERNEL_NODE_PARAMS_v3 *params, const cgn_arg *prev,
+                                 uint32_t num_prev, const cgn_arg **args_out, uint32_t *num_out,
+                                 const char *where) {
+    *args_out = NULL;
+    *num_out = 0;
+    if ((kernel.function == NULL) == (kernel.kernel == NULL)) {
+        rd->unsupported = "a kernel node the driver reports without a CUfunction or CUkernel";
+        return CGN_OK;
+    }
+    cgn__layout scratch;
+    memset(&scratch, 0, sizeof scratch);
+    const cgn__layout *l = NULL;
+    cgn_status st = cgn__layout_of(rd->layouts, kernel, &scratch, &l, where);
+    if (st != CGN_OK) {
+        free(scratch.sizes); /* NULL, or what a cache that ran out of memory did not take */
+        return st;
+    }
+    const char *opaque = NULL;
+    const unsigned char *packed = NULL;
+    if (!l->checked) {
+        opaque = "the kernel's argument sizes are unknown (cuFuncGetParamInfo and "
+                 "cuKernelGetParamInfo need CUDA driver 12.4)";
+    } else if (l->count > 0 && params->kernelParams == NULL) {
+        size_t need = l->offsets[l->count - 1] + l->sizes[l->count - 1];
+        packed = params->extra ? cgn__extra_buffer(params->extra, need) : NULL;
+        if (packed == NULL)
+            opaque = params->extra ? "its arguments were packed through `extra` in a form cgn "
+                                     "does not read (it reads one CU_LAUNCH_PARAM_BUFFER_POINTER "
+                                     "buffer covering every argument)"
+                                   : "the driver reported neither kernelParams nor extra";
+    }
+    for (uint32_t i = 0; opaque == NULL && packed == NULL && i < l->count; i++)
+        if (params->kernelParams[i] == NULL)
+            opaque = "the driver reported a NULL argument pointer";
+    if (opaque != NULL) {
+        st = cgn__write_opaque_args(rd, l, opaque, where);
+        free(scratch.sizes);
+        return st;
+    }
+    cgn_arg stack[CGN__STACK_PARAMS];
+    cgn_arg *args = l->count <= CGN__STACK_PARAMS ? stack : malloc(l->count * sizeof *args);
+    if (args == NULL) {
+        free(scratch.sizes);
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    }
+    for (uint32_t i = 0; i < l->count; i++) {
+        const void *value = cgn__read_source(params, packed, l, i);
+        size_t size = l->sizes[i];
+        /* A refresh keeps the owner of an argument whose bytes did not change. */
+        int same = prev != NULL && i < num_prev && prev[i].size == size &&
+                   memcmp(prev[i].value, value, size) == 0;
+        args[i] = (cgn_arg){value, size, same ? prev[i].owner : NULL};
+    }
+    cgn__txn t;
+    memset(&t, 0, sizeof t);
+    t.adding = 1; /* a fresh block, not a spare */
+    void **ptrs = NULL;
+    st = cgn__write_kernel_args(&t, kernel, l->sizes, l->count, 1, args, l->count, args_out, &ptrs,
+                                where);
+    if (args != stack)
+        free(args);
+    free(scratch.sizes);
+    if (st != CGN_OK)
+        return st;
+    rd->storage = t.storage;
+    *num_out = l->count;
+    return CGN_OK;
+}
+
+int cgn__storage_kernel(const void *storage, cgn_kernel *kernel_out) {
+    if (storage == NULL)
+        return 0;
+    *kernel_out = ((const cgn__kargs_header *)storage)->kernel;
+    return 1;
+}
+
+const char *cgn__storage_opaque(const void *storage) {
+    return storage ? ((const cgn__kargs_header *)storage)->opaque : NULL;
 }
 
 void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kernel) {
@@ -233,7 +616,7 @@ void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kerne
  * address fails with EFAULT instead of faulting. (mincore is not enough: CUDA reserves its
  * unified address range with PROT_NONE mappings, so a freed device address is "mapped".) */
 static int cgn__probe_pipe[2] = {-1, -1};
-static once_flag cgn__probe_once = ONCE_FLAG_INIT;
+static pthread_once_t cgn__probe_once = PTHREAD_ONCE_INIT;
 static void cgn__probe_open(void) {
     if (pipe(cgn__probe_pipe) != 0)
         cgn__probe_pipe[0] = cgn__probe_pipe[1] = -1;
@@ -241,7 +624,7 @@ static void cgn__probe_open(void) {
 
 /* Whether this process can read the byte at `address`; 1 when it cannot tell. */
 static int cgn__host_readable(CUdeviceptr address) {
-    call_once(&cgn__probe_once, cgn__probe_open);
+    pthread_once(&cgn__probe_once, cgn__probe_open);
     if (cgn__probe_pipe[1] < 0)
         return 1;
     ssize_t n = write(cgn__probe_pipe[1], (const void *)(uintptr_t)address, 1);
@@ -328,22 +711,62 @@ static int cgn__host_or_device(CUmemorytype t) {
     return t == CU_MEMORYTYPE_HOST || t == CU_MEMORYTYPE_DEVICE;
 }
 
-/* Why the descriptor is not a plain 1-D host/device copy, or NULL when it is. */
-static const char *cgn__memcpy_form_problem(const CUDA_MEMCPY3D *c) {
+/* The forms a copy descriptor can have, as the update check and adoption name them. */
+enum {
+    CGN__COPY_1D = 0,
+    CGN__COPY_ARRAY,
+    CGN__COPY_MEMORY_TYPE,
+    CGN__COPY_MULTIDIMENSIONAL,
+    CGN__COPY_OFFSET,
+    CGN__COPY_PITCHED,
+    CGN__COPY_RESERVED
+};
+static const char *const cgn__copy_form_words[] = {
+    NULL, "array-backed", "of a memory type other than host or device", "multidimensional",
+    "offset", "pitched", "using reserved fields"};
+static const char *const cgn__copy_form_adopted[] = {
+    NULL,
+    "an array-backed memcpy node; cgn updates plain 1-D copies between host and device memory",
+    "a memcpy node of a memory type other than host or device (CU_MEMORYTYPE_UNIFIED, as "
+    "cudaMemcpyDefault captures); cgn updates plain 1-D copies between host and device memory",
+    "a multidimensional memcpy node; cgn updates plain 1-D copies between host and device memory",
+    "an offset memcpy node; cgn updates plain 1-D copies between host and device memory",
+    "a pitched memcpy node; cgn updates plain 1-D copies between host and device memory",
+    "a memcpy node using reserved fields; cgn updates plain 1-D copies between host and device "
+    "memory"};
+
+/* A 1-D copy may carry its natural pitch: the width, over one row (the CUDA runtime describes
+ * its 1-D copies so); the copy is the same. */
+static int cgn__natural_pitch(size_t pitch, size_t height, const CUDA_MEMCPY3D *c) {
+    return (pitch == 0 || pitch == c->WidthInBytes) && height <= 1;
+}
+
+/* Which form the descriptor has (CGN__COPY_1D: a plain 1-D host/device copy). */
+static int cgn__memcpy_form(const CUDA_MEMCPY3D *c) {
     if (c->srcMemoryType == CU_MEMORYTYPE_ARRAY || c->dstMemoryType == CU_MEMORYTYPE_ARRAY)
-        return "array-backed";
+        return CGN__COPY_ARRAY;
     if (!cgn__host_or_device(c->srcMemoryType) || !cgn__host_or_device(c->dstMemoryType))
-        return "of a memory type other than host or device";
+        return CGN__COPY_MEMORY_TYPE;
     if (c->Height != 1 || c->Depth != 1)
-        return "multidimensional";
+        return CGN__COPY_MULTIDIMENSIONAL;
     if (c->srcXInBytes || c->srcY || c->srcZ || c->srcLOD || c->dstXInBytes || c->dstY ||
         c->dstZ || c->dstLOD)
-        return "offset";
-    if (c->srcPitch || c->srcHeight || c->dstPitch || c->dstHeight)
-        return "pitched";
+        return CGN__COPY_OFFSET;
+    if (!cgn__natural_pitch(c->srcPitch, c->srcHeight, c) ||
+        !cgn__natural_pitch(c->dstPitch, c->dstHeight, c))
+        return CGN__COPY_PITCHED;
     if (c->reserved0 != NULL || c->reserved1 != NULL)
-        return "using reserved fields";
-    return NULL;
+        return CGN__COPY_RESERVED;
+    return CGN__COPY_1D;
+}
+
+/* Why the descriptor is not a plain 1-D host/device copy, or NULL when it is. */
+static const char *cgn__memcpy_form_problem(const CUDA_MEMCPY3D *c) {
+    return cgn__copy_form_words[cgn__memcpy_form(c)];
+}
+
+const char *cgn__memcpy_1d_form(const CUgraphNodeParams *params) {
+    return cgn__copy_form_adopted[cgn__memcpy_form(&params->memcpy.copyParams)];
 }
 
 cgn_status cgn__check_memcpy_1d(const cgn__txn *txn, const char *where) {

@@ -4,7 +4,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <threads.h>
+#include <pthread.h>
 
 #include "runtime.h"
 
@@ -15,7 +15,7 @@ _Atomic(const cgn_driver_table *) cgn__installed;
 static cgn_driver_table cgn__real;
 static cgn_status cgn__real_status = CGN_ERROR_NO_DRIVER;
 static char cgn__real_message[256];
-static once_flag cgn__real_once = ONCE_FLAG_INIT;
+static pthread_once_t cgn__real_once = PTHREAD_ONCE_INIT;
 
 typedef CUresult (*cgn__get_proc_fn)(const char *, void **, int, cuuint64_t,
                                      CUdriverProcAddressQueryResult *);
@@ -106,7 +106,7 @@ static void cgn__load_real(void) {
 }
 
 const cgn_driver_table *cgn_driver_real(void) {
-    call_once(&cgn__real_once, cgn__load_real);
+    pthread_once(&cgn__real_once, cgn__load_real);
     if (cgn__real_status != CGN_OK) {
         cgn__fail(cgn__real_status, "%s", cgn__real_message);
         return NULL;

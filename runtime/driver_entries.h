@@ -1,7 +1,9 @@
 /* Every CUDA driver entry point cgn calls, with the ABI version its PFN typedef was written for.
  * X(name, abi, need, (params), (args)). need = CGN__NEED_BASE: cgn refuses drivers that lack it
  * (graph building must work from 12.0 on); CGN__NEED_FEATURE: optional, gated where used.
- * The fake driver and the fault-injecting proxy in tests/support are built from this list. */
+ * The fake driver and the fault-injecting proxy in tests/support are built from this list.
+ * cuGraphAddNode is the one entry cgn itself does not call: tests build graphs "made elsewhere"
+ * through the table, including node types cgn never adds (memory allocation and free). */
 #ifndef CGN_RUNTIME_DRIVER_ENTRIES_H
 #define CGN_RUNTIME_DRIVER_ENTRIES_H
 
@@ -64,6 +66,8 @@
     X(cuGraphGetNodes, 10000, CGN__NEED_BASE, (CUgraph g, CUgraphNode * nodes, size_t *n),          \
       (g, nodes, n))                                                                                \
     X(cuGraphNodeGetType, 10000, CGN__NEED_BASE, (CUgraphNode n, CUgraphNodeType * t), (n, t))      \
+    X(cuGraphGetEdges, 10000, CGN__NEED_BASE,                                                       \
+      (CUgraph g, CUgraphNode * from, CUgraphNode * to, size_t *n), (g, from, to, n))               \
     X(cuGraphNodeGetDependencies, 10000, CGN__NEED_BASE,                                            \
       (CUgraphNode n, CUgraphNode * deps, size_t *num), (n, deps, num))                             \
     X(cuGraphNodeGetDependentNodes, 10000, CGN__NEED_BASE,                                          \
@@ -99,6 +103,10 @@
     X(cuFuncGetParamInfo, 12040, CGN__NEED_FEATURE,                                                 \
       (CUfunction f, size_t i, size_t *off, size_t *size), (f, i, off, size))                       \
     X(cuKernelGetName, 12030, CGN__NEED_FEATURE, (const char **name, CUkernel k), (name, k))        \
-    X(cuFuncGetName, 12030, CGN__NEED_FEATURE, (const char **name, CUfunction f), (name, f))
+    X(cuFuncGetName, 12030, CGN__NEED_FEATURE, (const char **name, CUfunction f), (name, f))      \
+    X(cuKernelGetFunction, 12000, CGN__NEED_FEATURE, (CUfunction * f, CUkernel k), (f, k))          \
+    X(cuGraphAddNode, 12020, CGN__NEED_FEATURE,                                                     \
+      (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, CUgraphNodeParams *p),          \
+      (n, g, d, nd, p))
 
 #endif /* CGN_RUNTIME_DRIVER_ENTRIES_H */

@@ -16,7 +16,12 @@
  * its last launch has completed. cgn retains a keep-alive user object on the graph around the
  * instantiation, so the executable holds it; when the executable goes with launches possibly in
  * flight, everything the shadows and retired versions hold is handed to the keep-alive and
- * released when CUDA releases it. */
+ * released when CUDA releases it.
+ *
+ * Adopted executables (cgn_exec_adopt, instantiated outside cgn) hold no keep-alive until
+ * cgn_exec_update_from_graph gives them one: their launches through the raw handle are
+ * invisible (raw_exposed), and their caller lets them complete before cgn_exec_destroy, which
+ * then releases what they held at once (and leaves a borrowed raw executable alone). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +30,7 @@
 
 /* Executables with retired versions waiting, for cgn_collect(): under cgn__listed_mutex. */
 static cgn__exec_rec *cgn__listed;
-static mtx_t cgn__listed_mutex;
-static once_flag cgn__listed_once = ONCE_FLAG_INIT;
-static void cgn__listed_init(void) { (void)mtx_init(&cgn__listed_mutex, mtx_plain); }
+static pthread_mutex_t cgn__listed_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 cgn_status cgn__exec_get(const cgn_exec *exec, const char *where, cgn__exec_rec **out) {
     void *rec = NULL;
@@ -113,6 +116,7 @@ static void cgn__fill_shadows(cgn__shadow_set *set, const cgn__graph_rec *g, uin
         s->attachment = n->attachment;
         if (s->attachment != NULL)
             cgn__attachment_ref(s->attachment);
+        s->unsupported = n->unsupported;
         s->installed_at = installed_at;
         s->parent = parent;
         s->deps_at = (uint32_t)set->num_deps_pool;
@@ -194,8 +198,7 @@ static void cgn__exec_relist(cgn__exec_rec *e) {
     int want = e->num_retired > 0 && !e->raw_exposed;
     if (want == e->listed)
         return;
-    call_once(&cgn__listed_once, cgn__listed_init);
-    mtx_lock(&cgn__listed_mutex);
+    pthread_mutex_lock(&cgn__listed_mutex);
     if (want) {
         e->prev_listed = NULL;
         e->next_listed = cgn__listed;
@@ -212,7 +215,7 @@ static void cgn__exec_relist(cgn__exec_rec *e) {
         e->next_listed = e->prev_listed = NULL;
     }
     e->listed = want;
-    mtx_unlock(&cgn__listed_mutex);
+    pthread_mutex_unlock(&cgn__listed_mutex);
 }
 
 /* Polls the fences in order; returns the newest launch known complete. Under e->lock. */
@@ -267,16 +270,16 @@ static int cgn__ring_push(void **ring, size_t *head, size_t *count, size_t *cap,
 
 /* Releases what completed launches no longer need; user thread. */
 static void cgn__exec_release_completed(cgn__exec_rec *e) {
-    mtx_lock(&e->lock);
+    pthread_mutex_lock(&e->lock);
     cgn__attachment *stack[16];
     cgn__attachment **out = e->num_retired <= 16 ? stack : malloc(e->num_retired * sizeof *out);
     if (out == NULL) {
-        mtx_unlock(&e->lock);
+        pthread_mutex_unlock(&e->lock);
         return; /* try again at the next call */
     }
     cgn__exec_poll(e);
     size_t done = cgn__exec_take_completed(e, out);
-    mtx_unlock(&e->lock);
+    pthread_mutex_unlock(&e->lock);
     for (size_t i = 0; i < done; i++)
         cgn__attachment_unref(out[i]);
     if (out != stack)
@@ -286,11 +289,11 @@ static void cgn__exec_release_completed(cgn__exec_rec *e) {
 void cgn__exec_install(cgn__exec_rec *e, cgn__shadow *s, cgn__attachment *next) {
     cgn__attachment *old = s->attachment;
     s->attachment = next;
-    mtx_lock(&e->lock);
+    pthread_mutex_lock(&e->lock);
     uint64_t seen_from = s->installed_at;
     s->installed_at = e->launches;
     if (old == NULL || (!e->raw_exposed && e->launches == seen_from)) {
-        mtx_unlock(&e->lock); /* no launch has seen the old version */
+        pthread_mutex_unlock(&e->lock); /* no launch has seen the old version */
         if (old != NULL)
             cgn__attachment_unref(old);
         return;
@@ -300,24 +303,23 @@ void cgn__exec_install(cgn__exec_rec *e, cgn__shadow *s, cgn__attachment *next) 
     if (!cgn__ring_push((void **)&e->retired, &e->retired_head, &e->num_retired,
                         &e->cap_retired, sizeof r, &r)) {
         /* No memory to track it: keep it for good rather than release it early. */
-        mtx_unlock(&e->lock);
+        pthread_mutex_unlock(&e->lock);
         return;
     }
     cgn__exec_relist(e);
-    mtx_unlock(&e->lock);
+    pthread_mutex_unlock(&e->lock);
     cgn__exec_release_completed(e);
 }
 
 size_t cgn__exec_collect_all(void) {
-    call_once(&cgn__listed_once, cgn__listed_init);
     cgn__attachment **out = NULL;
     size_t num_out = 0, cap_out = 0;
-    mtx_lock(&cgn__listed_mutex);
+    pthread_mutex_lock(&cgn__listed_mutex);
     cgn__exec_rec *e = cgn__listed;
     while (e != NULL) {
         cgn__exec_rec *next = e->next_listed;
         /* Never wait for an executable another thread is using: it releases its own. */
-        if (mtx_trylock(&e->lock) == thrd_success) {
+        if (pthread_mutex_trylock(&e->lock) == 0) {
             if (cgn__reserve(&out, &cap_out, num_out + e->num_retired, sizeof *out, 16,
                              "cgn_collect") == CGN_OK) {
                 cgn__exec_poll(e);
@@ -339,11 +341,11 @@ size_t cgn__exec_collect_all(void) {
                     e->listed = 0;
                 }
             }
-            mtx_unlock(&e->lock);
+            pthread_mutex_unlock(&e->lock);
         }
         e = next;
     }
-    mtx_unlock(&cgn__listed_mutex);
+    pthread_mutex_unlock(&cgn__listed_mutex);
     for (size_t i = 0; i < num_out; i++)
         cgn__attachment_unref(out[i]);
     free(out);
@@ -400,7 +402,7 @@ cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
     if (r != CUDA_SUCCESS)
         return cgn__fail_driver(r, "cgn_graph_instantiate: cuCtxGetCurrent");
     cgn__exec_rec *e = calloc(1, sizeof *e);
-    if (e == NULL || mtx_init(&e->lock, mtx_plain) != thrd_success) {
+    if (e == NULL || pthread_mutex_init(&e->lock, NULL) != 0) {
         free(e);
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
     }
@@ -412,7 +414,7 @@ cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
             cgn__set_free(&set, set.num_shadows);
     }
     if (st != CGN_OK) {
-        mtx_destroy(&e->lock);
+        pthread_mutex_destroy(&e->lock);
         free(e);
         return st;
     }
@@ -434,13 +436,56 @@ cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
     if (st != CGN_OK) {
         cgn__handle_free(e->handle);
         cgn__set_free(&set, set.num_shadows);
-        mtx_destroy(&e->lock);
+        pthread_mutex_destroy(&e->lock);
         free(e);
         cgn__collect_pending();
         return st;
     }
     e->ctx = ctx;
     e->keepalive = keepalive;
+    e->hier = g->hier;
+    atomic_fetch_add_explicit(&e->hier->refs, 1, memory_order_relaxed);
+    e->source = g->handle;
+    e->shadows = set.shadows;
+    e->num_shadows = set.num_shadows;
+    e->deps_pool = set.deps_pool;
+    e->num_deps_pool = set.num_deps_pool;
+    e->map = set.map;
+    e->map_mask = set.map_mask;
+    *exec_out = (cgn_exec *)cgn__handle_ptr(e->handle);
+    return CGN_OK;
+}
+
+cgn_status cgn__exec_wrap(cgn__graph_rec *g, CUgraphExec raw, int borrowed, cgn_exec **exec_out,
+                          const char *where) {
+    CUcontext ctx = NULL;
+    CUresult r = cgn__driver->cuCtxGetCurrent(&ctx);
+    if (r != CUDA_SUCCESS) {
+        char what[96];
+        snprintf(what, sizeof what, "%s: cuCtxGetCurrent", where);
+        return cgn__fail_driver(r, what);
+    }
+    cgn__exec_rec *e = calloc(1, sizeof *e);
+    if (e == NULL || pthread_mutex_init(&e->lock, NULL) != 0) {
+        free(e);
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    }
+    cgn__shadow_set set;
+    cgn_status st = cgn__set_build(&set, g, 0, where);
+    if (st == CGN_OK) {
+        st = cgn__handle_new(CGN__KIND_EXEC, e, &e->handle, where);
+        if (st != CGN_OK)
+            cgn__set_free(&set, set.num_shadows);
+    }
+    if (st != CGN_OK) {
+        pthread_mutex_destroy(&e->lock);
+        free(e);
+        return st;
+    }
+    e->raw = raw;
+    e->ctx = ctx;
+    e->borrowed = borrowed;
+    e->raw_exposed = 1; /* its owner launches it as well */
     e->hier = g->hier;
     atomic_fetch_add_explicit(&e->hier->refs, 1, memory_order_relaxed);
     e->source = g->handle;
@@ -487,10 +532,10 @@ cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream) {
     CUresult r = drv->cuGraphLaunch(e->raw, stream);
     if (r != CUDA_SUCCESS)
         return cgn__fail_driver(r, "cgn_exec_launch: cuGraphLaunch");
-    mtx_lock(&e->lock);
+    pthread_mutex_lock(&e->lock);
     e->launches++;
     if (e->num_retired == 0) { /* the common case: nothing waits, no event */
-        mtx_unlock(&e->lock);
+        pthread_mutex_unlock(&e->lock);
         return CGN_OK;
     }
     cgn__exec_poll(e);
@@ -516,7 +561,7 @@ cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream) {
             }
         }
     }
-    mtx_unlock(&e->lock);
+    pthread_mutex_unlock(&e->lock);
     for (size_t i = 0; i < num_done; i++)
         cgn__attachment_unref(done[i]);
     if (done != stack)
@@ -543,21 +588,24 @@ cgn_status cgn_exec_destroy(cgn_exec *exec) {
         return st;
     cgn__collect_pending();
     const cgn_driver_table *drv = cgn__driver;
-    mtx_lock(&e->lock);
+    pthread_mutex_lock(&e->lock);
     cgn__exec_poll(e);
-    int quiet = !e->raw_exposed && e->completed >= e->launches;
+    /* An adopted executable holds no keep-alive of cgn's (until cgn_exec_update_from_graph
+     * gives it one): its caller has made sure its launches completed (cgn_exec_adopt). */
+    int quiet = (!e->raw_exposed && e->completed >= e->launches) || e->keepalive == NULL;
     /* With launches possibly in flight, the keep-alive takes every reference the executable
      * holds, and CUDA releases it after the last launch: room first, so nothing fails after
      * the executable is gone. */
     cgn__attachment *k = e->keepalive;
-    size_t need = k->num_held + e->num_retired + e->num_shadows;
+    size_t need = quiet ? 0 : k->num_held + e->num_retired + e->num_shadows;
     if (!quiet && cgn__reserve(&k->held, &k->cap_held, need, sizeof *k->held, 8, where) != CGN_OK) {
-        mtx_unlock(&e->lock);
+        pthread_mutex_unlock(&e->lock);
         return CGN_ERROR_OUT_OF_MEMORY;
     }
-    CUresult r = drv->cuGraphExecDestroy(e->raw);
+    /* A borrowed executable stays its owner's; its keep-alive, if any, goes with it. */
+    CUresult r = e->borrowed ? CUDA_SUCCESS : drv->cuGraphExecDestroy(e->raw);
     if (r != CUDA_SUCCESS) {
-        mtx_unlock(&e->lock);
+        pthread_mutex_unlock(&e->lock);
         return cgn__fail_driver(r, "cgn_exec_destroy: cuGraphExecDestroy");
     }
     size_t num_retired = e->num_retired;
@@ -565,7 +613,7 @@ cgn_status cgn_exec_destroy(cgn_exec *exec) {
         e->num_retired = 0; /* handed over below; off the list first */
         cgn__exec_relist(e);
     }
-    mtx_unlock(&e->lock);
+    pthread_mutex_unlock(&e->lock);
     cgn__handle_free(e->handle);
     for (size_t i = 0; i < e->num_shadows; i++) {
         cgn__attachment *a = e->shadows[i].attachment;
@@ -589,7 +637,8 @@ cgn_status cgn_exec_destroy(cgn_exec *exec) {
         (void)drv->cuEventDestroy(e->fences[(e->fence_head + i) % e->cap_fences].event);
     for (size_t i = 0; i < e->num_idle; i++)
         (void)drv->cuEventDestroy(e->idle_events[i]);
-    cgn__attachment_unref(k); /* the record's reference; CUDA holds the other */
+    if (k != NULL)
+        cgn__attachment_unref(k); /* the record's reference; CUDA holds the other */
     cgn__shadows_free(e->shadows, e->num_shadows);
     free(e->deps_pool);
     free(e->map);
@@ -597,7 +646,7 @@ cgn_status cgn_exec_destroy(cgn_exec *exec) {
     free(e->fences);
     free(e->idle_events);
     cgn__hier_unref(e->hier);
-    mtx_destroy(&e->lock);
+    pthread_mutex_destroy(&e->lock);
     free(e);
     cgn__collect_pending();
     return CGN_OK;
@@ -613,14 +662,14 @@ cgn_status cgn_exec_raw(const cgn_exec *exec, CUgraphExec *raw_out) {
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: raw_out is NULL", where);
     /* Launches through the raw handle are invisible to cgn: from now on nothing the
      * executable held is released before it is destroyed. */
-    mtx_lock(&e->lock);
+    pthread_mutex_lock(&e->lock);
     if (!e->raw_exposed) {
         e->raw_exposed = 1;
         for (size_t i = 0; i < e->num_retired; i++)
             e->retired[(e->retired_head + i) % e->cap_retired].seq = UINT64_MAX;
         cgn__exec_relist(e);
     }
-    mtx_unlock(&e->lock);
+    pthread_mutex_unlock(&e->lock);
     *raw_out = e->raw;
     return CGN_OK;
 }
@@ -831,6 +880,7 @@ static void cgn__retake(cgn__exec_rec *e, size_t *at, const cgn__graph_rec *src)
             cgn__exec_install(e, s, n->attachment);
         else if (n->attachment != NULL)
             cgn__attachment_unref(n->attachment); /* unchanged: keep the one held */
+        s->unsupported = n->unsupported;
         if (n->embedded != NULL)
             cgn__retake(e, at, n->embedded);
     }
@@ -999,7 +1049,8 @@ cgn_status cgn_exec_update_from_graph(cgn_exec *exec, cgn_graph *graph) {
      * it with the update, dropping the record's reference is all it needs. */
     cgn__attachment *old_keepalive = e->keepalive;
     e->keepalive = keepalive;
-    cgn__attachment_unref(old_keepalive);
+    if (old_keepalive != NULL) /* an adopted executable has none until now */
+        cgn__attachment_unref(old_keepalive);
     for (size_t i = 0; i < num_old; i++) /* retired with the launch count they were seen by */
         if (old[i].attachment != NULL)
             cgn__exec_install(e, &old[i], NULL);

@@ -28,6 +28,11 @@ cgn_status cgn__check_node(const cgn_node *node, cgn_node_type type, const char 
                          "%s: the graph of node %p has been destroyed; only executables made "
                          "from it can still update the node",
                          where, (const void *)node);
+    /* An adopted node cgn does not update: of a CUDA type it does not know (any typed call),
+     * or of a known type in another form. */
+    if (type != CGN_NODE_TYPE_COUNT_ && n->unsupported != NULL &&
+        (n->type == type || n->type == CGN_NODE_OTHER))
+        return cgn__unsupported(node, n->unsupported, where);
     if (type != CGN_NODE_TYPE_COUNT_ && n->type != type)
         return cgn__fail(CGN_ERROR_WRONG_NODE_TYPE, "%s: node %p is a %s node", where,
                          (const void *)node, cgn__node_type_name(n->type));
@@ -60,8 +65,9 @@ void cgn__hier_unref(cgn__hier *h) {
     if (atomic_fetch_sub_explicit(&h->refs, 1, memory_order_acq_rel) != 1)
         return;
     /* The root graph and every executable are gone: CUDA drops the graph's user-object
-     * references with it. */
-    (void)cgn__driver->cuGraphDestroy(h->raw);
+     * references with it (an adopted graph cgn borrowed stays its owner's). */
+    if (!h->borrowed)
+        (void)cgn__driver->cuGraphDestroy(h->raw);
     for (size_t i = 0; i < h->num_zombies; i++)
         cgn__handle_free(h->zombies[i]);
     free(h->zombies);
@@ -156,8 +162,9 @@ cgn_status cgn_graph_destroy(cgn_graph *graph) {
     if (atomic_load_explicit(&h->refs, memory_order_acquire) == 1) {
         /* No executable needs the raw graph: destroy it now, so a failure can be reported.
          * CUDA drops the graph's user-object references; attachments still used by clones or
-         * executables stay alive through theirs. */
-        CUresult r = cgn__driver->cuGraphDestroy(g->raw);
+         * executables stay alive through theirs. A borrowed (adopted) graph is its owner's to
+         * destroy: what cgn's updates attached to it goes then. */
+        CUresult r = h->borrowed ? CUDA_SUCCESS : cgn__driver->cuGraphDestroy(g->raw);
         if (r != CUDA_SUCCESS)
             return cgn__fail_driver(r, "cgn_graph_destroy: cuGraphDestroy");
         h->raw = NULL;

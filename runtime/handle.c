@@ -26,10 +26,8 @@ static _Atomic(cgn__slot *) cgn__chunks[CGN__MAX_CHUNKS];
 static uint32_t cgn__num_chunks;   /* under the mutex */
 static uint32_t cgn__free_head;    /* index + 1; 0: none (under the mutex) */
 static size_t cgn__live;           /* under the mutex */
-static mtx_t cgn__handles_mutex;
-static once_flag cgn__handles_once = ONCE_FLAG_INIT;
+static pthread_mutex_t cgn__handles_mutex = PTHREAD_MUTEX_INITIALIZER;
 
-static void cgn__handles_init(void) { (void)mtx_init(&cgn__handles_mutex, mtx_plain); }
 
 static cgn__slot *cgn__slot_at(uint32_t index) {
     uint32_t chunk = index >> CGN__CHUNK_BITS;
@@ -59,10 +57,9 @@ static int cgn__grow(void) {
 }
 
 cgn_status cgn__handle_new(cgn__kind kind, void *record, cgn__handle *out, const char *where) {
-    call_once(&cgn__handles_once, cgn__handles_init);
-    mtx_lock(&cgn__handles_mutex);
+    pthread_mutex_lock(&cgn__handles_mutex);
     if (cgn__free_head == 0 && !cgn__grow()) {
-        mtx_unlock(&cgn__handles_mutex);
+        pthread_mutex_unlock(&cgn__handles_mutex);
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory for handles", where);
     }
     uint32_t index = cgn__free_head - 1;
@@ -74,7 +71,7 @@ cgn_status cgn__handle_new(cgn__kind kind, void *record, cgn__handle *out, const
     atomic_store_explicit(&s->record, record, memory_order_relaxed);
     atomic_store_explicit(&s->tag, tag, memory_order_release);
     cgn__live++;
-    mtx_unlock(&cgn__handles_mutex);
+    pthread_mutex_unlock(&cgn__handles_mutex);
     *out = ((cgn__handle)tag << 32) | ((cgn__handle)index + 1);
     return CGN_OK;
 }
@@ -84,7 +81,7 @@ void cgn__handle_free(cgn__handle h) {
     cgn__slot *s = cgn__slot_at(index);
     if (s == NULL)
         return;
-    mtx_lock(&cgn__handles_mutex);
+    pthread_mutex_lock(&cgn__handles_mutex);
     unsigned gen = (atomic_load_explicit(&s->tag, memory_order_relaxed) >> CGN__KIND_BITS) + 1;
     if (gen > CGN__GEN_LIMIT)
         gen = 1; /* after 268 million reuses of one slot a very old handle could match again */
@@ -93,7 +90,7 @@ void cgn__handle_free(cgn__handle h) {
     s->next_free = cgn__free_head;
     cgn__free_head = index + 1;
     cgn__live--;
-    mtx_unlock(&cgn__handles_mutex);
+    pthread_mutex_unlock(&cgn__handles_mutex);
 }
 
 void cgn__handle_set_record(cgn__handle h, void *record) {
@@ -161,9 +158,8 @@ cgn_status cgn__lookup_failed(cgn__lookup result, const void *handle, const char
 }
 
 size_t cgn__handles_live(void) {
-    call_once(&cgn__handles_once, cgn__handles_init);
-    mtx_lock(&cgn__handles_mutex);
+    pthread_mutex_lock(&cgn__handles_mutex);
     size_t n = cgn__live;
-    mtx_unlock(&cgn__handles_mutex);
+    pthread_mutex_unlock(&cgn__handles_mutex);
     return n;
 }

@@ -9,7 +9,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <threads.h>
+#include <pthread.h>
 
 #include "cgn/cgn.h"
 #include "driver.h"
@@ -141,6 +141,7 @@ typedef struct cgn__exec_rec cgn__exec_rec;
 typedef struct cgn__hier {
     atomic_long refs; /* 1 while the root graph lives, plus one per executable */
     CUgraph raw;
+    int borrowed;     /* an adopted raw graph the caller owns: cgn never destroys it */
     cgn__handle *zombies; /* node handles kept valid for executables after the graph went */
     size_t num_zombies;
 } cgn__hier;
@@ -173,6 +174,7 @@ struct cgn__node_rec {
     cgn__handle source;     /* node in an embedding: the node it was copied from */
     CUgraphNode source_raw;
     cgn__attachment *attachment; /* owners of the current version; NULL when none */
+    const char *unsupported; /* adopted in a form cgn does not update: why (static text) */
 };
 
 /* An executable's own copy of one node: taken at instantiation (or refresh), changed only by
@@ -191,6 +193,7 @@ typedef struct cgn__shadow {
     uint32_t parent;        /* index+1 of the child-graph shadow containing it; 0: top level */
     uint32_t num_deps;      /* dependencies, as shadow indices into deps_pool */
     uint32_t deps_at;
+    const char *unsupported; /* the node's, when the copy was taken */
 } cgn__shadow;
 
 /* A retired executable-level version, waiting until launch `seq` is known complete. */
@@ -219,7 +222,7 @@ struct cgn__exec_rec {
     size_t map_mask;
     cgn__attachment *keepalive; /* user object the executable holds; see exec.c */
     /* Retention state, shared with cgn_collect() on other threads: under `lock`. */
-    mtx_t lock;
+    pthread_mutex_t lock;
     uint64_t launches;      /* successful cgn_exec_launch calls */
     uint64_t completed;     /* every launch up to this one is known complete */
     uint64_t fenced;        /* the last launch a fence was recorded after */
@@ -230,6 +233,7 @@ struct cgn__exec_rec {
     CUevent *idle_events;
     size_t num_idle, cap_idle;
     int raw_exposed;        /* cgn_exec_raw was called: launches cgn cannot see may exist */
+    int borrowed;           /* adopted without ownership: cgn_exec_destroy leaves raw alone */
     int listed;             /* in the global list of executables with retired versions */
     cgn__exec_rec *next_listed, *prev_listed;
 };
@@ -260,10 +264,31 @@ static inline cgn_graph *cgn__graph_handle(const cgn__graph_rec *g) {
 typedef cgn_status (*cgn__exec_check_fn)(const void *cur, const void *next, CUcontext ctx,
                                          const char *where);
 
+/* Adoption and refresh (adopt.c): reading a node's driver params into its desc. */
+typedef struct cgn__layouts cgn__layouts; /* kernels' parameter layouts seen by one adoption */
+typedef struct cgn__reader {
+    cgn__layouts *layouts;   /* NULL: ask the driver for each kernel */
+    void *storage;           /* out: the storage block the desc points into, if any */
+    const char *unsupported; /* out: why cgn cannot update the node in this form, or NULL */
+} cgn__reader;
+
+/* The inverse of a node type's build: fills `desc` (zeroed first) from params read with the
+ * node type's typed getter. `prev` (a refresh: the node's desc until now; NULL when adopting)
+ * keeps the owners of values that did not change. Out of memory or a failed driver query is a
+ * failure; a form cgn does not update is not (rd->unsupported). */
+typedef cgn_status (*cgn__read_fn)(cgn__reader *rd, const CUgraphNodeParams *params, void *desc,
+                                   const void *prev, const char *where);
+
 typedef struct cgn__node_type_info {
     const char *name;        /* "memset", "host callback", ... for messages */
     int exec_enable;         /* cuGraphNodeSetEnabled supports it */
     cgn__exec_check_fn exec_check; /* NULL: no rules */
+    CUgraphNodeType cu_type; /* the CUDA node type it records */
+    size_t desc_size;        /* its desc struct (0: none) */
+    cgn__read_fn read;       /* NULL: nothing to read (empty nodes) or not adoptable */
+    /* Runs in a recorded context: where CUgraphNodeParams names it (the spec's context_field;
+     * a getter may leave it NULL); 0 for node types without one. */
+    size_t context_offset;
 } cgn__node_type_info;
 
 extern const cgn__node_type_info cgn__node_types[CGN_NODE_TYPE_COUNT_];
@@ -419,8 +444,41 @@ cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_ar
                                   uint32_t num_args, const cgn_arg **args_copy_out,
                                   void ***params_out, const char *where);
 
-/* The kernelParams array of the current argument block (update path; NULL if none). */
-void **cgn__current_kernel_params(const cgn__txn *txn);
+/* The kernelParams array of the current argument block, for an update that keeps the
+ * arguments (NULL if none). CGN_ERROR_NOT_SUPPORTED when the node was adopted with arguments
+ * cgn could not copy: only an update setting every argument is accepted then. */
+cgn_status cgn__keep_kernel_args(const cgn__txn *txn, void ***params_out, const char *where);
+
+/* Argument-level update: the argument block this update builds (when kernel or args were set
+ * too) or a copy of the current one (one memcpy of the block, never the driver's or a shared
+ * block), with each edit's bytes and owner replacing its argument's. Sizes must match the
+ * kernel's (cached from the driver, 12.4+). *args_inout and *params_out then point into the
+ * new block. */
+cgn_status cgn__stage_arg_edits(cgn__txn *txn, const cgn_arg_edits *edits,
+                                const cgn_arg **args_inout, void ***params_out,
+                                const char *where);
+
+/* Reading a kernel node (adoption, refresh). */
+static inline cgn_kernel cgn__read_kernel_handle(const CUDA_KERNEL_NODE_PARAMS_v3 *params) {
+    /* The driver uses kern only when func is NULL. */
+    return params->func ? (cgn_kernel){params->func, NULL} : (cgn_kernel){NULL, params->kern};
+}
+/* Copies the arguments of a kernel node read from the driver (its kernelParams, or the buffer
+ * packed through `extra`) into a new storage block (rd->storage), using the kernel's parameter
+ * sizes and offsets (12.4+; cached in rd->layouts). Without them, or with an `extra` cgn cannot
+ * parse, the block records why and *num_out is 0: updates must then set every argument.
+ * prev/num_prev (a refresh): arguments whose bytes did not change keep their owners. */
+cgn_status cgn__read_kernel_args(cgn__reader *rd, cgn_kernel kernel,
+                                 const CUDA_KERNEL_NODE_PARAMS_v3 *params, const cgn_arg *prev,
+                                 uint32_t num_prev, const cgn_arg **args_out, uint32_t *num_out,
+                                 const char *where);
+/* A reader's layout cache: new (NULL when out of memory) and free. */
+cgn__layouts *cgn__layouts_new(void);
+void cgn__layouts_free(cgn__layouts *layouts);
+/* The kernel a kernel node's storage block is for; 0 when storage is NULL. */
+int cgn__storage_kernel(const void *storage, cgn_kernel *kernel_out);
+/* Why an adopted kernel node's arguments could not be copied; NULL when they were. */
+const char *cgn__storage_opaque(const void *storage);
 
 /* Fills func/kern of a kernel node's params for a kernel handle (ctx comes from the node's
  * recorded context, the spec's context_field; the driver ignores it for a CUfunction). */
@@ -452,5 +510,18 @@ void cgn__release_staged_copy(cgn_owner *owner);
  * back into another form is refused rather than silently flattened. Executable-level updates
  * skip it: they never read the definition. */
 cgn_status cgn__check_memcpy_1d(const cgn__txn *txn, const char *where);
+/* The same check on params read for adoption: NULL for a plain 1-D host/device copy, else why
+ * cgn cannot update the node (static text naming the form). */
+const char *cgn__memcpy_1d_form(const CUgraphNodeParams *params);
+
+/* ---- graphs built elsewhere (adopt.c) ------------------------------------------------------- */
+
+/* An executable record for `raw`, an executable instantiated outside cgn from g (exec.c):
+ * copies of the nodes from g's records, launches through raw assumed (raw_exposed), no
+ * keep-alive. borrowed: cgn_exec_destroy leaves raw to the caller. */
+cgn_status cgn__exec_wrap(cgn__graph_rec *g, CUgraphExec raw, int borrowed, cgn_exec **exec_out,
+                          const char *where);
+/* "cgn_memcpy_node_update: node 0x.. cannot be updated: it is ..." for an unsupported node. */
+cgn_status cgn__unsupported(const void *node, const char *why, const char *where);
 
 #endif /* CGN_RUNTIME_RUNTIME_H */

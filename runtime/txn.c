@@ -211,6 +211,8 @@ cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
                          "%s: node %p is not part of executable %p (added after the "
                          "instantiation, or a node of another graph)",
                          where, (const void *)node, (const void *)exec);
+    if (s->unsupported != NULL && (s->type == type || s->type == CGN_NODE_OTHER))
+        return cgn__unsupported(node, s->unsupported, where); /* adopted, not updatable */
     if (s->type != type)
         return cgn__fail(CGN_ERROR_WRONG_NODE_TYPE, "%s: node %p is a %s node", where,
                          (const void *)node, cgn__node_type_name(s->type));

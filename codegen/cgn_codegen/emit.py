@@ -8,7 +8,7 @@ import jinja2
 
 from .cfmt import (Call, INDENT, WIDTH, c_string, comment_block, render_lines, version_text,
                    wrap_call)
-from .fieldtypes import ROLE_ARGS, ROLE_KERNEL
+from .fieldtypes import ROLE_ARGS, ROLE_ARG_EDITS, ROLE_KERNEL
 from .model import Field, Fill, Node
 
 AGGREGATE_ORIGIN = "spec/"  # not "spec/*.yaml": "/*" inside a C comment trips -Wcomment
@@ -75,17 +75,40 @@ class NodeView:
         self.gate_text = version_text(n.update_gate)
         self.needs_context = 1 if n.context_field else 0
         args, kernel = n.role(ROLE_ARGS), n.role(ROLE_KERNEL)
+        edits = n.role(ROLE_ARG_EDITS)
         self.snip = dict(member=n.member,
                          args=args.name if args else "", args_bit=self.bit(args) if args else "",
+                         args_cuda=(args.cuda or "") if args else "",
                          kernel=kernel.name if kernel else "",
-                         kernel_bit=self.bit(kernel) if kernel else "")
+                         kernel_bit=self.bit(kernel) if kernel else "",
+                         keep_if=f" if (!(changed & {self.bit(edits)}))" if edits else "")
+        # Bits of the fields a desc has (update-only fields have none there): what an add
+        # stages, and what a full replacement from a desc sets.
+        only = [self.bit(f) for f in n.fields if f.type.update_only]
+        self.add_bits = (f"({self.P}_SET_ALL & ~" + (only[0] if len(only) == 1 else
+                                                     "(" + " | ".join(only) + ")") + ")"
+                         if only else f"{self.P}_SET_ALL")
 
     def bit(self, f: Field) -> str:
         return f"{self.P}_SET_{f.name.upper()}"
 
     def _kw(self, f: Field) -> dict:
         return dict(self.snip, name=f.name, cuda=f.cuda or "", bit=self.bit(f),
-                    replaced=self.bit(self.n.field(f.leader)))
+                    replaced=self.bit(self.n.field(f.leader)), same=self._same(f))
+
+    def _same(self, f: Field) -> str:
+        """C: the fields f requires or follows are unchanged between prev and d (read)."""
+        related = [r for r in f.requires if r != f.name]
+        if f.follows and f.follows not in related:
+            related.append(f.follows)
+        terms = []
+        for name in related:
+            g = self.n.field(name)
+            if g.type.test_helper:  # compared through a test-only helper: never equal here
+                return "0"
+            term = g.type.equal.format(**dict(self.snip, name=g.name))
+            terms.append(term.replace("a->", "d->").replace("b->", "prev->"))
+        return " && ".join(terms) if terms else "1"
 
     def _snippet(self, f: Field, items) -> list:
         kw = self._kw(f)
@@ -99,6 +122,8 @@ class NodeView:
         members = []  # (decl, doc)
         for f in n.fields:
             for m in f.type.members:
+                if m.update_only:
+                    continue
                 doc = m.doc.format(name=f.name, doc=f.doc)
                 if m.internal:
                     doc = "Set by cgn, ignored on input. " + doc
@@ -120,6 +145,11 @@ class NodeView:
         update_doc = "A partial update: fields whose bit is not in `set` keep their current value."
         if coupled:
             update_doc += "\nCoupled: " + "; ".join(coupled) + "."
+        for f in n.fields:
+            if f.type.update_only:
+                update_doc += (f"\n{f.name}: edits of {f.type.edits} by index, applied after "
+                               f"{f.type.edits} (when set too); {f.type.edits} not edited keep "
+                               "their value. Not part of the desc.")
         return dict(
             origin=self.origin, guard=self.guard,
             add_doc=comment_block(f"Adds a {title[0].lower() + title[1:]} after `deps`."
@@ -185,9 +215,11 @@ class NodeView:
         body = []
         for f in self.n.fields:
             for m in self._inputs(f):
+                if m.update_only:
+                    continue
                 name = m.name.format(name=f.name)
                 body.append(f"update->{name} = desc->{name};")
-        body += render_lines("", [Call("update->set = ", (f"{self.P}_SET_ALL",), ";")])
+        body += render_lines("", [Call("update->set = ", (self.add_bits,), ";")])
         sig = wrap_call("", Call(f"static inline void cgn_{self.node}_update_from_desc(",
                                  (f"{self.update} *update", f"const {self.desc} *desc"),
                                  ") {"))
@@ -219,9 +251,22 @@ class NodeView:
             out.append((f, [g for g in n.fields if g.name in group]))
         return out
 
+    def _custom_setter(self, f: Field) -> dict:
+        params, body, doc = f.type.setter
+        kw = self._kw(f)
+        sig = wrap_call("", Call(f"static inline void cgn_{self.node}_update_set_{f.name}(",
+                                 (f"{self.update} *update",) + tuple(params), ") {"))
+        lines = [b.format(**kw) for b in body]
+        lines += render_lines("", [Call("update->set |= ", (self.bit(f),), ";")])
+        return dict(doc=comment_block(doc.format(**kw)), sig=sig,
+                    body=[INDENT + b if b else b for b in lines])
+
     def _setters(self) -> list:
         setters = []
         for first, fields in self.groups():
+            if first.type.setter is not None:
+                setters.append(self._custom_setter(first))
+                continue
             names = [g.name for g in fields]
             doc = f"Sets {_join_words(names)}{' together' if len(names) > 1 else ''}."
             params = [f"{self.update} *update"] + [m.decl(g.name) for g in fields
@@ -253,7 +298,7 @@ class NodeView:
         check_voids = _voids(checks, ("d", "changed", "where"))
 
         stage = render_lines(INDENT, [l for f in n.fields for l in self._snippet(f, f.type.stage)])
-        stage_voids = _voids(stage, ("txn", "d", "changed", "p", "where"))
+        stage_voids = _voids(stage, ("txn", "d", "u", "changed", "p", "where"))
 
         owner_exprs = tuple(f"d->{m.format(name=f.name)}" for f in n.owners
                             if f.type.role != ROLE_ARGS for m in f.type.owner_members)
@@ -274,7 +319,8 @@ class NodeView:
         # The bits whose change can change the owner list: the owner fields (or the fields they
         # follow) and the args field. An update setting none of them keeps the current
         # attachment without even comparing owner lists.
-        owner_bits = sorted({self.bit(n.field(f.leader)) for f in n.owners})
+        owner_bits = sorted({self.bit(n.field(f.leader)) for f in n.owners}
+                            | {self.bit(f) for f in n.fields if f.type.changes_owners})
         self.owner_bits = " | ".join(owner_bits) if owner_bits else "0"
 
         settle = render_lines(INDENT, [l for f in n.fields
@@ -303,7 +349,7 @@ class NodeView:
 
         merge = []
         for f in n.fields:
-            if f.follows:
+            if f.follows or f.type.update_only:  # update-only fields are staged from `update`
                 continue
             stmts = [f"d.{m.name.format(name=f.name)} = update->{m.name.format(name=f.name)};"
                      for m in self._inputs(f)]
@@ -346,7 +392,7 @@ class NodeView:
         return dict(
             origin=self.origin, node=node, desc=self.desc, update=self.update, P=self.P,
             type_enum=n.type_enum, gate=n.update_gate, needs_context=self.needs_context,
-            settle=settle,
+            settle=settle, add_bits=self.add_bits, read=self._read(),
             settle_doc=comment_block(f"Drops the references {node}_stage created, once the "
                                      "owners are staged or staging failed: the staged "
                                      "attachment, if any, holds its own, and a rollback "
@@ -362,9 +408,12 @@ class NodeView:
                 f"const {self.desc} *d", "const char *where"), ") {")),
             stage=stage, stage_voids=stage_voids,
             stage_sig=wrap_call("", Call(f"static cgn_status {node}_stage(", (
-                "cgn__txn *txn", f"{self.desc} *d", "uint64_t changed", "CUgraphNodeParams *p",
-                "const char *where"), ") {")),
+                "cgn__txn *txn", f"{self.desc} *d", f"const {self.update} *u",
+                "uint64_t changed", "CUgraphNodeParams *p", "const char *where"), ") {")),
             owners=owners, owner_bits=self.owner_bits,
+            owner_cond=wrap_call(INDENT, Call("if (st == CGN_OK && (set & (",
+                                              tuple(self.owner_bits.split(" | ")), ")))",
+                                              " | ")),
             owners_sig=wrap_call("", Call(f"static cgn_status {node}_stage_owners(", (
                 "cgn__txn *txn", f"const {self.desc} *d"), ") {")),
             build=build, build_voids=build_voids,
@@ -406,6 +455,32 @@ class NodeView:
             exec_begin=wrap_call(INDENT, Call("cgn_status st = cgn__exec_update_begin(", (
                 "&txn", "exec", "node", n.type_enum, str(n.update_gate), "where"), ");")),
         )
+
+    def _read(self) -> dict:
+        """cgn__<node>_read: the driver's params (typed getter) into a desc, the inverse of
+        build, for adoption and refresh. Owners come last: they compare what they guard."""
+        n = self.n
+        body = []
+        if n.update_check is not None and n.update_check.read:
+            body += [f"rd->unsupported = {n.update_check.read}(p);",
+                     "if (rd->unsupported != NULL)",
+                     INDENT + "return CGN_OK; /* recorded as a node cgn does not update */"]
+        ordered = ([f for f in n.fields if not f.type.owner_members] +
+                   [f for f in n.fields if f.type.owner_members])
+        body += [l for f in ordered for l in self._snippet(f, f.type.read)]
+        lines = render_lines(INDENT, body)
+        voids = _voids(lines, ("rd", "p", "prev", "where"))
+        sig = wrap_call("", Call(f"cgn_status cgn__{n.node}_read(", (
+            "cgn__reader *rd", "const CUgraphNodeParams *p", "void *desc_", "const void *prev_",
+            "const char *where"), ") {"))
+        return dict(
+            doc=comment_block(f"Reads an adopted (or refreshed) node's params into its desc: the "
+                              f"inverse of {n.node}_build. Owners are never read (what the "
+                              f"node points at is the caller's), except that a refresh keeps "
+                              f"those of unchanged values (prev)."),
+            sig=sig,
+            head=[f"{self.desc} *d = desc_;", f"const {self.desc} *prev = prev_;"] + voids,
+            body=lines)
 
     @staticmethod
     def _inputs(f: Field) -> list:
@@ -468,6 +543,8 @@ class NodeView:
         equal_terms = []
         helpers = []
         for f in n.fields:
+            if f.type.update_only:
+                continue
             equal_terms.append(f.type.equal.format(**self._kw(f)))
             if f.type.test_helper and f.type.test_helper not in helpers:
                 helpers.append(f.type.test_helper)
@@ -511,7 +588,14 @@ class Emitter:
         out["src/cgn_registry.c"] = self._render("registry.c.j2", origin=AGGREGATE_ORIGIN, nodes=[
             dict(node=n.node, type_enum=n.type_enum, name=n.node.replace("_", " "),
                  enable=int(n.exec_enable),
-                 pad=" " * len(f"cgn_status cgn__{n.node}_exec_check("))
+                 pad=" " * len(f"cgn_status cgn__{n.node}_exec_check("),
+                 read_pad=" " * len(f"cgn_status cgn__{n.node}_read("),
+                 row=wrap_call(INDENT, Call(f"[{n.type_enum}] = {{", (
+                     c_string(n.node.replace("_", " ")), str(int(n.exec_enable)),
+                     f"cgn__{n.node}_exec_check", n.cu_node_type, f"sizeof(cgn_{n.node}_desc)",
+                     f"cgn__{n.node}_read",
+                     f"offsetof(CUgraphNodeParams, {n.member}.{n.context_field})"
+                     if n.context_field else "0"), "},")))
             for n in nodes])
         out["docs/nodes.md"] = self._render("docs.md.j2", **DocsView(nodes).render_ctx())
         return dict(sorted(out.items()))
@@ -559,14 +643,18 @@ class DocsView:
             anchor=n.node, title=title, summary=n.summary, reference=n.reference,
             facts=self._facts(n, v), fields=self._fields(n, v), internal=self._internal(n),
             updates=self._updates(n), retains=self._retains(n), errors=self._errors(n),
+            adopted=self._adopted(n),
             differences=list(n.differences),
         )
 
     def _facts(self, n: Node, v: NodeView) -> list:
         setters = []
         for first, fields in v.groups():
-            params = ", ".join(["update"] + [m.name.format(name=g.name) for g in fields
-                                             for m in NodeView._inputs(g)])
+            if first.type.setter is not None:
+                names = [p.split()[-1].lstrip("*") for p in first.type.setter[0]]
+            else:
+                names = [m.name.format(name=g.name) for g in fields for m in NodeView._inputs(g)]
+            params = ", ".join(["update"] + names)
             setters.append(_code(f"cgn_{n.node}_update_set_{first.name}({params})"))
         context = "none (the node type has no context field)"
         if n.context_field:
@@ -635,6 +723,23 @@ class DocsView:
                 _code(m.name.format(name=f.name)) for f in inter for m in f.type.members
                 if m.internal) + ") are recomputed when their field is replaced and kept "
                 "otherwise; they are ignored on input.")
+        return out
+
+    @staticmethod
+    def _adopted(n: Node) -> list:
+        """What cgn_graph_adopt and cgn_node_refresh read into each field."""
+        out = []
+        if n.update_check is not None and n.update_check.read:
+            doc = n.update_check.read_doc
+            out.append(doc[0].upper() + doc[1:] + ".")
+        for f in n.fields:
+            if f.type.update_only:
+                continue
+            out.append(f"{_code(f.name)}: " + f.type.doc_read.format(cuda=f.cuda or ""))
+        if n.context_field:
+            out.append(f"The node's context: `{n.member}.{n.context_field}` when the getter "
+                       f"reports one, else the context current at adoption (none current is "
+                       f"CGN_ERROR_NO_CONTEXT).")
         return out
 
     @staticmethod

@@ -9,16 +9,28 @@ Snippet placeholders, filled per field by emit.py:
   {member} the CUgraphNodeParams union member (spec cuda.member)
   {cuda}  the field's `cuda:` name
   {args} / {args_bit}, {kernel} / {kernel_bit}  the node's args / kernel field and its bit
+  {args_cuda} the args field's `cuda:` name
+  {keep_if}  "" or " if (!(changed & <bit>))" with the bit of a field that edits this one (an
+          argument-level update stages the argument block itself)
+  {same}  (read) C condition: every field this one requires or follows is unchanged since `prev`
 Variables in scope: build: d (const desc *), p (CUgraphNodeParams *), ctx (CUcontext);
-stage: txn, d (desc *), changed (uint64_t), p, where; check: d (const desc *), changed, where;
-settle: d (const desc *), changed; exec_check: cur and d (const desc *), ctx (the node's
-context, current), where.
+stage: txn, d (desc *), u (const update *: NULL when adding), changed (uint64_t), p, where;
+check: d (const desc *), changed, where; settle: d (const desc *), changed; exec_check: cur and
+d (const desc *), ctx (the node's context, current), where; read: rd (cgn__reader *), p (const
+CUgraphNodeParams *, from the typed getter), d (desc *, zeroed), prev (const desc *: the record
+before a refresh; NULL when adopting), where.
 Test values (spec `cases:`) are parsed by each type's `case` codec into C statements over `$t`
 (the desc or update pointer) and a normalised value used to check replacements.
 
 Members set by cgn (`internal`: a detected memory type, the owner of a cgn-owned copy) are in
 the desc only: ignored on input (reset to zero whenever their field is replaced, before
 staging), never in the update struct or a setter, reported by the node's get function.
+Members of an `update_only` type (argument edits) are the opposite: in the update struct only,
+never in the desc; the field's stage snippet applies them (through `u`), its setter appends
+one (FieldType.setter), and test cases give them in `update:` alone.
+`read` is the inverse of `build`, for adoption and refresh: what the driver's params say, never
+an owner (what an adopted node points at is the caller's) unless a refresh finds the value it
+guards unchanged.
 A type whose stage creates references (a cgn-owned copy held by an internal owner) drops them
 in `settle`, which runs after the owners are staged, whether staging succeeded or not: the
 staged attachment then holds the only reference, and a rollback releases it.
@@ -43,6 +55,7 @@ class Member:
     zero: str    # the C value a follower is reset to
     doc: str = "{doc}"
     internal: bool = False  # set by cgn: desc only, ignored on input (see the module doc)
+    update_only: bool = False  # in the update struct only (see the module doc)
 
     def decl(self, fname: str) -> str:
         n = self.name.format(name=fname)
@@ -73,14 +86,24 @@ class FieldType:
     needs: tuple = ()                          # roles this type needs in the same node
     cuda_suffixes: tuple = ("",)               # CUDA members written: `cuda:` + each suffix
     settle: tuple = ()                         # after staging owners: drop what stage created
+    changes_owners: bool = False               # setting it restages the owners (arg edits)
     exec_check: tuple = ()                     # executable-update rule of the kind: cur (the
                                                # executable's desc), d (new), ctx, where
     owner_members: tuple = ()                  # members holding owners, staged when the field
                                                # is listed in `owners:`
+    read: tuple = ()                           # params -> desc (adoption, refresh)
+    setter: Optional[tuple] = None             # (params, body lines, doc): a setter of its own
+    edits: str = ""                            # role of the field whose value it edits
+    case_apply: Optional[Callable] = None      # (edited field's norm, norm) -> norm or an error
     # For the generated docs (generated/docs/nodes.md):
     doc_type: str = ""                         # how the C type reads; "" means `name`
     doc_errors: tuple = ()                     # (status, cause) the type's codecs can return
     doc_retains: str = ""                      # what cgn keeps for the field, if anything
+    doc_read: str = "read from `{cuda}`"       # what adoption and refresh read into it
+
+    @property
+    def update_only(self) -> bool:
+        return any(m.update_only for m in self.members)
 
 
 # ---- value codecs --------------------------------------------------------------------------
@@ -260,6 +283,25 @@ def _dim3_case(node, name, diags, what):
     return CaseValue(v, ("$t->%s = CGN_DIM3(%d, %d, %d);" % ((name,) + v),))
 
 
+def _arg_item(item, diags, what):
+    """One argument: (norm, C call making its cgn_arg), or None after reporting."""
+    if isinstance(item, YScalar) and isinstance(item.value, str) \
+            and re.fullmatch(r"(owned-)?buf:.*", item.value):
+        owned = item.value.startswith("owned-")
+        n = _tag_index(item, "owned-buf" if owned else "buf", diags, what)
+        if n is None:
+            return None
+        return ("buf", n, owned), f"cgn_test_arg_buf(env, {n}, {int(owned)})"
+    if isinstance(item, YMap) and item.keys() == ["u32"]:
+        v = _int_in(item.get("u32"), 0, 0xFFFFFFFF, diags, what, "uint32_t")
+        if v is None:
+            return None
+        return ("u32", v), f"cgn_test_arg_u32(env, {c_int(v, item.get('u32').text)})"
+    diags.error(item.mark, f"{what}: an argument is \"buf:N\", \"owned-buf:N\" or "
+                           f"{{u32: V}}")
+    return None
+
+
 def _args_case(node, name, diags, what):
     """["buf:N", "owned-buf:N", {u32: V}, ...] -> cgn_test_args slots."""
     if not isinstance(node, YSeq):
@@ -267,26 +309,12 @@ def _args_case(node, name, diags, what):
         return None
     norm, calls, ok = [], [], True
     for item in node.items:
-        if isinstance(item, YScalar) and isinstance(item.value, str) \
-                and re.fullmatch(r"(owned-)?buf:.*", item.value):
-            owned = item.value.startswith("owned-")
-            n = _tag_index(item, "owned-buf" if owned else "buf", diags, what)
-            if n is None:
-                ok = False
-                continue
-            norm.append(("buf", n, owned))
-            calls.append(f"cgn_test_arg_buf(env, {n}, {int(owned)})")
-        elif isinstance(item, YMap) and item.keys() == ["u32"]:
-            v = _int_in(item.get("u32"), 0, 0xFFFFFFFF, diags, what, "uint32_t")
-            if v is None:
-                ok = False
-                continue
-            norm.append(("u32", v))
-            calls.append(f"cgn_test_arg_u32(env, {c_int(v, item.get('u32').text)})")
-        else:
-            diags.error(item.mark, f"{what}: an argument is \"buf:N\", \"owned-buf:N\" or "
-                                   f"{{u32: V}}")
+        got = _arg_item(item, diags, what)
+        if got is None:
             ok = False
+            continue
+        norm.append(got[0])
+        calls.append(got[1])
     if not ok:
         return None
     if not calls:
@@ -297,6 +325,46 @@ def _args_case(node, name, diags, what):
     return CaseValue(tuple(norm), tuple(lines))
 
 
+def _arg_edits_case(node, name, diags, what):
+    """[[INDEX, ARG], ...] with ARG as in an args list ("buf:N", "owned-buf:N", {u32: V})."""
+    if not isinstance(node, YSeq) or not node.items:
+        diags.error(node.mark, f"{what}: expected a list of [index, argument] pairs, got "
+                               f"{_describe(node)}")
+        return None
+    norm, lines, ok = [], ["{"], True
+    for i, item in enumerate(node.items):
+        if not (isinstance(item, YSeq) and len(item.items) == 2):
+            diags.error(item.mark, f"{what}: an edit is [index, argument]")
+            ok = False
+            continue
+        index = _int_in(item.items[0], 0, 0xFFFFFFFF, diags, what, "an argument index")
+        arg = _arg_item(item.items[1], diags, what)
+        if index is None or arg is None:
+            ok = False
+            continue
+        norm.append((index, arg[0]))
+        lines += [f"    cgn_arg a{i} = {arg[1]};",
+                  f"    $t->{name}_edits.edit[{i}] = (cgn_arg_edit){{a{i}.value, a{i}.owner, "
+                  f"{index}, (uint32_t)a{i}.size}};"]
+    if not ok:
+        return None
+    if len(norm) > 8:
+        diags.error(node.mark, f"{what}: at most 8 edits (CGN_MAX_ARG_EDITS)")
+        return None
+    lines += [f"    $t->{name}_edits.count = {len(norm)};", "}"]
+    return CaseValue(tuple(norm), tuple(lines))
+
+
+def _apply_arg_edits(args_norm, edits_norm):
+    """The argument list the edits make of args_norm, or an error text."""
+    out = list(args_norm)
+    for index, arg in edits_norm:
+        if index >= len(out):
+            return f"edits argument {index} of {len(out)}"
+        out[index] = arg
+    return tuple(out)
+
+
 # ---- the table -----------------------------------------------------------------------------
 
 def _scalar(ctype: str, lo: int, hi: int, tags=()) -> FieldType:
@@ -304,6 +372,7 @@ def _scalar(ctype: str, lo: int, hi: int, tags=()) -> FieldType:
         name=ctype, cuda="required",
         members=(Member(ctype, "{name}", "0"),),
         build=("p->{member}.{cuda} = d->{name};",),
+        read=("d->{name} = p->{member}.{cuda};",),
         default=_int_default(ctype, lo, hi),
         case=_int_case(ctype, lo, hi, tags),
     )
@@ -314,6 +383,7 @@ def _handle(spec_name: str, ctype: str, case=_null_case, build=None, doc_type=""
         name=spec_name, cuda="required",
         members=(Member(ctype, "{name}", "NULL"),),
         build=build or ("p->{member}.{cuda} = d->{name};",),
+        read=("d->{name} = p->{member}.{cuda};",),
         default=_null_default, case=case, zero_norm=None, doc_type=doc_type,
     )
 
@@ -363,6 +433,10 @@ FIELD_TYPES = {t.name: t for t in (
         members=(Member("cgn_owner *", "{name}", "NULL"),),
         case=_owner_case, zero_norm=None, owner_members=("{name}",), doc_type="cgn_owner *",
         doc_retains="retained while any graph, clone or executable may use that version",
+        read=(Call("if (", ("prev != NULL", "{same}"), ")", " && "),
+              "    d->{name} = prev->{name};"),
+        doc_read="NULL: what an adopted node points at stays the caller's (a refresh keeps the "
+                 "owner while the value it guards is unchanged)",
     ),
     # A CUdeviceptr-typed address of device or host memory. Its memory type is asked of the
     # driver when the field is set (add, or an update that replaces it) and kept in the desc, so
@@ -389,6 +463,13 @@ FIELD_TYPES = {t.name: t for t in (
                        (("buf", "cgn_test_buf"), ("host", "cgn_test_host"))),
         cuda_suffixes=("MemoryType", "Host", "Device"),
         rule_names=("{name}", "{name}_memory_type"),
+        read=("d->{name}_memory_type = p->{member}.{cuda}MemoryType;",
+              "if (d->{name}_memory_type == CU_MEMORYTYPE_HOST)",
+              "    d->{name} = (CUdeviceptr)(uintptr_t)p->{member}.{cuda}Host;",
+              "else",
+              "    d->{name} = p->{member}.{cuda}Device;"),
+        doc_read="read from `{cuda}{{MemoryType,Host,Device}}` (a plain 1-D host or device copy "
+                 "only)",
         doc_type="CUdeviceptr (device or host memory)",
         doc_errors=(("CGN_ERROR_DRIVER", "cuPointerGetAttribute failed with anything but "
                      "CUDA_ERROR_INVALID_VALUE (which means pageable host memory)"),
@@ -421,6 +502,7 @@ FIELD_TYPES = {t.name: t for t in (
         rule_names=("{name}", "{name}_size"),
         owner_members=("{name}_owner",),
         case=_bytes_case, zero_norm=(),
+        doc_read="NULL: the driver's pointer is read into the field sharing `{cuda}`",
         doc_type="const void * + size_t (copied by cgn)",
         doc_errors=(("CGN_ERROR_OUT_OF_MEMORY", "no host memory for the copy"),),
         doc_retains="cgn's copy of the bytes (freed once no graph, clone, executable or "
@@ -439,6 +521,8 @@ FIELD_TYPES = {t.name: t for t in (
                "}}"),
         default=_null_default,
         case=_handle_case(tags=(("graph", "cgn_test_graph"),)), zero_norm=None,
+        doc_read="NULL (there is no source graph): the embedded graph is adopted with the node "
+                 "(cgn_child_graph_node_embedded)",
         doc_type="cgn_graph *",
         doc_errors=(("CGN_ERROR_INVALID_VALUE", "the graph is NULL"),
                     ("CGN_ERROR_SAME_HIERARCHY", "the graph belongs to the destination's "
@@ -459,11 +543,17 @@ FIELD_TYPES = {t.name: t for t in (
               "a->{name}.z == b->{name}.z",
         default=_dim3_default, case=_dim3_case, zero_norm=(0, 0, 0),
         cuda_suffixes=("X", "Y", "Z"),
+        read=("d->{name}.x = p->{member}.{cuda}X;",
+              "d->{name}.y = p->{member}.{cuda}Y;",
+              "d->{name}.z = p->{member}.{cuda}Z;"),
+        doc_read="read from `{cuda}{{X,Y,Z}}`",
     ),
     FieldType(
         name="kernel", cuda="forbidden", role="kernel", needs=("args",),
         members=(Member("cgn_kernel", "{name}", "CGN_FUNCTION(NULL)"),),
         build=("cgn__set_kernel_handle(&p->{member}, d->{name});",),
+        read=("d->{name} = cgn__read_kernel_handle(&p->{member});",),
+        doc_read="read from `func`, else `kern` (the driver uses kern only when func is NULL)",
         equal="a->{name}.function == b->{name}.function && a->{name}.kernel == b->{name}.kernel",
         case=_kernel_case, zero_norm=None, doc_type="cgn_kernel",
         doc_errors=(("CGN_ERROR_INVALID_VALUE", "the kernel names neither or both of a "
@@ -481,9 +571,25 @@ FIELD_TYPES = {t.name: t for t in (
                      "&p->{member}.{cuda}", "where"), ");"),
                "    if (st != CGN_OK)",
                "        return st;",
-               "}} else {{",
-               "    p->{member}.{cuda} = cgn__current_kernel_params(txn);",
+               "}} else{keep_if} {{",
+               "    cgn_status st = cgn__keep_kernel_args(txn, &p->{member}.{cuda}, where);",
+               "    if (st != CGN_OK)",
+               "        return st;",
                "}}"),
+        # Copied out of the driver's block (kernelParams, or a buffer packed through `extra`)
+        # with the kernel's parameter sizes and offsets, 12.4+.
+        read=("{{",
+              Call("    cgn_status st = cgn__read_kernel_args(",
+                   ("rd", "d->{kernel}", "&p->{member}", "prev ? prev->{name} : NULL",
+                    "prev ? prev->num_{name} : 0", "&d->{name}", "&d->num_{name}", "where"),
+                   ");"),
+              "    if (st != CGN_OK)",
+              "        return st;",
+              "}}"),
+        doc_read="copied into cgn storage from `kernelParams`, or from the buffer packed through "
+                 "`extra`, with the kernel's parameter sizes and offsets (cuFuncGetParamInfo, "
+                 "12.4+); without them the arguments stay unknown and only an update setting "
+                 "every argument is accepted",
         equal="args_equal(a->{name}, a->num_{name}, b->{name}, b->num_{name})",
         rule_names=("{name}", "num_{name}"),
         case=_args_case, zero_norm=(), test_helper=_ARGS_EQUAL,
@@ -495,10 +601,51 @@ FIELD_TYPES = {t.name: t for t in (
                     ("CGN_ERROR_OUT_OF_MEMORY", "no host memory for the argument copies")),
         doc_retains="each argument's owner (the values themselves are copied)",
     ),
+    # Argument-level updates: up to CGN_MAX_ARG_EDITS arguments replaced by index, the others
+    # kept (never in the desc). Staged after the args field: on the block that field built, or
+    # on a copy of the current one (runtime/codecs.c).
+    FieldType(
+        name="arg_edits", cuda="forbidden", role="arg_edits", needs=("args",), edits="args",
+        members=(Member("cgn_arg_edits", "{name}_edits", "{0}", update_only=True),),
+        stage=("if (changed & {bit}) {{",
+               Call("    cgn_status st = cgn__stage_arg_edits(",
+                    ("txn", "&u->{name}_edits", "&d->{args}", "&p->{member}.{args_cuda}",
+                     "where"), ");"),
+               "    if (st != CGN_OK)",
+               "        return st;",
+               "}}"),
+        setter=(("uint32_t index", "const void *value", "size_t size", "cgn_owner *owner"),
+                ("if (update->{name}_edits.count < CGN_MAX_ARG_EDITS) {{",
+                 "    cgn_arg_edit *e = &update->{name}_edits.edit[update->{name}_edits.count];",
+                 "    e->value = value;",
+                 "    e->owner = owner;",
+                 "    e->index = index;",
+                 "    e->size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;",
+                 "}}",
+                 "update->{name}_edits.count++;"),
+                "Edits argument `index` of {args} (at most CGN_MAX_ARG_EDITS edits an update; a "
+                "later edit of the same index wins): its `size` bytes at `value`, copied when "
+                "the update is applied, with `owner` in place of the owner of its previous "
+                "value. The other arguments keep what the node (or that executable) has."),
+        equal="1", changes_owners=True,
+        case=_arg_edits_case, case_apply=_apply_arg_edits, zero_norm=(),
+        doc_type="cgn_arg_edits (cgn_kernel_update_set_arg)",
+        doc_read="nothing: an update-only field",
+        doc_errors=(("CGN_ERROR_INVALID_VALUE", "an edited argument's index is past the "
+                     "kernel's arguments, or its size is not the kernel's"),
+                    ("CGN_ERROR_INVALID_ARGUMENT", "more than CGN_MAX_ARG_EDITS edits, or an "
+                     "edit without a value"),
+                    ("CGN_ERROR_DRIVER_TOO_OLD", "the kernel's parameter sizes are unknown "
+                     "(driver before 12.4)"),
+                    ("CGN_ERROR_NOT_SUPPORTED", "an adopted node whose arguments cgn could not "
+                     "copy")),
+        doc_retains="each edit's owner, in place of the owner of the argument it replaces",
+    ),
 )}
 
 # Field types that are the argument block staged by cgn__txn_stage_owners (at most one a node).
 ROLE_ARGS = "args"
+ROLE_ARG_EDITS = "arg_edits"
 ROLE_OWNER = "owner"
 ROLE_KERNEL = "kernel"
 
@@ -506,12 +653,17 @@ ROLE_KERNEL = "kernel"
 @dataclass(frozen=True)
 class NodeCheck:
     """A check of the node's current driver-side form, run on every update before anything
-    else reads or stages: `call(const cgn__txn *txn, const char *where)` returns a status."""
+    else reads or stages: `call(const cgn__txn *txn, const char *where)` returns a status.
+    `read(const CUgraphNodeParams *p)` is the same check on params read for adoption or
+    refresh: NULL, or why cgn does not update the node (it is then recorded as not
+    updatable)."""
 
     name: str
     call: str
     status: str
     doc: str
+    read: str = ""
+    read_doc: str = ""  # for the docs: what adoption records, and when
 
 
 # spec `cuda.update_check:` names one of these.
@@ -519,5 +671,12 @@ NODE_CHECKS = {c.name: c for c in (
     NodeCheck("memcpy_1d", "cgn__check_memcpy_1d", "CGN_ERROR_NOT_SUPPORTED",
               "the node's descriptor, read back with cuGraphMemcpyNodeGetParams, is "
               "multidimensional, pitched, offset, array-backed or of a memory type other than "
-              "host or device (changed outside cgn); the node is left unchanged"),
+              "host or device (changed outside cgn); the node is left unchanged",
+              read="cgn__memcpy_1d_form",
+              read_doc="only a plain 1-D copy between host and device memory is updatable "
+                       "(a pitch equal to the width, as the CUDA runtime describes 1-D "
+                       "copies, is accepted): a node read in another form (multidimensional, "
+                       "offset, array-backed, or another memory type, e.g. the "
+                       "CU_MEMORYTYPE_UNIFIED of a captured cudaMemcpyDefault copy) is "
+                       "recorded, and updating it is CGN_ERROR_NOT_SUPPORTED"),
 )}

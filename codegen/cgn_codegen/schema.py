@@ -204,7 +204,9 @@ def _c_names(header_text: str) -> tuple:
     statuses = re.findall(r"X\((CGN_\w+),", table.group(1)) if table else []
     enum = re.search(r"typedef enum cgn_node_type \{(.*?)\}", header_text, re.S)
     types = re.findall(r"\b(CGN_NODE_\w+)", enum.group(1)) if enum else []
-    types = [t for t in types if not t.endswith("_")]  # CGN_NODE_TYPE_COUNT_
+    # Not CGN_NODE_TYPE_COUNT_, nor CGN_NODE_OTHER (adopted nodes of CUDA types cgn does not
+    # build: no spec can describe one).
+    types = [t for t in types if not t.endswith("_") and t != "CGN_NODE_OTHER"]
     return statuses, types
 
 

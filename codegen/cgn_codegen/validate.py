@@ -10,7 +10,7 @@ from typing import Optional
 from . import cexpr
 from .cfmt import one_line
 from .diag import Diagnostics
-from .fieldtypes import FIELD_TYPES, NODE_CHECKS, ROLE_ARGS, ROLE_KERNEL
+from .fieldtypes import FIELD_TYPES, NODE_CHECKS, ROLE_ARG_EDITS, ROLE_ARGS, ROLE_KERNEL
 from .load import YMap, YNode, YScalar, YSeq
 from .model import Case, ExecInvalid, ExecRule, Field, Fill, Invalid, Node, Rule
 from .schema import CU_NODE_TYPES, CU_PARAMS_MEMBERS, SPEC, Checker
@@ -220,7 +220,7 @@ class SpecValidator:
                 self.err(fnode.key_node("cuda").mark, f"field '{name}' of type {ftype.name} "
                                                       f"takes no `cuda:` (it is not a driver "
                                                       f"parameter member)")
-            if ftype.role in (ROLE_ARGS, ROLE_KERNEL) and ftype.role in role_seen:
+            if ftype.role in (ROLE_ARGS, ROLE_KERNEL, ROLE_ARG_EDITS) and ftype.role in role_seen:
                 self.err(fnode.get("type").mark, f"only one {ftype.role} field a node type "
                                                  f"(first: '{role_seen[ftype.role]}')")
             role_seen.setdefault(ftype.role, name)
@@ -229,6 +229,12 @@ class SpecValidator:
                 if extra in names:
                     self.err(names[extra].get("name").mark,
                              f"field '{extra}' clashes with the member '{extra}' of field '{name}'")
+            if ftype.update_only:
+                for key in ("requires", "follows"):
+                    if fnode.get(key) is not None:
+                        self.err(fnode.key_node(key).mark, f"field '{name}' of type {ftype.name} "
+                                                           f"is update-only: it takes no "
+                                                           f"`{key}:`")
             dnode = fnode.get("default")
             if dnode is not None:
                 if ftype.default is None:
@@ -277,8 +283,9 @@ class SpecValidator:
                                                      f"{role} field in the same node type")
         out = {}
         for i, (name, fnode) in enumerate(names.items()):
-            req = fnode.get("requires")
-            fol = fnode.get("follows")
+            update_only = FIELD_TYPES[fnode.get("type").value].update_only
+            req = fnode.get("requires") if not update_only else None  # reported above
+            fol = fnode.get("follows") if not update_only else None
             out[name] = Field(
                 name=name,
                 type=FIELD_TYPES[fnode.get("type").value],
@@ -488,14 +495,21 @@ class SpecValidator:
 
     # ---- cases ---------------------------------------------------------------------------
 
-    def _values(self, mnode: YMap, fields: dict, what: str) -> Optional[dict]:
-        """{field name: CaseValue} for a case mapping, or None after reporting problems."""
+    def _values(self, mnode: YMap, fields: dict, what: str,
+                update: bool = False) -> Optional[dict]:
+        """{field name: CaseValue} for a case mapping, or None after reporting problems.
+        Update-only fields (argument edits) may appear in updates alone."""
         out = {}
         ok = True
         for key, value in mnode.items:
             f = fields.get(key.value)
             if f is None:
                 self.err(key.mark, f"{what}: unknown field '{key.value}'")
+                ok = False
+                continue
+            if f.type.update_only and not update:
+                self.err(key.mark, f"{what}: '{key.value}' is update-only (a descriptor has no "
+                                   f"{key.value}); give the {f.type.edits} it makes instead")
                 ok = False
                 continue
             v = f.type.case(value, f.name, self.diags, f"{what}.{f.name}")
@@ -540,7 +554,7 @@ class SpecValidator:
             what = f"case {cid}"
             orig = self._values(c.get("original"), fields, f"{what}: original")
             upd_node = c.get("update")
-            upd = self._values(upd_node, fields, f"{what}: update")
+            upd = self._values(upd_node, fields, f"{what}: update", update=True)
             repl = self._values(c.get("replacement"), fields, f"{what}: replacement")
             if upd is not None and not upd:
                 self.err(upd_node.mark, f"{what}: update sets nothing")
@@ -554,7 +568,7 @@ class SpecValidator:
             inode = c.get("invalid")
             for j, inv in enumerate(inode.items if inode is not None else ()):
                 u_node = inv.get("update")
-                u = self._values(u_node, fields, f"{what}: invalid[{j}].update")
+                u = self._values(u_node, fields, f"{what}: invalid[{j}].update", update=True)
                 if u is not None and not u:
                     self.err(u_node.mark, f"{what}: invalid[{j}].update sets nothing")
                     u = None
@@ -565,7 +579,8 @@ class SpecValidator:
             enode = c.get("exec_invalid")
             for j, inv in enumerate(enode.items if enode is not None else ()):
                 u_node = inv.get("update")
-                u = self._values(u_node, fields, f"{what}: exec_invalid[{j}].update")
+                u = self._values(u_node, fields, f"{what}: exec_invalid[{j}].update",
+                                 update=True)
                 fnode = inv.get("field")
                 if fnode.value not in fields:
                     self.err(fnode.mark, f"{what}: exec_invalid[{j}].field: unknown field "
@@ -593,10 +608,22 @@ class SpecValidator:
                            what: str) -> None:
         expect = self._full(orig, fields)
         for n, v in upd.items():
+            if fields[n].type.update_only:
+                continue
             expect[n] = v.norm
             for follower in fields[n].followers:
                 if follower not in upd:
                     expect[follower] = fields[follower].type.zero_norm
+        for n, v in upd.items():  # edits apply to what the rest of the update made
+            t = fields[n].type
+            if not t.update_only:
+                continue
+            target = next(f for f in fields.values() if f.type.role == t.edits)
+            edited = t.case_apply(expect[target.name], v.norm)
+            if isinstance(edited, str):
+                self.err(c.get("update").get(n).mark, f"{what}: update {edited}")
+                return
+            expect[target.name] = edited
         got = self._full(repl, fields)
         rnode = c.get("replacement")
         for n in fields:

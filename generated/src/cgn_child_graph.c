@@ -21,8 +21,10 @@ static cgn_status child_graph_check_kinds(const cgn_child_graph_desc *d, uint64_
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status child_graph_stage(cgn__txn *txn, cgn_child_graph_desc *d, uint64_t changed,
+static cgn_status child_graph_stage(cgn__txn *txn, cgn_child_graph_desc *d,
+                                    const cgn_child_graph_update *u, uint64_t changed,
                                     CUgraphNodeParams *p, const char *where) {
+    (void)u;
     if (changed & CGN_CHILD_GRAPH_SET_GRAPH) {
         cgn_status st = cgn__stage_child_graph(txn, d->graph, &p->graph.graph, where);
         if (st != CGN_OK)
@@ -62,7 +64,7 @@ cgn_status cgn_graph_add_child_graph(cgn_graph *graph, cgn_node *const *deps, si
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p);
-    st = child_graph_stage(&txn, &d, CGN_CHILD_GRAPH_SET_ALL, &p, where);
+    st = child_graph_stage(&txn, &d, NULL, CGN_CHILD_GRAPH_SET_ALL, &p, where);
     if (st == CGN_OK)
         st = child_graph_stage_owners(&txn, &d);
     if (st != CGN_OK)
@@ -113,7 +115,7 @@ cgn_status cgn_child_graph_node_update(cgn_node *node, const cgn_child_graph_upd
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
-    st = child_graph_stage(&txn, &d, set, &p, where);
+    st = child_graph_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (0)))
         st = child_graph_stage_owners(&txn, &d);
@@ -175,7 +177,7 @@ cgn_status cgn_child_graph_exec_update(cgn_exec *exec, cgn_node *node,
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
-    st = child_graph_stage(&txn, &d, set, &p, where);
+    st = child_graph_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (0)))
         st = child_graph_stage_owners(&txn, &d);
@@ -206,5 +208,20 @@ cgn_status cgn_child_graph_exec_get(const cgn_exec *exec, const cgn_node *node,
     if (desc_out == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
     memcpy(desc_out, cgn__txn_current_state(&txn), sizeof *desc_out);
+    return CGN_OK;
+}
+
+/* Reads an adopted (or refreshed) node's params into its desc: the inverse of child_graph_build.
+ * Owners are never read (what the node points at is the caller's), except that a refresh keeps
+ * those of unchanged values (prev). */
+cgn_status cgn__child_graph_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc_,
+                                 const void *prev_, const char *where) {
+    cgn_child_graph_desc *d = desc_;
+    const cgn_child_graph_desc *prev = prev_;
+    (void)rd;
+    (void)p;
+    (void)prev;
+    (void)where;
+    memset(d, 0, sizeof *d);
     return CGN_OK;
 }

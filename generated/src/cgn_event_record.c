@@ -21,10 +21,12 @@ static cgn_status event_record_check_kinds(const cgn_event_record_desc *d, uint6
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status event_record_stage(cgn__txn *txn, cgn_event_record_desc *d, uint64_t changed,
+static cgn_status event_record_stage(cgn__txn *txn, cgn_event_record_desc *d,
+                                     const cgn_event_record_update *u, uint64_t changed,
                                      CUgraphNodeParams *p, const char *where) {
     (void)txn;
     (void)d;
+    (void)u;
     (void)changed;
     (void)p;
     (void)where;
@@ -63,7 +65,7 @@ cgn_status cgn_graph_add_event_record(cgn_graph *graph, cgn_node *const *deps, s
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p);
-    st = event_record_stage(&txn, &d, CGN_EVENT_RECORD_SET_ALL, &p, where);
+    st = event_record_stage(&txn, &d, NULL, CGN_EVENT_RECORD_SET_ALL, &p, where);
     if (st == CGN_OK)
         st = event_record_stage_owners(&txn, &d);
     if (st != CGN_OK)
@@ -118,7 +120,7 @@ cgn_status cgn_event_record_node_update(cgn_node *node, const cgn_event_record_u
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
-    st = event_record_stage(&txn, &d, set, &p, where);
+    st = event_record_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_EVENT_RECORD_SET_EVENT)))
         st = event_record_stage_owners(&txn, &d);
@@ -185,7 +187,7 @@ cgn_status cgn_event_record_exec_update(cgn_exec *exec, cgn_node *node,
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
-    st = event_record_stage(&txn, &d, set, &p, where);
+    st = event_record_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_EVENT_RECORD_SET_EVENT)))
         st = event_record_stage_owners(&txn, &d);
@@ -216,5 +218,21 @@ cgn_status cgn_event_record_exec_get(const cgn_exec *exec, const cgn_node *node,
     if (desc_out == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
     memcpy(desc_out, cgn__txn_current_state(&txn), sizeof *desc_out);
+    return CGN_OK;
+}
+
+/* Reads an adopted (or refreshed) node's params into its desc: the inverse of
+ * event_record_build. Owners are never read (what the node points at is the caller's), except
+ * that a refresh keeps those of unchanged values (prev). */
+cgn_status cgn__event_record_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc_,
+                                  const void *prev_, const char *where) {
+    cgn_event_record_desc *d = desc_;
+    const cgn_event_record_desc *prev = prev_;
+    (void)rd;
+    (void)where;
+    memset(d, 0, sizeof *d);
+    d->event = p->eventRecord.event;
+    if (prev != NULL && d->event == prev->event)
+        d->event_owner = prev->event_owner;
     return CGN_OK;
 }

@@ -27,9 +27,11 @@ static cgn_status host_callback_check_kinds(const cgn_host_callback_desc *d, uin
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status host_callback_stage(cgn__txn *txn, cgn_host_callback_desc *d, uint64_t changed,
+static cgn_status host_callback_stage(cgn__txn *txn, cgn_host_callback_desc *d,
+                                      const cgn_host_callback_update *u, uint64_t changed,
                                       CUgraphNodeParams *p, const char *where) {
     (void)txn;
+    (void)u;
     (void)p;
     if (changed & CGN_HOST_CALLBACK_SET_FN) {
         cgn_status st = cgn__stage_bytes(d->payload, d->payload_size, &d->payload,
@@ -85,7 +87,7 @@ cgn_status cgn_graph_add_host_callback(cgn_graph *graph, cgn_node *const *deps, 
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p);
-    st = host_callback_stage(&txn, &d, CGN_HOST_CALLBACK_SET_ALL, &p, where);
+    st = host_callback_stage(&txn, &d, NULL, CGN_HOST_CALLBACK_SET_ALL, &p, where);
     if (st == CGN_OK)
         st = host_callback_stage_owners(&txn, &d);
     host_callback_settle(&d, CGN_HOST_CALLBACK_SET_ALL);
@@ -152,7 +154,7 @@ cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
-    st = host_callback_stage(&txn, &d, set, &p, where);
+    st = host_callback_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_HOST_CALLBACK_SET_FN)))
         st = host_callback_stage_owners(&txn, &d);
@@ -233,7 +235,7 @@ cgn_status cgn_host_callback_exec_update(cgn_exec *exec, cgn_node *node,
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
-    st = host_callback_stage(&txn, &d, set, &p, where);
+    st = host_callback_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_HOST_CALLBACK_SET_FN)))
         st = host_callback_stage_owners(&txn, &d);
@@ -264,5 +266,22 @@ cgn_status cgn_host_callback_exec_get(const cgn_exec *exec, const cgn_node *node
     if (desc_out == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
     memcpy(desc_out, cgn__txn_current_state(&txn), sizeof *desc_out);
+    return CGN_OK;
+}
+
+/* Reads an adopted (or refreshed) node's params into its desc: the inverse of
+ * host_callback_build. Owners are never read (what the node points at is the caller's), except
+ * that a refresh keeps those of unchanged values (prev). */
+cgn_status cgn__host_callback_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc_,
+                                   const void *prev_, const char *where) {
+    cgn_host_callback_desc *d = desc_;
+    const cgn_host_callback_desc *prev = prev_;
+    (void)rd;
+    (void)where;
+    memset(d, 0, sizeof *d);
+    d->fn = p->host.fn;
+    d->user_data = p->host.userData;
+    if (prev != NULL && d->fn == prev->fn && d->user_data == prev->user_data)
+        d->user_data_owner = prev->user_data_owner;
     return CGN_OK;
 }

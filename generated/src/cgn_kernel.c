@@ -27,15 +27,23 @@ static cgn_status kernel_check_kinds(const cgn_kernel_desc *d, uint64_t changed,
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status kernel_stage(cgn__txn *txn, cgn_kernel_desc *d, uint64_t changed,
-                               CUgraphNodeParams *p, const char *where) {
+static cgn_status kernel_stage(cgn__txn *txn, cgn_kernel_desc *d, const cgn_kernel_update *u,
+                               uint64_t changed, CUgraphNodeParams *p, const char *where) {
     if (changed & (CGN_KERNEL_SET_KERNEL | CGN_KERNEL_SET_ARGS)) {
         cgn_status st = cgn__stage_kernel_args(txn, d->kernel, d->args, d->num_args, &d->args,
                                                &p->kernel.kernelParams, where);
         if (st != CGN_OK)
             return st;
-    } else {
-        p->kernel.kernelParams = cgn__current_kernel_params(txn);
+    } else if (!(changed & CGN_KERNEL_SET_ARG)) {
+        cgn_status st = cgn__keep_kernel_args(txn, &p->kernel.kernelParams, where);
+        if (st != CGN_OK)
+            return st;
+    }
+    if (changed & CGN_KERNEL_SET_ARG) {
+        cgn_status st = cgn__stage_arg_edits(txn, &u->arg_edits, &d->args, &p->kernel.kernelParams,
+                                             where);
+        if (st != CGN_OK)
+            return st;
     }
     return CGN_OK;
 }
@@ -70,7 +78,7 @@ cgn_status cgn_graph_add_kernel(cgn_graph *graph, cgn_node *const *deps, size_t 
     cgn_kernel_desc d = *desc;
     cgn_status st = kernel_check_rules(&d, where);
     if (st == CGN_OK)
-        st = kernel_check_kinds(&d, CGN_KERNEL_SET_ALL, where);
+        st = kernel_check_kinds(&d, (CGN_KERNEL_SET_ALL & ~CGN_KERNEL_SET_ARG), where);
     if (st != CGN_OK)
         return st;
     cgn__txn txn;
@@ -79,7 +87,7 @@ cgn_status cgn_graph_add_kernel(cgn_graph *graph, cgn_node *const *deps, size_t 
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p);
-    st = kernel_stage(&txn, &d, CGN_KERNEL_SET_ALL, &p, where);
+    st = kernel_stage(&txn, &d, NULL, (CGN_KERNEL_SET_ALL & ~CGN_KERNEL_SET_ARG), &p, where);
     if (st == CGN_OK)
         st = kernel_stage_owners(&txn, &d);
     if (st != CGN_OK)
@@ -146,9 +154,9 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
-    st = kernel_stage(&txn, &d, set, &p, where);
+    st = kernel_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
-    if (st == CGN_OK && (set & (CGN_KERNEL_SET_ARGS | CGN_KERNEL_SET_KERNEL)))
+    if (st == CGN_OK && (set & (CGN_KERNEL_SET_ARG | CGN_KERNEL_SET_ARGS | CGN_KERNEL_SET_KERNEL)))
         st = kernel_stage_owners(&txn, &d);
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
@@ -175,10 +183,11 @@ cgn_status cgn_kernel_node_get(const cgn_node *node, cgn_kernel_desc *desc_out) 
 /* Field names by bit, and the executable-update rules only the driver checks, for messages
  * about what an executable refused. */
 static const char *const kernel_field_names[] = {
-    "kernel", "kernel_owner", "grid", "block", "shared_mem_bytes", "args"
+    "kernel", "kernel_owner", "grid", "block", "shared_mem_bytes", "args", "arg"
 };
 static const char *const kernel_driver_rules[] = {
     "an executable's kernel node cannot move to another context (a CUfunction owned by another context, or a function that newly uses dynamic parallelism or device-side graph launch)",
+    NULL,
     NULL,
     NULL,
     NULL,
@@ -228,9 +237,9 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
-    st = kernel_stage(&txn, &d, set, &p, where);
+    st = kernel_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
-    if (st == CGN_OK && (set & (CGN_KERNEL_SET_ARGS | CGN_KERNEL_SET_KERNEL)))
+    if (st == CGN_OK && (set & (CGN_KERNEL_SET_ARG | CGN_KERNEL_SET_ARGS | CGN_KERNEL_SET_KERNEL)))
         st = kernel_stage_owners(&txn, &d);
     /* The executable-update rules, on the merged fields against the executable's own. */
     if (st == CGN_OK)
@@ -242,7 +251,7 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, kernel_field_names, kernel_driver_rules,
-                                 6);
+                                 7);
     cgn__txn_commit(&txn, &d, sizeof d, NULL);
     return CGN_OK;
 }
@@ -258,5 +267,34 @@ cgn_status cgn_kernel_exec_get(const cgn_exec *exec, const cgn_node *node,
     if (desc_out == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
     memcpy(desc_out, cgn__txn_current_state(&txn), sizeof *desc_out);
+    return CGN_OK;
+}
+
+/* Reads an adopted (or refreshed) node's params into its desc: the inverse of kernel_build.
+ * Owners are never read (what the node points at is the caller's), except that a refresh keeps
+ * those of unchanged values (prev). */
+cgn_status cgn__kernel_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc_,
+                            const void *prev_, const char *where) {
+    cgn_kernel_desc *d = desc_;
+    const cgn_kernel_desc *prev = prev_;
+    memset(d, 0, sizeof *d);
+    d->kernel = cgn__read_kernel_handle(&p->kernel);
+    d->grid.x = p->kernel.gridDimX;
+    d->grid.y = p->kernel.gridDimY;
+    d->grid.z = p->kernel.gridDimZ;
+    d->block.x = p->kernel.blockDimX;
+    d->block.y = p->kernel.blockDimY;
+    d->block.z = p->kernel.blockDimZ;
+    d->shared_mem_bytes = p->kernel.sharedMemBytes;
+    {
+        cgn_status st = cgn__read_kernel_args(rd, d->kernel, &p->kernel, prev ? prev->args : NULL,
+                                              prev ? prev->num_args : 0, &d->args, &d->num_args,
+                                              where);
+        if (st != CGN_OK)
+            return st;
+    }
+    if (prev != NULL &&
+        d->kernel.function == prev->kernel.function && d->kernel.kernel == prev->kernel.kernel)
+        d->kernel_owner = prev->kernel_owner;
     return CGN_OK;
 }

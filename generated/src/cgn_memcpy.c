@@ -25,9 +25,10 @@ static cgn_status memcpy_check_kinds(const cgn_memcpy_desc *d, uint64_t changed,
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status memcpy_stage(cgn__txn *txn, cgn_memcpy_desc *d, uint64_t changed,
-                               CUgraphNodeParams *p, const char *where) {
+static cgn_status memcpy_stage(cgn__txn *txn, cgn_memcpy_desc *d, const cgn_memcpy_update *u,
+                               uint64_t changed, CUgraphNodeParams *p, const char *where) {
     (void)txn;
+    (void)u;
     (void)p;
     if (changed & CGN_MEMCPY_SET_DST) {
         cgn_status st = cgn__detect_memory_type(d->dst, &d->dst_memory_type, "dst", where);
@@ -88,7 +89,7 @@ cgn_status cgn_graph_add_memcpy(cgn_graph *graph, cgn_node *const *deps, size_t 
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p);
-    st = memcpy_stage(&txn, &d, CGN_MEMCPY_SET_ALL, &p, where);
+    st = memcpy_stage(&txn, &d, NULL, CGN_MEMCPY_SET_ALL, &p, where);
     if (st == CGN_OK)
         st = memcpy_stage_owners(&txn, &d);
     if (st != CGN_OK)
@@ -161,7 +162,7 @@ cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *updat
         return cgn__txn_fail(&txn, st);
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
-    st = memcpy_stage(&txn, &d, set, &p, where);
+    st = memcpy_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_MEMCPY_SET_DST | CGN_MEMCPY_SET_SRC)))
         st = memcpy_stage_owners(&txn, &d);
@@ -240,7 +241,7 @@ cgn_status cgn_memcpy_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memc
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
-    st = memcpy_stage(&txn, &d, set, &p, where);
+    st = memcpy_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_MEMCPY_SET_DST | CGN_MEMCPY_SET_SRC)))
         st = memcpy_stage_owners(&txn, &d);
@@ -270,5 +271,35 @@ cgn_status cgn_memcpy_exec_get(const cgn_exec *exec, const cgn_node *node,
     if (desc_out == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
     memcpy(desc_out, cgn__txn_current_state(&txn), sizeof *desc_out);
+    return CGN_OK;
+}
+
+/* Reads an adopted (or refreshed) node's params into its desc: the inverse of memcpy_build.
+ * Owners are never read (what the node points at is the caller's), except that a refresh keeps
+ * those of unchanged values (prev). */
+cgn_status cgn__memcpy_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc_,
+                            const void *prev_, const char *where) {
+    cgn_memcpy_desc *d = desc_;
+    const cgn_memcpy_desc *prev = prev_;
+    (void)where;
+    memset(d, 0, sizeof *d);
+    rd->unsupported = cgn__memcpy_1d_form(p);
+    if (rd->unsupported != NULL)
+        return CGN_OK; /* recorded as a node cgn does not update */
+    d->dst_memory_type = p->memcpy.copyParams.dstMemoryType;
+    if (d->dst_memory_type == CU_MEMORYTYPE_HOST)
+        d->dst = (CUdeviceptr)(uintptr_t)p->memcpy.copyParams.dstHost;
+    else
+        d->dst = p->memcpy.copyParams.dstDevice;
+    d->src_memory_type = p->memcpy.copyParams.srcMemoryType;
+    if (d->src_memory_type == CU_MEMORYTYPE_HOST)
+        d->src = (CUdeviceptr)(uintptr_t)p->memcpy.copyParams.srcHost;
+    else
+        d->src = p->memcpy.copyParams.srcDevice;
+    d->size = p->memcpy.copyParams.WidthInBytes;
+    if (prev != NULL && d->dst == prev->dst)
+        d->dst_owner = prev->dst_owner;
+    if (prev != NULL && d->src == prev->src)
+        d->src_owner = prev->src_owner;
     return CGN_OK;
 }

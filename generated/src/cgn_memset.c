@@ -42,10 +42,11 @@ static cgn_status memset_check_kinds(const cgn_memset_desc *d, uint64_t changed,
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status memset_stage(cgn__txn *txn, cgn_memset_desc *d, uint64_t changed,
-                               CUgraphNodeParams *p, const char *where) {
+static cgn_status memset_stage(cgn__txn *txn, cgn_memset_desc *d, const cgn_memset_update *u,
+                               uint64_t changed, CUgraphNodeParams *p, const char *where) {
     (void)txn;
     (void)d;
+    (void)u;
     (void)changed;
     (void)p;
     (void)where;
@@ -88,7 +89,7 @@ cgn_status cgn_graph_add_memset(cgn_graph *graph, cgn_node *const *deps, size_t 
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p);
-    st = memset_stage(&txn, &d, CGN_MEMSET_SET_ALL, &p, where);
+    st = memset_stage(&txn, &d, NULL, CGN_MEMSET_SET_ALL, &p, where);
     if (st == CGN_OK)
         st = memset_stage_owners(&txn, &d);
     if (st != CGN_OK)
@@ -174,7 +175,7 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
-    st = memset_stage(&txn, &d, set, &p, where);
+    st = memset_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_MEMSET_SET_DST)))
         st = memset_stage_owners(&txn, &d);
@@ -259,7 +260,7 @@ cgn_status cgn_memset_exec_update(cgn_exec *exec, cgn_node *node, const cgn_mems
         return st;
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
-    st = memset_stage(&txn, &d, set, &p, where);
+    st = memset_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_MEMSET_SET_DST)))
         st = memset_stage_owners(&txn, &d);
@@ -289,5 +290,26 @@ cgn_status cgn_memset_exec_get(const cgn_exec *exec, const cgn_node *node,
     if (desc_out == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
     memcpy(desc_out, cgn__txn_current_state(&txn), sizeof *desc_out);
+    return CGN_OK;
+}
+
+/* Reads an adopted (or refreshed) node's params into its desc: the inverse of memset_build.
+ * Owners are never read (what the node points at is the caller's), except that a refresh keeps
+ * those of unchanged values (prev). */
+cgn_status cgn__memset_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc_,
+                            const void *prev_, const char *where) {
+    cgn_memset_desc *d = desc_;
+    const cgn_memset_desc *prev = prev_;
+    (void)rd;
+    (void)where;
+    memset(d, 0, sizeof *d);
+    d->dst = p->memset.dst;
+    d->value = p->memset.value;
+    d->element_size = p->memset.elementSize;
+    d->width = p->memset.width;
+    d->height = p->memset.height;
+    d->pitch = p->memset.pitch;
+    if (prev != NULL && d->dst == prev->dst)
+        d->dst_owner = prev->dst_owner;
     return CGN_OK;
 }

@@ -187,6 +187,192 @@ static void case_kernel_scalar_arg_invalid_0(cgn_test_env *env, void *out) {
     }
 }
 
+static void case_kernel_arg_scalar_original(cgn_test_env *env, void *out) {
+    cgn_kernel_desc *d = out;
+    *d = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
+    d->kernel = cgn_test_kernel(env, "fill_u32");
+    d->grid = CGN_DIM3(1, 1, 1);
+    d->block = CGN_DIM3(1, 1, 1);
+    {
+        cgn_arg *slots = cgn_test_args(env, 2);
+        slots[0] = cgn_test_arg_buf(env, 0, 1);
+        slots[1] = cgn_test_arg_u32(env, 7);
+        d->args = slots;
+        d->num_args = 2;
+    }
+}
+
+static void case_kernel_arg_scalar_update(cgn_test_env *env, void *out) {
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_ARG;
+    {
+        cgn_arg a0 = cgn_test_arg_u32(env, 9);
+        u->arg_edits.edit[0] = (cgn_arg_edit){a0.value, a0.owner, 1, (uint32_t)a0.size};
+        u->arg_edits.count = 1;
+    }
+}
+
+static void case_kernel_arg_scalar_replacement(cgn_test_env *env, void *out) {
+    cgn_kernel_desc *d = out;
+    *d = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
+    d->kernel = cgn_test_kernel(env, "fill_u32");
+    d->grid = CGN_DIM3(1, 1, 1);
+    d->block = CGN_DIM3(1, 1, 1);
+    {
+        cgn_arg *slots = cgn_test_args(env, 2);
+        slots[0] = cgn_test_arg_buf(env, 0, 1);
+        slots[1] = cgn_test_arg_u32(env, 9);
+        d->args = slots;
+        d->num_args = 2;
+    }
+}
+
+static void case_kernel_arg_scalar_invalid_0(cgn_test_env *env, void *out) {
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_ARG;
+    {
+        cgn_arg a0 = cgn_test_arg_u32(env, 9);
+        u->arg_edits.edit[0] = (cgn_arg_edit){a0.value, a0.owner, 2, (uint32_t)a0.size};
+        u->arg_edits.count = 1;
+    }
+}
+
+static void case_kernel_arg_scalar_invalid_1(cgn_test_env *env, void *out) {
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_ARG;
+    {
+        cgn_arg a0 = cgn_test_arg_buf(env, 1, 0);
+        u->arg_edits.edit[0] = (cgn_arg_edit){a0.value, a0.owner, 1, (uint32_t)a0.size};
+        u->arg_edits.count = 1;
+    }
+}
+
+static void case_kernel_arg_pointer_original(cgn_test_env *env, void *out) {
+    cgn_kernel_desc *d = out;
+    *d = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
+    d->kernel = cgn_test_kernel(env, "fill_u32");
+    d->grid = CGN_DIM3(1, 1, 1);
+    d->block = CGN_DIM3(1, 1, 1);
+    {
+        cgn_arg *slots = cgn_test_args(env, 2);
+        slots[0] = cgn_test_arg_buf(env, 0, 1);
+        slots[1] = cgn_test_arg_u32(env, 7);
+        d->args = slots;
+        d->num_args = 2;
+    }
+}
+
+static void case_kernel_arg_pointer_update(cgn_test_env *env, void *out) {
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_GRID | CGN_KERNEL_SET_ARG;
+    u->grid = CGN_DIM3(2, 1, 1);
+    {
+        cgn_arg a0 = cgn_test_arg_buf(env, 1, 1);
+        u->arg_edits.edit[0] = (cgn_arg_edit){a0.value, a0.owner, 0, (uint32_t)a0.size};
+        u->arg_edits.count = 1;
+    }
+}
+
+static void case_kernel_arg_pointer_replacement(cgn_test_env *env, void *out) {
+    cgn_kernel_desc *d = out;
+    *d = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
+    d->kernel = cgn_test_kernel(env, "fill_u32");
+    d->grid = CGN_DIM3(2, 1, 1);
+    d->block = CGN_DIM3(1, 1, 1);
+    {
+        cgn_arg *slots = cgn_test_args(env, 2);
+        slots[0] = cgn_test_arg_buf(env, 1, 1);
+        slots[1] = cgn_test_arg_u32(env, 7);
+        d->args = slots;
+        d->num_args = 2;
+    }
+}
+
+static void case_kernel_arg_pointer_invalid_0(cgn_test_env *env, void *out) {
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_ARG;
+    {
+        cgn_arg a0 = cgn_test_arg_u32(env, 1);
+        u->arg_edits.edit[0] = (cgn_arg_edit){a0.value, a0.owner, 0, (uint32_t)a0.size};
+        u->arg_edits.count = 1;
+    }
+}
+
+static void case_kernel_arg_after_args_original(cgn_test_env *env, void *out) {
+    cgn_kernel_desc *d = out;
+    *d = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
+    d->kernel = cgn_test_kernel(env, "add_one");
+    d->kernel_owner = cgn_test_owner(env, 3);
+    d->grid = CGN_DIM3(1, 1, 1);
+    d->block = CGN_DIM3(1, 1, 1);
+    {
+        cgn_arg *slots = cgn_test_args(env, 1);
+        slots[0] = cgn_test_arg_buf(env, 0, 1);
+        d->args = slots;
+        d->num_args = 1;
+    }
+}
+
+static void case_kernel_arg_after_args_update(cgn_test_env *env, void *out) {
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_KERNEL | CGN_KERNEL_SET_ARGS | CGN_KERNEL_SET_ARG;
+    u->kernel = cgn_test_kernel(env, "fill_u32");
+    {
+        cgn_arg *slots = cgn_test_args(env, 2);
+        slots[0] = cgn_test_arg_buf(env, 1, 1);
+        slots[1] = cgn_test_arg_u32(env, 5);
+        u->args = slots;
+        u->num_args = 2;
+    }
+    {
+        cgn_arg a0 = cgn_test_arg_u32(env, 6);
+        u->arg_edits.edit[0] = (cgn_arg_edit){a0.value, a0.owner, 1, (uint32_t)a0.size};
+        cgn_arg a1 = cgn_test_arg_buf(env, 2, 1);
+        u->arg_edits.edit[1] = (cgn_arg_edit){a1.value, a1.owner, 0, (uint32_t)a1.size};
+        u->arg_edits.count = 2;
+    }
+}
+
+static void case_kernel_arg_after_args_replacement(cgn_test_env *env, void *out) {
+    cgn_kernel_desc *d = out;
+    *d = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
+    d->kernel = cgn_test_kernel(env, "fill_u32");
+    d->grid = CGN_DIM3(1, 1, 1);
+    d->block = CGN_DIM3(1, 1, 1);
+    {
+        cgn_arg *slots = cgn_test_args(env, 2);
+        slots[0] = cgn_test_arg_buf(env, 2, 1);
+        slots[1] = cgn_test_arg_u32(env, 6);
+        d->args = slots;
+        d->num_args = 2;
+    }
+}
+
+static void case_kernel_arg_after_args_invalid_0(cgn_test_env *env, void *out) {
+    cgn_kernel_update *u = out;
+    *u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+    u->set = CGN_KERNEL_SET_KERNEL | CGN_KERNEL_SET_ARGS | CGN_KERNEL_SET_ARG;
+    u->kernel = cgn_test_kernel(env, "fill_u32");
+    {
+        cgn_arg *slots = cgn_test_args(env, 2);
+        slots[0] = cgn_test_arg_buf(env, 1, 1);
+        slots[1] = cgn_test_arg_u32(env, 5);
+        u->args = slots;
+        u->num_args = 2;
+    }
+    {
+        cgn_arg a0 = cgn_test_arg_u32(env, 6);
+        u->arg_edits.edit[0] = (cgn_arg_edit){a0.value, a0.owner, 2, (uint32_t)a0.size};
+        u->arg_edits.count = 1;
+    }
+}
+
 static void case_kernel_function_original(cgn_test_env *env, void *out) {
     cgn_kernel_desc *d = out;
     *d = (cgn_kernel_desc)CGN_KERNEL_DESC_INIT;
@@ -262,6 +448,20 @@ static const cgn_test_invalid case_kernel_scalar_arg_invalid[] = {
     {case_kernel_scalar_arg_invalid_0, CGN_ERROR_INVALID_VALUE, "{args: [buf:0]}"},
 };
 
+static const cgn_test_invalid case_kernel_arg_scalar_invalid[] = {
+    {case_kernel_arg_scalar_invalid_0, CGN_ERROR_INVALID_VALUE, "{arg: [[2, {u32: 9}]]}"},
+    {case_kernel_arg_scalar_invalid_1, CGN_ERROR_INVALID_VALUE, "{arg: [[1, buf:1]]}"},
+};
+
+static const cgn_test_invalid case_kernel_arg_pointer_invalid[] = {
+    {case_kernel_arg_pointer_invalid_0, CGN_ERROR_INVALID_VALUE, "{arg: [[0, {u32: 1}]]}"},
+};
+
+static const cgn_test_invalid case_kernel_arg_after_args_invalid[] = {
+    {case_kernel_arg_after_args_invalid_0, CGN_ERROR_INVALID_VALUE,
+     "{kernel: kernel:fill_u32, args: [owned-buf:1, {u32: 5}], arg: [[2, {u32: 6}]]}"},
+};
+
 static const cgn_test_invalid case_kernel_function_invalid[] = {
     {case_kernel_function_invalid_0, CGN_ERROR_MISSING_FIELD, "{kernel: kernel:empty}"},
     {case_kernel_function_invalid_1, CGN_ERROR_INVALID_VALUE,
@@ -276,10 +476,17 @@ const cgn_test_case cgn_test_cases_kernel[] = {
      case_kernel_args_replacement, case_kernel_args_invalid, 2, NULL, 0, NULL},
     {"kernel-scalar-arg", case_kernel_scalar_arg_original, case_kernel_scalar_arg_update,
      case_kernel_scalar_arg_replacement, case_kernel_scalar_arg_invalid, 1, NULL, 0, NULL},
+    {"kernel-arg-scalar", case_kernel_arg_scalar_original, case_kernel_arg_scalar_update,
+     case_kernel_arg_scalar_replacement, case_kernel_arg_scalar_invalid, 2, NULL, 0, NULL},
+    {"kernel-arg-pointer", case_kernel_arg_pointer_original, case_kernel_arg_pointer_update,
+     case_kernel_arg_pointer_replacement, case_kernel_arg_pointer_invalid, 1, NULL, 0, NULL},
+    {"kernel-arg-after-args", case_kernel_arg_after_args_original,
+     case_kernel_arg_after_args_update, case_kernel_arg_after_args_replacement,
+     case_kernel_arg_after_args_invalid, 1, NULL, 0, NULL},
     {"kernel-function", case_kernel_function_original, case_kernel_function_update,
      case_kernel_function_replacement, case_kernel_function_invalid, 3, NULL, 0, NULL},
 };
-const size_t cgn_test_cases_kernel_count = 4;
+const size_t cgn_test_cases_kernel_count = 7;
 
 /* ---- type adapter: lets scenario runners treat every node type alike ---- */
 
@@ -334,5 +541,5 @@ static int type_kernel_desc_equal(const void *a_, const void *b_) {
 const cgn_test_type cgn_test_type_kernel = {
     "kernel", CGN_NODE_KERNEL, sizeof(cgn_kernel_desc), sizeof(cgn_kernel_update), type_kernel_add,
     type_kernel_update, type_kernel_get, type_kernel_exec_update, type_kernel_exec_get,
-    type_kernel_update_from_desc, type_kernel_desc_equal, cgn_test_cases_kernel, 4
+    type_kernel_update_from_desc, type_kernel_desc_equal, cgn_test_cases_kernel, 7
 };

@@ -105,6 +105,10 @@ typedef enum cgn_node_type {
     CGN_NODE_CHILD_GRAPH,
     CGN_NODE_EVENT_RECORD,
     CGN_NODE_EVENT_WAIT,
+    /* A node of a CUDA type cgn does not build or update (memory allocation or free,
+     * conditional, external semaphore, batch memory operation...): found in adopted graphs
+     * only; updates report CGN_ERROR_NOT_SUPPORTED naming the CUDA node type. */
+    CGN_NODE_OTHER,
     CGN_NODE_TYPE_COUNT_
 } cgn_node_type;
 
@@ -192,6 +196,95 @@ typedef struct cgn_arg {
 } cgn_arg;
 #define CGN_ARG(x) ((cgn_arg){&(x), sizeof(x), NULL})
 #define CGN_ARG_OWNED(x, owner_) ((cgn_arg){&(x), sizeof(x), (owner_)})
+
+/* Argument-level kernel updates (cgn_kernel_update_set_arg): arguments replaced by index, the
+ * others kept as the node (or that executable) has them. The edits live in the update struct
+ * itself, so an update needs no allocation and nothing outlives the call; CGN_MAX_ARG_EDITS
+ * covers the arguments a decode step changes (a position, a pointer or two); replace the whole
+ * list (cgn_kernel_update_set_kernel/_args) for more. */
+#define CGN_MAX_ARG_EDITS 8
+typedef struct cgn_arg_edit {
+    const void *value; /* the new bytes: copied by the update, borrowed until it returns */
+    cgn_owner *owner;  /* replaces the owner of the argument's previous value (NULL: none) */
+    uint32_t index;
+    uint32_t size;     /* bytes; UINT32_MAX stands for a size that did not fit (refused) */
+} cgn_arg_edit;
+typedef struct cgn_arg_edits {
+    uint32_t count; /* edits made; more than CGN_MAX_ARG_EDITS is refused by the update */
+    cgn_arg_edit edit[CGN_MAX_ARG_EDITS];
+} cgn_arg_edits;
+
+/* ---- finding nodes --------------------------------------------------------------------------- */
+
+/* Lists follow CUDA's count convention: with out NULL, *count receives the number of entries;
+ * otherwise up to *count entries are written and *count receives the number there are (more
+ * than were written when the array was too small). */
+
+/* The graph's nodes (not those of its embeddings) in a deterministic topological order: every
+ * node after its dependencies, ties in the order the driver lists them (cuGraphGetNodes), which
+ * for nodes cgn added is the order they were added. */
+CGN_API cgn_status cgn_graph_nodes(const cgn_graph *graph, cgn_node **out, size_t *count);
+/* The node whose raw handle is `raw`, in the graph or in a graph embedded in it. O(nodes). */
+CGN_API cgn_status cgn_graph_find_raw(const cgn_graph *graph, CUgraphNode raw,
+                                      cgn_node **node_out);
+/* The kernel nodes launching `kernel`, in the graph and its embeddings (each embedding's nodes
+ * right after its child node), in cgn_graph_nodes order. A CUkernel also matches nodes that
+ * launch the CUfunction cuKernelGetFunction gives for it in the current context (or the
+ * CUkernel itself cast to a CUfunction, as cuLaunchKernel allows), and a CUfunction nodes
+ * launching a CUkernel whose function in the current context it is; other contexts'
+ * functions of the same kernel are not matched. */
+CGN_API cgn_status cgn_graph_find_kernel(const cgn_graph *graph, cgn_kernel kernel,
+                                         cgn_node **out, size_t *count);
+/* The node's dependencies, in the order they were recorded. */
+CGN_API cgn_status cgn_node_dependencies(const cgn_node *node, cgn_node **out, size_t *count);
+/* The nodes that depend on the node, in cgn_graph_nodes order. */
+CGN_API cgn_status cgn_node_dependents(const cgn_node *node, cgn_node **out, size_t *count);
+
+/* ---- graphs built elsewhere (docs/adopt.md) ------------------------------------------------- */
+
+/* cgn destroys the raw graph (or executable) when it destroys its own handle. */
+#define CGN_ADOPT_TAKE_OWNERSHIP 0x1u
+
+/* Makes cgn records for every node of a graph built elsewhere (stream capture, raw driver
+ * calls, another library), recursing into child graphs (as embeddings: see
+ * cgn_child_graph_node_embedded), so its nodes can be found and updated like cgn's own. Each
+ * node's parameters are read once with the driver's typed getters; kernel arguments are copied
+ * into cgn storage (their sizes from cuFuncGetParamInfo/cuKernelGetParamInfo, 12.4+). Nodes
+ * cgn cannot update are recorded and refused when updated (cgn_node_check_updatable says
+ * why). Adopted nodes hold no owners: what they point at stays the caller's to keep alive;
+ * owners given to later updates are held as for cgn's own nodes.
+ * Ownership: by default cgn borrows `raw`: the caller keeps it alive while the cgn graph or any
+ * executable made from it exists, and destroys it afterwards (cgn_graph_destroy does not);
+ * with CGN_ADOPT_TAKE_OWNERSHIP cgn destroys it. Kernel, memset and memcpy nodes need the
+ * context they run in current (CGN_ERROR_NO_CONTEXT otherwise), unless the driver reports a
+ * kernel node's context. All or nothing: on failure nothing is recorded and `raw` is
+ * untouched. After adopting, change the graph only through cgn (or call cgn_node_refresh for a
+ * node changed behind cgn's back); docs/adopt.md lists what not to do. */
+CGN_API cgn_status cgn_graph_adopt(CUgraph raw, unsigned flags, cgn_graph **graph_out);
+/* An executable instantiated outside cgn from `graph` (an adopted graph, or one of cgn's),
+ * for executable-level updates. The caller asserts that `raw` was instantiated from the
+ * graph's current state and not changed since: its copies of the nodes are taken from
+ * cgn's records. Launches through `raw` are invisible to cgn, so nothing cgn holds for
+ * executable-level updates is released before cgn_exec_destroy, which releases it at once:
+ * call it only once the executable's launches have completed. By default cgn borrows `raw`
+ * (cgn_exec_destroy leaves it to the caller; launched again afterwards it still runs the
+ * parameters cgn gave it, whose owners are no longer held); with CGN_ADOPT_TAKE_OWNERSHIP
+ * cgn_exec_destroy destroys it. */
+CGN_API cgn_status cgn_exec_adopt(CUgraphExec raw, cgn_graph *graph, unsigned flags,
+                                  cgn_exec **exec_out);
+/* Re-reads the node's parameters from the driver (its typed getter) into cgn's record of the
+ * definition, for a node changed behind cgn's back (raw driver calls on cgn_node_raw). cgn
+ * builds every update from its record: fields an update does not set keep cgn's value, so
+ * without a refresh such an update silently reverts the outside change of those fields.
+ * Owners are kept for values that did not change; a changed value has none (it is the
+ * caller's). Executables keep their own copies (update them, or cgn_exec_update_from_graph).
+ * A child-graph node whose embedded graph was replaced behind cgn's back re-adopts it. */
+CGN_API cgn_status cgn_node_refresh(cgn_node *node);
+/* CGN_OK when cgn can apply any update to the node; CGN_ERROR_NOT_SUPPORTED, with
+ * cgn_last_error() saying why, for a node of a CUDA type cgn does not update, a memcpy node
+ * whose copy is not a plain 1-D host/device copy, or an adopted kernel node whose arguments cgn
+ * could not copy (then only an update setting every argument is accepted). */
+CGN_API cgn_status cgn_node_check_updatable(const cgn_node *node);
 
 #ifdef __cplusplus
 }

@@ -264,6 +264,49 @@ class GoodSpecs(unittest.TestCase):
         self.assertRegex(c, r"cgn__txn_stage_owners\(txn, owners, sizeof owners / sizeof "
                             r"owners\[0\], d->args,\s+d->num_args\)")
 
+    def test_arg_edits_shape(self):
+        h = self._read("include", "cgn", "cgn_kernel.h")
+        # Argument edits are update-only: in the update struct, never in the desc.
+        desc = h[h.index("typedef struct cgn_kernel_desc"):h.index("} cgn_kernel_desc;")]
+        update = h[h.index("typedef struct cgn_kernel_update"):h.index("} cgn_kernel_update;")]
+        self.assertNotIn("arg_edits", desc)
+        self.assertIn("cgn_arg_edits arg_edits;", update)
+        self.assertRegex(h, r"static inline void cgn_kernel_update_set_arg\(cgn_kernel_update "
+                            r"\*update, uint32_t index,\s+const void \*value, size_t size, "
+                            r"cgn_owner \*owner\)")
+        from_desc = h[h.index("cgn_kernel_update_from_desc("):]
+        from_desc = from_desc[:from_desc.index("}")]
+        self.assertIn("update->set = (CGN_KERNEL_SET_ALL & ~CGN_KERNEL_SET_ARG);", from_desc)
+        self.assertNotIn("arg_edits", from_desc)
+        c = self._read("src", "cgn_kernel.c")
+        # Edits stage after the args field, on its block; an add stages no edits.
+        stage = c[c.index("static cgn_status kernel_stage("):]
+        self.assertLess(stage.index("cgn__stage_kernel_args("),
+                        stage.index("cgn__stage_arg_edits("))
+        self.assertIn("} else if (!(changed & CGN_KERNEL_SET_ARG)) {", stage)
+        self.assertIn("kernel_stage(&txn, &d, NULL, (CGN_KERNEL_SET_ALL & ~CGN_KERNEL_SET_ARG)",
+                      c)
+        self.assertRegex(c, r"set & \(CGN_KERNEL_SET_ARG \| CGN_KERNEL_SET_ARGS \|\s+"
+                            r"CGN_KERNEL_SET_KERNEL\)\)\)\s+st = kernel_stage_owners")
+
+    def test_read_shape(self):
+        # Adoption and refresh read through one generated function per node type: the inverse
+        # of build, owners last (they compare what they guard with the record before).
+        c = self._read("src", "cgn_memcpy.c")
+        read = c[c.index("cgn_status cgn__memcpy_read("):]
+        self.assertIn("rd->unsupported = cgn__memcpy_1d_form(p);", read)
+        self.assertLess(read.index("d->size = p->memcpy.copyParams.WidthInBytes;"),
+                        read.index("d->dst_owner = prev->dst_owner;"))
+        self.assertIn("if (prev != NULL && d->dst == prev->dst)", read)
+        k = self._read("src", "cgn_kernel.c")
+        self.assertIn("d->kernel = cgn__read_kernel_handle(&p->kernel);", k)
+        self.assertIn("cgn__read_kernel_args(rd, d->kernel, &p->kernel", k)
+        r = self._read("src", "cgn_registry.c")
+        self.assertIn("offsetof(CUgraphNodeParams, memcpy.copyCtx)", r)
+        self.assertIn("[CGN_NODE_OTHER] =", r)
+        md = self._read("docs", "nodes.md")
+        self.assertIn("### Adopted nodes", md)
+
     def _read(self, *parts):
         with open(os.path.join(GENERATED, *parts)) as f:
             return f.read()

@@ -48,3 +48,20 @@ extern "C" __global__ void wait_flag(volatile int *flag) {
         }
     }
 }
+
+// A KV-cache-like decode step (examples/capture_update.c): kv_append copies this step's token
+// into its slot of the cache; kv_sum adds up the first len slots.
+extern "C" __global__ void kv_append(float *slot, const float *token, unsigned dim) {
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        for (unsigned i = 0; i < dim; i++)
+            slot[i] = token[i];
+}
+
+extern "C" __global__ void kv_sum(const float *cache, unsigned len, unsigned dim, float *out) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        float sum = 0.0f;
+        for (unsigned i = 0; i < len * dim; i++)
+            sum += cache[i];
+        out[0] = sum;
+    }
+}

@@ -216,16 +216,29 @@ static void gpu_pause(long ns) {
     nanosleep(&pause, NULL);
 }
 
+/* A full barrier after host writes to the flags wait_flag polls. gcc refuses
+ * atomic_thread_fence under -fsanitize=thread (-Wtsan, an error with -Werror), so a TSan build
+ * with gcc uses a sequentially consistent read-modify-write instead (a locked instruction: a
+ * full barrier on x86-64, like the fence). */
+#if defined(__SANITIZE_THREAD__)
+static atomic_int gpu_fence_word;
+static void gpu_fence(void) {
+    (void)atomic_fetch_add_explicit(&gpu_fence_word, 0, memory_order_seq_cst);
+}
+#else
+static void gpu_fence(void) { atomic_thread_fence(memory_order_seq_cst); }
+#endif
+
 static void gpu_release(void) {
     gpu.flag[0] = 1;
-    atomic_thread_fence(memory_order_seq_cst);
+    gpu_fence();
 }
 
 /* Starts wait_flag on `stream` and waits until it runs, so work queued behind it is held until
  * gpu_release(). 0 (with the kernel released) when it did not start within 5 s. */
 static int gpu_hold(CUstream stream) {
     gpu.flag[0] = gpu.flag[1] = gpu.flag[2] = 0;
-    atomic_thread_fence(memory_order_seq_cst);
+    gpu_fence();
     void *args[] = {&gpu.flag_dev};
     CGN_CUDA_CHECK(gpu.cu.cuLaunchKernel(gpu.wait_flag, 1, 1, 1, 1, 1, 1, 0, stream, args, NULL));
     double deadline = gpu_now() + 5.0;

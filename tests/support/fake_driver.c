@@ -37,6 +37,9 @@
 #define FAKE_NUM_CONTEXTS 4
 #define FAKE_CTX_STACK_MAX 64
 #define FAKE_MAX_PARAM_ALIGN 8
+/* Addresses memory allocation nodes hand out (cuGraphAddNode's alloc.dptr). */
+#define FAKE_ALLOC_BASE ((CUdeviceptr)0xA1100000000ull)
+#define FAKE_ALLOC_STRIDE ((CUdeviceptr)0x100000)
 
 /* ---- objects --------------------------------------------------------------------------------- */
 
@@ -82,6 +85,10 @@ typedef struct fake_payload {
     fake_kernel *kernel;      /* kernel nodes */
     unsigned char *arg_bytes; /* kernel nodes: packed copies of the argument values */
     void **arg_ptrs;          /* kernel nodes: p.kernel.kernelParams, pointing into arg_bytes */
+    int via_extra;            /* kernel nodes given their arguments packed through `extra`:
+                                 the getter answers in that form, as the driver does */
+    size_t extra_size;        /* the getter's CU_LAUNCH_PARAM_BUFFER_SIZE value */
+    void *extra_form[5];      /* the getter's extra array, pointing at arg_bytes */
     fake_graph *child;        /* child graph nodes: the embedded graph, p.graph.graph */
 } fake_payload;
 
@@ -175,6 +182,7 @@ static struct fake_state {
     fake_launch *launches; /* in flight, oldest first (so in increasing seq) */
     size_t num_launches, cap_launches;
     uint64_t next_seq, completed_seq; /* every launch up to completed_seq has completed */
+    uint64_t next_alloc;  /* memory allocation nodes: addresses handed out so far */
 } S = {.version = FAKE_DEFAULT_VERSION, .epoch = 1, .next_id = 1};
 
 static cgn_driver_table TABLE;
@@ -518,6 +526,7 @@ static size_t graph_tree_refs(const fake_graph *g, const fake_uobj *o)
 /* ---- graphs and nodes ------------------------------------------------------------------------ */
 
 static void payload_free(fake_payload *pl);
+static CUfunction function_in_context(CUfunction f, CUcontext ctx);
 
 static fake_graph *graph_new(int snapshot)
 {
@@ -770,6 +779,36 @@ static CUresult copy_args(const fake_kernel *k, void *const *params, unsigned ch
     return CUDA_SUCCESS;
 }
 
+/* The same for arguments packed into one buffer through `extra` ({CU_LAUNCH_PARAM_BUFFER_POINTER,
+ * buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END}): argument i sits at the
+ * kernel's offset i, and the buffer must cover every argument. */
+static CUresult copy_packed_args(const fake_kernel *k, void *const *extra,
+                                 unsigned char **bytes_out, void ***ptrs_out)
+{
+    unsigned char *buf = NULL;
+    const size_t *size = NULL;
+    for (void *const *e = extra; *e != CU_LAUNCH_PARAM_END; e += 2) {
+        if (*e == CU_LAUNCH_PARAM_BUFFER_POINTER)
+            buf = e[1];
+        else if (*e == CU_LAUNCH_PARAM_BUFFER_SIZE)
+            size = e[1];
+        else
+            return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (k->num_params == 0)
+        return CUDA_SUCCESS;
+    if (!buf || !size || *size < k->total_bytes)
+        return CUDA_ERROR_INVALID_VALUE;
+    void **params = malloc(k->num_params * sizeof *params);
+    if (!params)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < k->num_params; i++)
+        params[i] = buf + k->offsets[i];
+    CUresult r = copy_args(k, params, bytes_out, ptrs_out);
+    free(params);
+    return r;
+}
+
 /* ---- payloads: validation and deep copies of node parameters --------------------------------- */
 
 static void payload_free_storage(fake_payload *pl)
@@ -799,8 +838,6 @@ static CUresult build_kernel(const CUDA_KERNEL_NODE_PARAMS_v3 *in, fake_payload 
         return CUDA_ERROR_INVALID_HANDLE;
     if (in->kernelParams && in->extra)
         return CUDA_ERROR_INVALID_VALUE;
-    if (in->extra)
-        return CUDA_ERROR_NOT_SUPPORTED; /* the fake only takes kernelParams */
     if (!in->gridDimX || !in->gridDimY || !in->gridDimZ || !in->blockDimX || !in->blockDimY ||
         !in->blockDimZ)
         return CUDA_ERROR_INVALID_VALUE;
@@ -809,11 +846,14 @@ static CUresult build_kernel(const CUDA_KERNEL_NODE_PARAMS_v3 *in, fake_payload 
     CUcontext ctx = f ? f->ctx : (in->ctx ? in->ctx : current_ctx());
     if (!context_valid(ctx))
         return CUDA_ERROR_INVALID_CONTEXT;
-    CUresult r = copy_args(k, in->kernelParams, &out->arg_bytes, &out->arg_ptrs);
+    CUresult r = in->extra ? copy_packed_args(k, in->extra, &out->arg_bytes, &out->arg_ptrs)
+                           : copy_args(k, in->kernelParams, &out->arg_bytes, &out->arg_ptrs);
     if (r != CUDA_SUCCESS)
         return r;
     out->p.kernel = *in;
     out->p.kernel.kernelParams = out->arg_ptrs;
+    out->p.kernel.extra = NULL;
+    out->via_extra = in->extra != NULL;
     if (!in->func)
         out->p.kernel.ctx = ctx;
     out->kernel = k;
@@ -953,6 +993,19 @@ static CUresult build_by_type(const CUgraphNodeParams *in, int snapshot, fake_pa
         if (!lookup_event(in->eventWait.event))
             return CUDA_ERROR_INVALID_VALUE;
         out->p.eventWait = in->eventWait;
+        return CUDA_SUCCESS;
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+        /* Only the address is modelled: a fresh one, never dereferenced (launches do nothing). */
+        if (in->alloc.bytesize == 0)
+            return CUDA_ERROR_INVALID_VALUE;
+        out->p.alloc.bytesize = in->alloc.bytesize;
+        out->p.alloc.poolProps = in->alloc.poolProps;
+        out->p.alloc.dptr = FAKE_ALLOC_BASE + (CUdeviceptr)(++S.next_alloc) * FAKE_ALLOC_STRIDE;
+        return CUDA_SUCCESS;
+    case CU_GRAPH_NODE_TYPE_MEM_FREE:
+        if (!in->free.dptr)
+            return CUDA_ERROR_INVALID_VALUE;
+        out->p.free = in->free;
         return CUDA_SUCCESS;
     default:
         return CUDA_ERROR_INVALID_VALUE; /* node types cgn does not build */
@@ -1708,6 +1761,28 @@ static CUresult impl_cuGraphNodeGetDependentNodes(CUgraphNode n, CUgraphNode *de
     return CUDA_SUCCESS;
 }
 
+/* Every edge of the graph, by node in insertion order and then in dependency order. */
+static CUresult impl_cuGraphGetEdges(CUgraph g, CUgraphNode *from, CUgraphNode *to, size_t *num)
+{
+    const fake_graph *graph = lookup_graph(g);
+    if (!graph || !num || (!from) != (!to))
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t count = 0;
+    for (size_t i = 0; i < graph->num_nodes; i++) {
+        const fake_node *n = graph->nodes[i];
+        for (size_t d = 0; d < n->num_deps; d++, count++) {
+            if (from && count < *num) {
+                from[count] = (CUgraphNode)n->deps[d];
+                to[count] = (CUgraphNode)n;
+            }
+        }
+    }
+    for (size_t i = count; from && i < *num; i++)
+        from[i] = to[i] = NULL;
+    *num = count;
+    return CUDA_SUCCESS;
+}
+
 static const fake_node *lookup_typed(CUgraphNode n, CUgraphNodeType type)
 {
     const fake_node *node = lookup_node(n);
@@ -1735,6 +1810,19 @@ static CUresult impl_cuGraphKernelNodeGetParams(CUgraphNode n, CUDA_KERNEL_NODE_
     p->extra = NULL;
     p->kern = k->kern;
     p->ctx = k->ctx;
+    if (node->pl.via_extra) {
+        /* Given through `extra`, answered through `extra`: one packed buffer, owned by the
+         * node like the driver's. */
+        fake_payload *pl = (fake_payload *)&node->pl;
+        pl->extra_size = pl->kernel->total_bytes;
+        pl->extra_form[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
+        pl->extra_form[1] = pl->arg_bytes;
+        pl->extra_form[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
+        pl->extra_form[3] = &pl->extra_size;
+        pl->extra_form[4] = CU_LAUNCH_PARAM_END;
+        p->kernelParams = NULL;
+        p->extra = pl->extra_form;
+    }
     return CUDA_SUCCESS;
 }
 
@@ -1807,6 +1895,19 @@ static CUresult impl_cuGraphAddEmptyNode(CUgraphNode *n, CUgraph g, const CUgrap
 {
     CUgraphNodeParams p = params_of_type(CU_GRAPH_NODE_TYPE_EMPTY);
     return add_node(n, g, d, nd, &p);
+}
+
+/* The generic adder: every node type the fake models, memory allocation and free included;
+ * an allocation node's address comes back in p->alloc.dptr. */
+static CUresult impl_cuGraphAddNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d, size_t nd,
+                                    CUgraphNodeParams *p)
+{
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = add_node(n, g, d, nd, p);
+    if (r == CUDA_SUCCESS && p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
+        p->alloc.dptr = ((const fake_node *)*n)->pl.p.alloc.dptr;
+    return r;
 }
 
 static CUresult impl_cuGraphAddKernelNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
@@ -1906,11 +2007,20 @@ static CUresult impl_cuGraphDestroyNode(CUgraphNode n)
 
 /* ---- entry points: updating node parameters -------------------------------------------------- */
 
+/* "Modifying parameters is not supported for node types CU_GRAPH_NODE_TYPE_MEM_ALLOC and
+ * CU_GRAPH_NODE_TYPE_MEM_FREE." */
+static int params_settable(CUgraphNodeType type)
+{
+    return type != CU_GRAPH_NODE_TYPE_MEM_ALLOC && type != CU_GRAPH_NODE_TYPE_MEM_FREE;
+}
+
 static CUresult impl_cuGraphNodeSetParams(CUgraphNode n, CUgraphNodeParams *p)
 {
     fake_node *node = lookup_node(n);
     if (!p || !node || p->type != node->pl.p.type)
         return CUDA_ERROR_INVALID_VALUE;
+    if (!params_settable(p->type))
+        return CUDA_ERROR_NOT_SUPPORTED;
     if (crash_prone(FAKE_CALL_SET_PARAMS, &node->pl, p))
         return crash_refused();
     fake_payload pl;
@@ -1924,12 +2034,26 @@ static CUresult impl_cuGraphNodeSetParams(CUgraphNode n, CUgraphNodeParams *p)
 /* The executable's copy of a definition node: matched by id, so a node destroyed and another
  * allocated at the same address can never alias. Only nodes of the graph the executable was
  * instantiated from pair, even after cuGraphExecUpdate. */
+/* The snapshot node paired with a definition node: nodes inside child graphs are addressed
+ * through the embedded graph's node handles, as on the real driver. */
+static fake_node *snapshot_node(const fake_graph *g, const fake_node *def)
+{
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        fake_node *n = g->nodes[i];
+        if (n->orig_id == def->id)
+            return n;
+        if (n->pl.child != NULL) {
+            fake_node *inner = snapshot_node(n->pl.child, def);
+            if (inner != NULL)
+                return inner;
+        }
+    }
+    return NULL;
+}
+
 static fake_node *exec_node(const fake_exec *e, const fake_node *def)
 {
-    for (size_t i = 0; i < e->snapshot->num_nodes; i++)
-        if (e->snapshot->nodes[i]->orig_id == def->id)
-            return e->snapshot->nodes[i];
-    return NULL;
+    return snapshot_node(e->snapshot, def);
 }
 
 static fake_node *exec_pair(CUgraphExec e, CUgraphNode n, fake_exec **exec_out)
@@ -1947,6 +2071,8 @@ static CUresult impl_cuGraphExecNodeSetParams(CUgraphExec e, CUgraphNode n, CUgr
     fake_node *node = exec_pair(e, n, &exec);
     if (!p || !node || p->type != node->pl.p.type)
         return CUDA_ERROR_INVALID_VALUE;
+    if (!params_settable(p->type))
+        return CUDA_ERROR_NOT_SUPPORTED;
     if (exec->running)
         return CUDA_ERROR_NOT_PERMITTED; /* from a callback of its own launch */
     if (crash_prone(FAKE_CALL_EXEC_SET_PARAMS, &node->pl, p))
@@ -2168,6 +2294,22 @@ static CUresult impl_cuKernelGetParamInfo(CUkernel k, size_t i, size_t *off, siz
 static CUresult impl_cuFuncGetParamInfo(CUfunction f, size_t i, size_t *off, size_t *size)
 {
     return param_info(lookup_function(f), i, off, size);
+}
+
+/* The kernel's CUfunction in the current context (registered on first use). */
+static CUresult impl_cuKernelGetFunction(CUfunction *f, CUkernel k)
+{
+    fake_kernel *kernel = lookup_kernel(k);
+    if (!f || !kernel)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUcontext ctx = current_ctx();
+    if (!ctx)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    CUfunction fn = function_in_context((CUfunction)&kernel->functions[0], ctx);
+    if (!fn)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    *f = fn;
+    return CUDA_SUCCESS;
 }
 
 static CUresult kernel_name(const fake_kernel *k, const char **name)

@@ -4,10 +4,16 @@
  * What it models:
  * - graphs, nodes (empty, kernel, memset, memcpy, host, child graph, event record/wait), edges,
  *   clones, per-node parameter updates in graphs and executables, with the driver's validation
- *   of the fields cgn sets; the getters (cuGraphGetNodes, cuGraphNodeGetType, dependencies and
- *   dependents, kernel/memset/memcpy/host params, event record/wait events), with the driver's
- *   count-then-fill convention; kernel params come back pointing at the node's own argument
- *   copies, as the driver's do;
+ *   of the fields cgn sets; the getters (cuGraphGetNodes, cuGraphGetEdges, cuGraphNodeGetType,
+ *   dependencies and dependents, kernel/memset/memcpy/host params, event record/wait events),
+ *   with the driver's count-then-fill convention; kernel params come back pointing at the
+ *   node's own argument copies, as the driver's do, and in the form they were given: an
+ *   argument array (kernelParams), or one buffer packed at the kernel's parameter offsets
+ *   (`extra`: CU_LAUNCH_PARAM_BUFFER_POINTER and CU_LAUNCH_PARAM_BUFFER_SIZE);
+ * - graphs "built elsewhere": the generic cuGraphAddNode also adds memory allocation nodes
+ *   (a fresh address in alloc.dptr, never dereferenced) and memory free nodes, whose
+ *   parameters cannot be set (CUDA_ERROR_NOT_SUPPORTED, as documented); cuKernelGetFunction
+ *   gives a CUkernel's CUfunction in the current context;
  * - executables as deep snapshots of the graph they were instantiated from, launched on the
  *   host in insertion order (a topological order: a node can only depend on nodes added
  *   before it). CUdeviceptr values are host addresses; kernels are host functions registered
@@ -52,8 +58,9 @@
  * kernels run with it held; they may call back into the fake from their own thread.
  *
  * Not modelled: streams beyond ordering events (launches complete in one global FIFO order),
- * event waits (wait nodes never block), timing, arrays, moved child graphs, kernel `extra`,
- * device-side updates. All state lives in one static struct; cgn_fake_reset() frees it. */
+ * event waits (wait nodes never block), timing, arrays, moved child graphs, device-side
+ * updates, stream capture (tests build "captured" graphs through the table). All state lives
+ * in one static struct; cgn_fake_reset() frees it. */
 #ifndef CGN_TESTS_FAKE_DRIVER_H
 #define CGN_TESTS_FAKE_DRIVER_H
 

@@ -2051,6 +2051,91 @@ static void test_threads(void)
     CHECK(cgn_fake_live_objects() == 0 && cgn_fake_in_flight(NULL) == 0);
 }
 
+/* Graphs "built elsewhere": arguments packed through `extra` come back in that form; edges in
+ * one list; memory allocation and free nodes through the generic adder, their parameters not
+ * settable; a CUkernel's function in the current context. */
+static void test_built_elsewhere(void)
+{
+    begin();
+    static const size_t sizes[] = {sizeof(void *), 4};
+    CUfunction fill_f = cgn_fake_register_kernel("fill", 2, sizes, fill, NULL);
+    unsigned out = 0;
+    struct {
+        unsigned *p;
+        unsigned v;
+    } packed = {&out, 5};
+    size_t size = sizeof packed;
+    void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                     CU_LAUNCH_PARAM_END};
+    CUgraph g = NULL;
+    CUgraphNode k = NULL, a = NULL, f = NULL;
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    CUDA_KERNEL_NODE_PARAMS_v2 kp;
+    memset(&kp, 0, sizeof kp);
+    kp.func = fill_f;
+    kp.gridDimX = kp.gridDimY = kp.gridDimZ = kp.blockDimX = kp.blockDimY = kp.blockDimZ = 1;
+    kp.extra = extra;
+    CHECK_CU(T->cuGraphAddKernelNode(&k, g, NULL, 0, &kp), OK);
+    size_t small = 4;
+    void *too_small[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE,
+                         &small, CU_LAUNCH_PARAM_END};
+    kp.extra = too_small;
+    CUgraphNode bad = NULL;
+    CHECK_CU(T->cuGraphAddKernelNode(&bad, g, NULL, 0, &kp), BAD);
+    packed.v = 9; /* copied at add: the node keeps 5 */
+    CUDA_KERNEL_NODE_PARAMS_v2 got;
+    memset(&got, 0, sizeof got);
+    CHECK_CU(T->cuGraphKernelNodeGetParams(k, &got), OK);
+    CHECK(got.kernelParams == NULL && got.extra != NULL);
+    CHECK(got.extra[0] == CU_LAUNCH_PARAM_BUFFER_POINTER && got.extra[4] == CU_LAUNCH_PARAM_END);
+    CHECK(*(const size_t *)got.extra[3] >= 12);
+    unsigned value = 0;
+    memcpy(&value, (const unsigned char *)got.extra[1] + 8, sizeof value);
+    CHECK(value == 5);
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+    CHECK_CU(T->cuGraphAddNode(&a, g, &k, 1, &p), BAD); /* no size */
+    p.alloc.bytesize = 64;
+    CHECK_CU(T->cuGraphAddNode(&a, g, &k, 1, &p), OK);
+    CHECK(p.alloc.dptr != 0);
+    CUdeviceptr dptr = p.alloc.dptr;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_MEM_FREE;
+    p.free.dptr = dptr;
+    CHECK_CU(T->cuGraphAddNode(&f, g, &a, 1, &p), OK);
+    CHECK_CU(T->cuGraphNodeSetParams(f, &p), CUDA_ERROR_NOT_SUPPORTED);
+    CUgraphNodeType t;
+    CHECK_CU(T->cuGraphNodeGetType(a, &t), OK);
+    CHECK(t == CU_GRAPH_NODE_TYPE_MEM_ALLOC);
+    CUgraphNode from[3], to[3];
+    size_t num = 0;
+    CHECK_CU(T->cuGraphGetEdges(g, NULL, NULL, &num), OK);
+    CHECK(num == 2);
+    num = 3;
+    CHECK_CU(T->cuGraphGetEdges(g, from, to, &num), OK);
+    CHECK(num == 2 && from[0] == k && to[0] == a && from[1] == a && to[1] == f);
+    CHECK(from[2] == NULL && to[2] == NULL);
+    CHECK_CU(T->cuGraphGetEdges(g, from, NULL, &num), BAD);
+    CUgraphExec e = NULL;
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&e, g, 0), OK);
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK); /* the kernel ran from its packed arguments */
+    CHECK(out == 5);
+    CHECK_CU(T->cuGraphExecDestroy(e), OK);
+    CUfunction fn = NULL;
+    CUkernel kern = cgn_fake_kernel_of(fill_f);
+    CHECK_CU(T->cuKernelGetFunction(&fn, kern), OK);
+    CHECK(fn == fill_f); /* context 0 is current */
+    cgn_fake_set_current_context(cgn_fake_context(1));
+    CHECK_CU(T->cuKernelGetFunction(&fn, kern), OK);
+    CHECK(fn == cgn_fake_function_in_context(fill_f, cgn_fake_context(1)));
+    cgn_fake_set_current_context(NULL);
+    CHECK_CU(T->cuKernelGetFunction(&fn, kern), CUDA_ERROR_INVALID_CONTEXT);
+    cgn_fake_set_current_context(cgn_fake_context(0));
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+    CHECK(cgn_fake_live_objects() == 0);
+}
+
 int main(void)
 {
     test_table_and_version();
@@ -2080,6 +2165,7 @@ int main(void)
     test_exec_set_params_rules();
     test_crash_prone_calls();
     test_threads();
+    test_built_elsewhere();
     cgn_fake_reset();
     if (failures) {
         fprintf(stderr, "fake_selftest: %d check(s) failed\n", failures);

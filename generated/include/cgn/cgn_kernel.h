@@ -30,11 +30,14 @@ typedef struct cgn_kernel_desc {
 #define CGN_KERNEL_SET_BLOCK UINT64_C(0x8)
 #define CGN_KERNEL_SET_SHARED_MEM_BYTES UINT64_C(0x10)
 #define CGN_KERNEL_SET_ARGS UINT64_C(0x20)
-#define CGN_KERNEL_SET_ALL UINT64_C(0x3f)
+#define CGN_KERNEL_SET_ARG UINT64_C(0x40)
+#define CGN_KERNEL_SET_ALL UINT64_C(0x7f)
 
 /* A partial update: fields whose bit is not in `set` keep their current value.
  * Coupled: kernel requires args; kernel_owner requires kernel (kernel without kernel_owner
- * resets kernel_owner to NULL). */
+ * resets kernel_owner to NULL).
+ * arg: edits of args by index, applied after args (when set too); args not edited keep their
+ * value. Not part of the desc. */
 typedef struct cgn_kernel_update {
     uint64_t set;
     cgn_kernel kernel;
@@ -44,6 +47,7 @@ typedef struct cgn_kernel_update {
     uint32_t shared_mem_bytes;
     const cgn_arg *args;
     uint32_t num_args;
+    cgn_arg_edits arg_edits;
 } cgn_kernel_update;
 
 #define CGN_KERNEL_UPDATE_INIT {.set = 0}
@@ -86,6 +90,23 @@ static inline void cgn_kernel_update_set_args(cgn_kernel_update *update, const c
     update->set |= CGN_KERNEL_SET_ARGS;
 }
 
+/* Edits argument `index` of args (at most CGN_MAX_ARG_EDITS edits an update; a later edit of the
+ * same index wins): its `size` bytes at `value`, copied when the update is applied, with `owner`
+ * in place of the owner of its previous value. The other arguments keep what the node (or that
+ * executable) has. */
+static inline void cgn_kernel_update_set_arg(cgn_kernel_update *update, uint32_t index,
+                                             const void *value, size_t size, cgn_owner *owner) {
+    if (update->arg_edits.count < CGN_MAX_ARG_EDITS) {
+        cgn_arg_edit *e = &update->arg_edits.edit[update->arg_edits.count];
+        e->value = value;
+        e->owner = owner;
+        e->index = index;
+        e->size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
+    }
+    update->arg_edits.count++;
+    update->set |= CGN_KERNEL_SET_ARG;
+}
+
 /* Sets every field from a complete desc (a full replacement, e.g. at executable level). */
 static inline void cgn_kernel_update_from_desc(cgn_kernel_update *update,
                                                const cgn_kernel_desc *desc) {
@@ -96,7 +117,7 @@ static inline void cgn_kernel_update_from_desc(cgn_kernel_update *update,
     update->shared_mem_bytes = desc->shared_mem_bytes;
     update->args = desc->args;
     update->num_args = desc->num_args;
-    update->set = CGN_KERNEL_SET_ALL;
+    update->set = (CGN_KERNEL_SET_ALL & ~CGN_KERNEL_SET_ARG);
 }
 
 /* Adds a kernel node after `deps`. The current context becomes the node's context. */

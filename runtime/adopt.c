@@ -1,0 +1,774 @@
+/* Graphs built elsewhere (docs/adopt.md): adoption of a raw graph and of an executable made
+ * from it, finding nodes, and re-reading a node changed behind cgn's back.
+ *
+ * Adoption reads; it never mutates the graph. Each node's parameters come from its typed getter
+ * (the only Get calls cgn makes besides the memcpy form check) and go through the node type's
+ * generated read function (the inverse of its build) into the same records cgn keeps for its
+ * own nodes, so updates afterwards take the same path. Everything is allocated and read before
+ * anything is published: a failure frees what was made and leaves no handle behind.
+ *
+ * Records are kept in topological order (a node after its dependencies, ties in the order
+ * cuGraphGetNodes lists them), the order cgn's own graphs have, which instantiation and child
+ * embedding rely on. Edges come from one cuGraphGetEdges per graph. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+cgn_status cgn__unsupported(const void *node, const char *why, const char *where) {
+    return cgn__fail(CGN_ERROR_NOT_SUPPORTED, "%s: node %p cannot be updated by cgn: it is %s",
+                     where, node, why);
+}
+
+/* Why an adopted node of a CUDA type cgn does not build cannot be updated. */
+static const char *cgn__other_reason(CUgraphNodeType t) {
+    switch (t) {
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+        return "a CU_GRAPH_NODE_TYPE_MEM_ALLOC node (memory allocation), whose parameters CUDA "
+               "cannot change";
+    case CU_GRAPH_NODE_TYPE_MEM_FREE:
+        return "a CU_GRAPH_NODE_TYPE_MEM_FREE node (memory free), whose parameters CUDA cannot "
+               "change";
+    case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+        return "a CU_GRAPH_NODE_TYPE_CONDITIONAL node (conditional), whose parameters CUDA "
+               "cannot change in an executable; cgn does not adopt its body graphs";
+    case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+        return "a CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL node (external semaphore signal), a type "
+               "cgn does not update";
+    case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+        return "a CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT node (external semaphore wait), a type cgn "
+               "does not update";
+    case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
+        return "a CU_GRAPH_NODE_TYPE_BATCH_MEM_OP node (batch memory operations), a type cgn "
+               "does not update";
+    default:
+        return "a node of a CUDA node type cgn does not know";
+    }
+}
+
+/* The node type recording CUDA type t: CGN_NODE_OTHER for the types cgn does not build. */
+static cgn_node_type cgn__type_of(CUgraphNodeType t) {
+    if (t == CU_GRAPH_NODE_TYPE_EMPTY)
+        return CGN_NODE_EMPTY;
+    for (int i = 0; i < CGN_NODE_TYPE_COUNT_; i++)
+        if (cgn__node_types[i].read != NULL && cgn__node_types[i].cu_type == t)
+            return (cgn_node_type)i;
+    return CGN_NODE_OTHER;
+}
+
+/* The node's parameters through its typed getter (they exist from 10.0 to 12.0, unlike the
+ * generic cuGraphNodeGetParams of 13.2), in the CUgraphNodeParams form builds produce. Pointers
+ * in them (kernel arguments) are the driver's: read, never written, never kept. */
+static CUresult cgn__get_params(CUgraphNode raw, CUgraphNodeType t, CUgraphNodeParams *p,
+                                const char **entry) {
+    const cgn_driver_table *drv = cgn__driver;
+    memset(p, 0, sizeof *p);
+    p->type = t;
+    CUresult r = CUDA_SUCCESS;
+    switch (t) {
+    case CU_GRAPH_NODE_TYPE_KERNEL: {
+        CUDA_KERNEL_NODE_PARAMS_v2 k;
+        memset(&k, 0, sizeof k);
+        *entry = "cuGraphKernelNodeGetParams";
+        r = drv->cuGraphKernelNodeGetParams(raw, &k);
+        p->kernel.func = k.func;
+        p->kernel.gridDimX = k.gridDimX;
+        p->kernel.gridDimY = k.gridDimY;
+        p->kernel.gridDimZ = k.gridDimZ;
+        p->kernel.blockDimX = k.blockDimX;
+        p->kernel.blockDimY = k.blockDimY;
+        p->kernel.blockDimZ = k.blockDimZ;
+        p->kernel.sharedMemBytes = k.sharedMemBytes;
+        p->kernel.kernelParams = k.kernelParams;
+        p->kernel.extra = k.extra;
+        p->kernel.kern = k.kern;
+        p->kernel.ctx = k.ctx;
+        break;
+    }
+    case CU_GRAPH_NODE_TYPE_MEMSET: {
+        CUDA_MEMSET_NODE_PARAMS_v1 m;
+        memset(&m, 0, sizeof m);
+        *entry = "cuGraphMemsetNodeGetParams";
+        r = drv->cuGraphMemsetNodeGetParams(raw, &m);
+        p->memset.dst = m.dst;
+        p->memset.pitch = m.pitch;
+        p->memset.value = m.value;
+        p->memset.elementSize = m.elementSize;
+        p->memset.width = m.width;
+        p->memset.height = m.height;
+        break;
+    }
+    case CU_GRAPH_NODE_TYPE_MEMCPY:
+        *entry = "cuGraphMemcpyNodeGetParams";
+        r = drv->cuGraphMemcpyNodeGetParams(raw, &p->memcpy.copyParams);
+        break;
+    case CU_GRAPH_NODE_TYPE_HOST: {
+        CUDA_HOST_NODE_PARAMS_v1 h;
+        memset(&h, 0, sizeof h);
+        *entry = "cuGraphHostNodeGetParams";
+        r = drv->cuGraphHostNodeGetParams(raw, &h);
+        p->host.fn = h.fn;
+        p->host.userData = h.userData;
+        break;
+    }
+    case CU_GRAPH_NODE_TYPE_GRAPH:
+        *entry = "cuGraphChildGraphNodeGetGraph";
+        r = drv->cuGraphChildGraphNodeGetGraph(raw, &p->graph.graph);
+        break;
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+        *entry = "cuGraphEventRecordNodeGetEvent";
+        r = drv->cuGraphEventRecordNodeGetEvent(raw, &p->eventRecord.event);
+        break;
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+        *entry = "cuGraphEventWaitNodeGetEvent";
+        r = drv->cuGraphEventWaitNodeGetEvent(raw, &p->eventWait.event);
+        break;
+    default:
+        break; /* empty nodes and the types cgn records without reading */
+    }
+    return r;
+}
+
+/* The context the params name for a node type that runs in one; NULL when none is named. */
+static CUcontext cgn__params_context(const cgn__node_type_info *info, const CUgraphNodeParams *p) {
+    CUcontext ctx = NULL;
+    if (info->context_offset != 0)
+        memcpy(&ctx, (const unsigned char *)p + info->context_offset, sizeof ctx);
+    return ctx;
+}
+
+static cgn_status cgn__driver_failed(CUresult r, const char *entry, const char *where) {
+    char what[128];
+    snprintf(what, sizeof what, "%s: %s", where, entry);
+    return cgn__fail_driver(r, what);
+}
+
+/* ---- one graph: nodes, edges, topological order -------------------------------------------- */
+
+/* A raw graph's nodes and edges as the driver lists them, with a map from raw handle to index. */
+typedef struct cgn__listing {
+    CUgraphNode *nodes;
+    size_t num_nodes;
+    CUgraphNode *from, *to;
+    size_t num_edges;
+    size_t *slots; /* open addressing: index + 1, 0 = empty */
+    size_t mask;
+    size_t *order;              /* topological order, ties in listing order */
+    size_t *in_start, *in_list; /* each node's dependencies (indices), in edge order */
+} cgn__listing;
+
+static void cgn__listing_free(cgn__listing *l) {
+    free(l->nodes);
+    free(l->from);
+    free(l->to);
+    free(l->slots);
+    free(l->order);
+    free(l->in_start);
+    free(l->in_list);
+    memset(l, 0, sizeof *l);
+}
+
+static size_t cgn__raw_hash(CUgraphNode n) {
+    return (size_t)(((uint64_t)(uintptr_t)n * 0x9E3779B97F4A7C15ull) >> 32);
+}
+
+/* Index of raw in the listing; SIZE_MAX when it is not one of the graph's nodes. */
+static size_t cgn__listing_index(const cgn__listing *l, CUgraphNode raw) {
+    for (size_t i = cgn__raw_hash(raw) & l->mask;; i = (i + 1) & l->mask) {
+        size_t at = l->slots[i];
+        if (at == 0)
+            return SIZE_MAX;
+        if (l->nodes[at - 1] == raw)
+            return at - 1;
+    }
+}
+
+/* The driver's count-then-fill convention; the graph must not change in between. */
+static cgn_status cgn__list(CUgraph raw, cgn__listing *l, const char *where) {
+    const cgn_driver_table *drv = cgn__driver;
+    size_t n = 0, e = 0;
+    CUresult r = drv->cuGraphGetNodes(raw, NULL, &n);
+    if (r != CUDA_SUCCESS)
+        return cgn__driver_failed(r, "cuGraphGetNodes", where);
+    r = drv->cuGraphGetEdges(raw, NULL, NULL, &e);
+    if (r != CUDA_SUCCESS)
+        return cgn__driver_failed(r, "cuGraphGetEdges", where);
+    if (n > SIZE_MAX / 4 / sizeof(size_t) || e > SIZE_MAX / sizeof(CUgraphNode))
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: %zu nodes do not fit in memory", where, n);
+    size_t cap = 4;
+    while (cap < 2 * n)
+        cap *= 2;
+    l->nodes = malloc((n ? n : 1) * sizeof *l->nodes);
+    l->from = malloc((e ? e : 1) * sizeof *l->from);
+    l->to = malloc((e ? e : 1) * sizeof *l->to);
+    l->slots = calloc(cap, sizeof *l->slots);
+    l->order = malloc((n ? n : 1) * sizeof *l->order);
+    l->in_start = calloc(n + 1, sizeof *l->in_start);
+    l->in_list = malloc((e ? e : 1) * sizeof *l->in_list);
+    if (!l->nodes || !l->from || !l->to || !l->slots || !l->order || !l->in_start || !l->in_list)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    l->mask = cap - 1;
+    size_t got_n = n, got_e = e;
+    r = drv->cuGraphGetNodes(raw, l->nodes, &got_n);
+    if (r != CUDA_SUCCESS)
+        return cgn__driver_failed(r, "cuGraphGetNodes", where);
+    r = drv->cuGraphGetEdges(raw, l->from, l->to, &got_e);
+    if (r != CUDA_SUCCESS)
+        return cgn__driver_failed(r, "cuGraphGetEdges", where);
+    if (got_n != n || got_e != e)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
+                         "%s: graph %p changed while it was being adopted", where, (void *)raw);
+    l->num_nodes = n;
+    l->num_edges = e;
+    for (size_t i = 0; i < n; i++) {
+        size_t s = cgn__raw_hash(l->nodes[i]) & l->mask;
+        while (l->slots[s] != 0)
+            s = (s + 1) & l->mask;
+        l->slots[s] = i + 1;
+    }
+    return CGN_OK;
+}
+
+/* Dependencies per node (in edge order) and a topological order: Kahn's algorithm taking the
+ * ready node listed first, so a listing already in topological order (a capture, a graph built
+ * node by node) is kept as it is. */
+static cgn_status cgn__sort(cgn__listing *l, const char *where) {
+    size_t n = l->num_nodes, e = l->num_edges;
+    size_t *from_i = malloc((e ? e : 1) * sizeof *from_i);
+    size_t *to_i = malloc((e ? e : 1) * sizeof *to_i);
+    size_t *out_start = calloc(n + 1, sizeof *out_start);
+    size_t *out_list = malloc((e ? e : 1) * sizeof *out_list);
+    size_t *missing = calloc(n ? n : 1, sizeof *missing); /* dependencies not yet ordered */
+    size_t *heap = malloc((n ? n : 1) * sizeof *heap);
+    cgn_status st = CGN_OK;
+    if (!from_i || !to_i || !out_start || !out_list || !missing || !heap) {
+        st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+        goto done;
+    }
+    for (size_t k = 0; k < e; k++) {
+        from_i[k] = cgn__listing_index(l, l->from[k]);
+        to_i[k] = cgn__listing_index(l, l->to[k]);
+        if (from_i[k] == SIZE_MAX || to_i[k] == SIZE_MAX) {
+            st = cgn__fail(CGN_ERROR_DRIVER,
+                           "%s: cuGraphGetEdges named a node cuGraphGetNodes did not list", where);
+            goto done;
+        }
+        l->in_start[to_i[k] + 1]++;
+        out_start[from_i[k] + 1]++;
+        missing[to_i[k]]++;
+    }
+    for (size_t i = 0; i < n; i++) {
+        l->in_start[i + 1] += l->in_start[i];
+        out_start[i + 1] += out_start[i];
+    }
+    /* Fill in edge order (missing[] doubles as a cursor, then is recounted). */
+    for (size_t i = 0; i < n; i++)
+        missing[i] = 0;
+    for (size_t k = 0; k < e; k++)
+        l->in_list[l->in_start[to_i[k]] + missing[to_i[k]]++] = from_i[k];
+    size_t *cursor = heap; /* borrowed as the out-edge cursor before the heap is used */
+    for (size_t i = 0; i < n; i++)
+        cursor[i] = 0;
+    for (size_t k = 0; k < e; k++)
+        out_list[out_start[from_i[k]] + cursor[from_i[k]]++] = to_i[k];
+    /* A min-heap of ready nodes by listing index. */
+    size_t num_heap = 0, num_order = 0;
+    for (size_t i = 0; i < n; i++)
+        if (missing[i] == 0)
+            heap[num_heap++] = i; /* increasing: already a heap */
+    while (num_heap > 0) {
+        size_t next = heap[0];
+        heap[0] = heap[--num_heap];
+        for (size_t i = 0;;) { /* sift down */
+            size_t c = 2 * i + 1;
+            if (c >= num_heap)
+                break;
+            if (c + 1 < num_heap && heap[c + 1] < heap[c])
+                c++;
+            if (heap[i] <= heap[c])
+                break;
+            size_t t = heap[i];
+            heap[i] = heap[c];
+            heap[c] = t;
+            i = c;
+        }
+        l->order[num_order++] = next;
+        for (size_t k = out_start[next]; k < out_start[next + 1]; k++) {
+            size_t m = out_list[k];
+            if (--missing[m] != 0)
+                continue;
+            size_t i = num_heap++; /* sift up */
+            heap[i] = m;
+            while (i > 0 && heap[(i - 1) / 2] > heap[i]) {
+                size_t t = heap[i];
+                heap[i] = heap[(i - 1) / 2];
+                heap[(i - 1) / 2] = t;
+                i = (i - 1) / 2;
+            }
+        }
+    }
+    if (num_order != n)
+        st = cgn__fail(CGN_ERROR_DRIVER, "%s: the graph's edges form a cycle", where);
+done:
+    free(from_i);
+    free(to_i);
+    free(out_start);
+    free(out_list);
+    free(missing);
+    free(heap);
+    return st;
+}
+
+/* ---- records --------------------------------------------------------------------------------- */
+
+typedef struct cgn__adoption {
+    cgn__graph_rec *root;
+    CUcontext current;     /* the caller's context: the node's context unless params say */
+    cgn__layouts *layouts; /* kernels' parameter layouts, asked once per kernel */
+    const char *where;
+} cgn__adoption;
+
+static cgn_status cgn__adopt_graph(cgn__adoption *a, cgn__graph_rec *g, CUgraph raw);
+
+/* A graph record embedded by child-graph node n (its nodes follow). */
+static cgn_status cgn__embedded_rec(cgn__adoption *a, cgn__node_rec *n, CUgraph raw) {
+    cgn__graph_rec *g = calloc(1, sizeof *g);
+    if (g == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", a->where);
+    cgn_status st = cgn__handle_new(CGN__KIND_GRAPH, g, &g->handle, a->where);
+    if (st != CGN_OK) {
+        free(g);
+        return st;
+    }
+    g->root = a->root;
+    g->owner = n;
+    g->hier = a->root->hier;
+    n->embedded = g; /* freed with n from here on */
+    return cgn__adopt_graph(a, g, raw);
+}
+
+/* Fills the new record n for raw node `raw` from the driver. */
+static cgn_status cgn__adopt_node(cgn__adoption *a, cgn__node_rec *n, CUgraphNode raw) {
+    const char *where = a->where;
+    CUgraphNodeType t;
+    CUresult r = cgn__driver->cuGraphNodeGetType(raw, &t);
+    if (r != CUDA_SUCCESS)
+        return cgn__driver_failed(r, "cuGraphNodeGetType", where);
+    n->raw = raw;
+    n->ctx = a->current;
+    n->type = cgn__type_of(t);
+    const cgn__node_type_info *info = &cgn__node_types[n->type];
+    if (info->read == NULL) { /* empty, or a type cgn does not update: nothing to read */
+        if (n->type == CGN_NODE_OTHER)
+            n->unsupported = cgn__other_reason(t);
+        n->state = calloc(1, 1);
+        n->state_size = 1;
+        return n->state ? CGN_OK
+                        : cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    }
+    CUgraphNodeParams p;
+    const char *entry = "";
+    r = cgn__get_params(raw, t, &p, &entry);
+    if (r != CUDA_SUCCESS)
+        return cgn__driver_failed(r, entry, where);
+    /* The context the node runs in, which every update makes current: the one the driver
+     * reports (a kernel's ctx, 12.0+), else the caller's. The driver crashes on some kernel
+     * updates with none current (txn.c), so cgn refuses to record a node without one. */
+    CUcontext ctx = cgn__params_context(info, &p);
+    if (ctx != NULL)
+        n->ctx = ctx;
+    if (info->context_offset != 0 && n->ctx == NULL)
+        return cgn__fail(CGN_ERROR_NO_CONTEXT,
+                         "%s: %s node %p (raw %p) runs in a context the driver does not report, "
+                         "and none is current: make the context the graph was built in current "
+                         "(cuCtxSetCurrent) before adopting it",
+                         where, info->name, cgn__handle_ptr(n->handle), (void *)raw);
+    n->state = malloc(info->desc_size);
+    if (n->state == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    n->state_size = info->desc_size;
+    cgn__reader rd = {a->layouts, NULL, NULL};
+    cgn_status st = info->read(&rd, &p, n->state, NULL, where);
+    n->storage = rd.storage; /* freed with the record on failure */
+    if (st != CGN_OK)
+        return st;
+    n->unsupported = rd.unsupported;
+    if (n->type == CGN_NODE_CHILD_GRAPH)
+        return cgn__embedded_rec(a, n, p.graph.graph);
+    return CGN_OK;
+}
+
+/* Records for every node of raw in g (allocated, its handle made; nodes empty). On failure the
+ * records made so far stay in g for the caller to discard. */
+static cgn_status cgn__adopt_graph(cgn__adoption *a, cgn__graph_rec *g, CUgraph raw) {
+    const char *where = a->where;
+    g->raw = raw;
+    cgn__listing l;
+    memset(&l, 0, sizeof l);
+    cgn_status st = cgn__list(raw, &l, where);
+    if (st == CGN_OK)
+        st = cgn__sort(&l, where);
+    cgn__node_rec **by_index = NULL;
+    if (st == CGN_OK) {
+        g->nodes = calloc(l.num_nodes ? l.num_nodes : 1, sizeof *g->nodes);
+        by_index = calloc(l.num_nodes ? l.num_nodes : 1, sizeof *by_index);
+        if (g->nodes == NULL || by_index == NULL)
+            st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+        g->cap_nodes = g->nodes ? l.num_nodes : 0;
+    }
+    for (size_t k = 0; st == CGN_OK && k < l.num_nodes; k++) {
+        size_t i = l.order[k];
+        cgn__node_rec *n = calloc(1, sizeof *n);
+        if (n == NULL) {
+            st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+            break;
+        }
+        st = cgn__handle_new(CGN__KIND_NODE, n, &n->handle, where);
+        if (st != CGN_OK) {
+            free(n);
+            break;
+        }
+        n->graph = g;
+        n->index = k;
+        g->nodes[g->num_nodes++] = n; /* discarded with g from here on */
+        by_index[i] = n;
+        size_t num_deps = l.in_start[i + 1] - l.in_start[i];
+        if (num_deps > 0) {
+            n->deps = malloc(num_deps * sizeof *n->deps);
+            if (n->deps == NULL) {
+                st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+                break;
+            }
+            for (size_t d = 0; d < num_deps; d++) /* ordered before: already made */
+                n->deps[n->num_deps++] = by_index[l.in_list[l.in_start[i] + d]]->handle;
+        }
+        st = cgn__adopt_node(a, n, l.nodes[i]);
+    }
+    free(by_index);
+    cgn__listing_free(&l);
+    return st;
+}
+
+cgn_status cgn_graph_adopt(CUgraph raw, unsigned flags, cgn_graph **graph_out) {
+    static const char where[] = "cgn_graph_adopt";
+    if (graph_out == NULL || raw == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: raw and graph_out must not be NULL",
+                         where);
+    if (flags & ~CGN_ADOPT_TAKE_OWNERSHIP)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", where,
+                         flags & ~CGN_ADOPT_TAKE_OWNERSHIP);
+    cgn_status st = cgn__driver_ready();
+    if (st != CGN_OK)
+        return st;
+    cgn__collect_pending();
+    const cgn_driver_table *drv = cgn__driver;
+    cgn__adoption a = {NULL, NULL, NULL, where};
+    CUresult r = drv->cuCtxGetCurrent(&a.current);
+    if (r != CUDA_SUCCESS)
+        return cgn__driver_failed(r, "cuCtxGetCurrent", where);
+    cgn__graph_rec *g = calloc(1, sizeof *g);
+    cgn__hier *h = calloc(1, sizeof *h);
+    a.layouts = cgn__layouts_new();
+    if (g == NULL || h == NULL || a.layouts == NULL) {
+        free(g);
+        free(h);
+        cgn__layouts_free(a.layouts);
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    }
+    st = cgn__handle_new(CGN__KIND_GRAPH, g, &g->handle, where);
+    if (st != CGN_OK) {
+        free(g);
+        free(h);
+        cgn__layouts_free(a.layouts);
+        return st;
+    }
+    atomic_init(&h->refs, 1);
+    h->raw = raw;
+    h->borrowed = !(flags & CGN_ADOPT_TAKE_OWNERSHIP);
+    g->root = g;
+    g->hier = h;
+    a.root = g;
+    st = cgn__adopt_graph(&a, g, raw);
+    cgn__layouts_free(a.layouts);
+    /* The caller's context as it was (a driver call may have made one current). */
+    CUcontext now = NULL;
+    if (drv->cuCtxGetCurrent(&now) == CUDA_SUCCESS && now != a.current)
+        (void)drv->cuCtxSetCurrent(a.current);
+    if (st != CGN_OK) {
+        cgn__discard_embedding(g); /* every record, embedded ones too, and their handles */
+        free(h);
+        return st;
+    }
+    *graph_out = cgn__graph_handle(g);
+    return CGN_OK;
+}
+
+cgn_status cgn_exec_adopt(CUgraphExec raw, cgn_graph *graph, unsigned flags, cgn_exec **exec_out) {
+    static const char where[] = "cgn_exec_adopt";
+    cgn__graph_rec *g = NULL;
+    cgn_status st = cgn__graph_get(graph, where, &g);
+    if (st != CGN_OK)
+        return st;
+    if (raw == NULL || exec_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: raw and exec_out must not be NULL",
+                         where);
+    if (flags & ~CGN_ADOPT_TAKE_OWNERSHIP)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", where,
+                         flags & ~CGN_ADOPT_TAKE_OWNERSHIP);
+    if (g->raw == NULL)
+        return cgn__fail(CGN_ERROR_DRIVER,
+                         "%s: embedded graph %p could not be located after its child node was "
+                         "replaced",
+                         where, (void *)graph);
+    cgn__collect_pending();
+    return cgn__exec_wrap(g, raw, !(flags & CGN_ADOPT_TAKE_OWNERSHIP), exec_out, where);
+}
+
+/* ---- finding nodes --------------------------------------------------------------------------- */
+
+/* CUDA's count convention: *count in, the room in out (ignored when out is NULL); out, the
+ * total. Entries go in through `put`, called with the running total. */
+static cgn_status cgn__check_list_args(void *out, const size_t *count, const char *where) {
+    (void)out;
+    if (count == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: count must not be NULL", where);
+    return CGN_OK;
+}
+
+static void cgn__put(cgn_node **out, size_t cap, size_t *total, const cgn__node_rec *n) {
+    if (out != NULL && *total < cap)
+        out[*total] = cgn__node_handle(n);
+    (*total)++;
+}
+
+cgn_status cgn_graph_nodes(const cgn_graph *graph, cgn_node **out, size_t *count) {
+    static const char where[] = "cgn_graph_nodes";
+    cgn__graph_rec *g = NULL;
+    cgn_status st = cgn__graph_get(graph, where, &g);
+    if (st == CGN_OK)
+        st = cgn__check_list_args(out, count, where);
+    if (st != CGN_OK)
+        return st;
+    size_t cap = out ? *count : 0, total = 0;
+    for (size_t i = 0; i < g->num_nodes; i++)
+        cgn__put(out, cap, &total, g->nodes[i]);
+    *count = total;
+    return CGN_OK;
+}
+
+static const cgn__node_rec *cgn__find_raw_in(const cgn__graph_rec *g, CUgraphNode raw) {
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        if (g->nodes[i]->raw == raw)
+            return g->nodes[i];
+        if (g->nodes[i]->embedded != NULL) {
+            const cgn__node_rec *n = cgn__find_raw_in(g->nodes[i]->embedded, raw);
+            if (n != NULL)
+                return n;
+        }
+    }
+    return NULL;
+}
+
+cgn_status cgn_graph_find_raw(const cgn_graph *graph, CUgraphNode raw, cgn_node **node_out) {
+    static const char where[] = "cgn_graph_find_raw";
+    cgn__graph_rec *g = NULL;
+    cgn_status st = cgn__graph_get(graph, where, &g);
+    if (st != CGN_OK)
+        return st;
+    if (raw == NULL || node_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: raw and node_out must not be NULL",
+                         where);
+    const cgn__node_rec *n = cgn__find_raw_in(g, raw);
+    if (n == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: raw node %p is not a node of graph %p or of a graph embedded in it",
+                         where, (void *)raw, (const void *)graph);
+    *node_out = cgn__node_handle(n);
+    return CGN_OK;
+}
+
+/* What find_kernel looks for: the kernel, and its other handle where the driver can tell. */
+typedef struct cgn__kernel_query {
+    cgn_kernel want;
+    CUfunction want_function; /* want.kernel's function in the current context, or NULL */
+} cgn__kernel_query;
+
+static int cgn__kernel_matches(const cgn__kernel_query *q, cgn_kernel k) {
+    if (k.function == q->want.function && k.kernel == q->want.kernel)
+        return 1;
+    if (q->want_function != NULL && k.function == q->want_function)
+        return 1;
+    /* A CUkernel launched as a CUfunction (cuLaunchKernel allows the cast), if the driver
+     * keeps the handle it was given. */
+    if (q->want.kernel != NULL && (void *)k.function == (void *)q->want.kernel)
+        return 1;
+    if (q->want.function != NULL && k.kernel != NULL && cgn__driver->cuKernelGetFunction) {
+        CUfunction f = NULL;
+        return cgn__driver->cuKernelGetFunction(&f, k.kernel) == CUDA_SUCCESS &&
+               f == q->want.function;
+    }
+    return 0;
+}
+
+static void cgn__find_kernel_in(const cgn__graph_rec *g, const cgn__kernel_query *q, cgn_node **out,
+                                size_t cap, size_t *total) {
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        const cgn__node_rec *n = g->nodes[i];
+        cgn_kernel k;
+        if (n->type == CGN_NODE_KERNEL && cgn__storage_kernel(n->storage, &k) &&
+            cgn__kernel_matches(q, k))
+            cgn__put(out, cap, total, n);
+        if (n->embedded != NULL)
+            cgn__find_kernel_in(n->embedded, q, out, cap, total);
+    }
+}
+
+cgn_status cgn_graph_find_kernel(const cgn_graph *graph, cgn_kernel kernel, cgn_node **out,
+                                 size_t *count) {
+    static const char where[] = "cgn_graph_find_kernel";
+    cgn__graph_rec *g = NULL;
+    cgn_status st = cgn__graph_get(graph, where, &g);
+    if (st == CGN_OK)
+        st = cgn__check_list_args(out, count, where);
+    if (st != CGN_OK)
+        return st;
+    if ((kernel.function == NULL) == (kernel.kernel == NULL))
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
+                         "%s: kernel must name exactly one of a CUfunction and a CUkernel", where);
+    cgn__collect_pending();
+    cgn__kernel_query q = {kernel, NULL};
+    const cgn_driver_table *drv = cgn__driver;
+    if (kernel.kernel != NULL && drv->cuKernelGetFunction != NULL &&
+        drv->cuKernelGetFunction(&q.want_function, kernel.kernel) != CUDA_SUCCESS)
+        q.want_function = NULL; /* no context current: CUkernel handles match alone */
+    size_t cap = out ? *count : 0, total = 0;
+    cgn__find_kernel_in(g, &q, out, cap, &total);
+    *count = total;
+    return CGN_OK;
+}
+
+cgn_status cgn_node_dependencies(const cgn_node *node, cgn_node **out, size_t *count) {
+    static const char where[] = "cgn_node_dependencies";
+    cgn__node_rec *n = NULL;
+    cgn_status st = cgn__check_node(node, CGN_NODE_TYPE_COUNT_, where, &n);
+    if (st == CGN_OK)
+        st = cgn__check_list_args(out, count, where);
+    if (st != CGN_OK)
+        return st;
+    size_t cap = out ? *count : 0;
+    for (size_t i = 0; out != NULL && i < n->num_deps && i < cap; i++)
+        out[i] = (cgn_node *)cgn__handle_ptr(n->deps[i]);
+    *count = n->num_deps;
+    return CGN_OK;
+}
+
+cgn_status cgn_node_dependents(const cgn_node *node, cgn_node **out, size_t *count) {
+    static const char where[] = "cgn_node_dependents";
+    cgn__node_rec *n = NULL;
+    cgn_status st = cgn__check_node(node, CGN_NODE_TYPE_COUNT_, where, &n);
+    if (st == CGN_OK)
+        st = cgn__check_list_args(out, count, where);
+    if (st != CGN_OK)
+        return st;
+    const cgn__graph_rec *g = n->graph;
+    size_t cap = out ? *count : 0, total = 0;
+    for (size_t i = n->index + 1; i < g->num_nodes; i++) /* dependents come later */
+        for (size_t d = 0; d < g->nodes[i]->num_deps; d++)
+            if (g->nodes[i]->deps[d] == n->handle) {
+                cgn__put(out, cap, &total, g->nodes[i]);
+                break;
+            }
+    *count = total;
+    return CGN_OK;
+}
+
+/* ---- refresh and updatability -------------------------------------------------------------- */
+
+/* A child-graph node whose embedded graph is no longer the one cgn recorded (replaced with raw
+ * driver calls): its records are made again from the driver. */
+static cgn_status cgn__refresh_embedding(cgn__node_rec *n, CUgraph raw, const char *where) {
+    if (n->embedded != NULL && n->embedded->raw == raw)
+        return CGN_OK; /* the same graph: its nodes refresh one by one */
+    const cgn_driver_table *drv = cgn__driver;
+    cgn__adoption a = {n->graph->root, NULL, cgn__layouts_new(), where};
+    if (a.layouts == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    CUresult r = drv->cuCtxGetCurrent(&a.current);
+    if (r != CUDA_SUCCESS) {
+        cgn__layouts_free(a.layouts);
+        return cgn__driver_failed(r, "cuCtxGetCurrent", where);
+    }
+    cgn__graph_rec *old = n->embedded;
+    n->embedded = NULL;
+    cgn_status st = cgn__embedded_rec(&a, n, raw);
+    cgn__layouts_free(a.layouts);
+    if (st != CGN_OK) {
+        cgn__discard_embedding(n->embedded);
+        n->embedded = old;
+        return st;
+    }
+    if (old != NULL)
+        cgn__retire_embedded(old);      /* CUDA destroyed that copy when it was replaced */
+    memset(n->state, 0, n->state_size); /* no source graph any more */
+    return CGN_OK;
+}
+
+cgn_status cgn_node_refresh(cgn_node *node) {
+    static const char where[] = "cgn_node_refresh";
+    cgn__node_rec *n = NULL;
+    cgn_status st = cgn__check_node(node, CGN_NODE_TYPE_COUNT_, where, &n);
+    if (st != CGN_OK)
+        return st;
+    cgn__collect_pending();
+    const cgn__node_type_info *info = &cgn__node_types[n->type];
+    if (info->read == NULL)
+        return CGN_OK; /* empty, or a type cgn records without reading */
+    CUgraphNodeParams p;
+    const char *entry = "";
+    CUresult r = cgn__get_params(n->raw, info->cu_type, &p, &entry);
+    if (r != CUDA_SUCCESS)
+        return cgn__driver_failed(r, entry, where);
+    if (n->type == CGN_NODE_CHILD_GRAPH)
+        return cgn__refresh_embedding(n, p.graph.graph, where);
+    void *state = malloc(n->state_size);
+    if (state == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    cgn__reader rd = {NULL, NULL, NULL};
+    st = info->read(&rd, &p, state, n->state, where);
+    if (st != CGN_OK) {
+        cgn__block_release(rd.storage);
+        free(state);
+        return st;
+    }
+    /* Publish. Executables keep their own copies; the attachment stays (it holds at least the
+     * owners the new record names, which were kept only for unchanged values). */
+    free(n->state);
+    n->state = state;
+    if (rd.storage != NULL || n->storage != NULL) {
+        cgn__block_release(n->storage);
+        n->storage = rd.storage;
+    }
+    n->unsupported = rd.unsupported;
+    CUcontext ctx = cgn__params_context(info, &p);
+    if (ctx != NULL)
+        n->ctx = ctx;
+    return CGN_OK;
+}
+
+cgn_status cgn_node_check_updatable(const cgn_node *node) {
+    static const char where[] = "cgn_node_check_updatable";
+    cgn__node_rec *n = NULL;
+    cgn_status st = cgn__check_node(node, CGN_NODE_TYPE_COUNT_, where, &n);
+    if (st != CGN_OK)
+        return st;
+    if (n->unsupported != NULL)
+        return cgn__unsupported(node, n->unsupported, where);
+    const char *opaque = n->type == CGN_NODE_KERNEL ? cgn__storage_opaque(n->storage) : NULL;
+    if (opaque != NULL)
+        return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
+                         "%s: kernel node %p was adopted with arguments cgn could not copy: %s; "
+                         "only an update setting every argument is accepted",
+                         where, (const void *)node, opaque);
+    return CGN_OK;
+}
