@@ -1,0 +1,60 @@
+/* A stand-in libcuda.so.1 for the loader cases of error_messages.c: built twice, as a driver
+ * that is too old (STUB_VERSION 11080: every entry point newer than 11.8 is missing, as on a
+ * real 11.8 driver) and as one that finds no device (cuInit returns CUDA_ERROR_NO_DEVICE). Its
+ * soname is libcuda.so.1, so once the harness has loaded it by path, cgn's
+ * dlopen("libcuda.so.1") returns it. Only cuDriverGetVersion, cuInit and cuGetErrorName do
+ * anything; every other entry point returns CUDA_ERROR_NOT_SUPPORTED and is never called. */
+#include <string.h>
+
+#include <cuda.h>
+
+#if !defined(STUB_VERSION) || !defined(STUB_INIT_RESULT)
+#error "define STUB_VERSION and STUB_INIT_RESULT"
+#endif
+
+static CUresult stub_driver_get_version(int *version) {
+    *version = STUB_VERSION;
+    return CUDA_SUCCESS;
+}
+
+static CUresult stub_init(unsigned int flags) {
+    (void)flags;
+    return STUB_INIT_RESULT;
+}
+
+static CUresult stub_get_error_name(CUresult error, const char **name) {
+    *name = error == CUDA_ERROR_NO_DEVICE ? "CUDA_ERROR_NO_DEVICE" : "CUDA_ERROR_UNKNOWN";
+    return CUDA_SUCCESS;
+}
+
+static CUresult stub_not_supported(void) {
+    return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+__attribute__((visibility("default"))) CUresult
+cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
+                    CUdriverProcAddressQueryResult *symbolStatus) {
+    (void)flags;
+    *pfn = NULL;
+    if (cudaVersion > STUB_VERSION) {
+        if (symbolStatus)
+            *symbolStatus = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
+        return CUDA_ERROR_NOT_FOUND;
+    }
+    /* ISO C has no conversion between function and object pointers: memcpy. */
+    CUresult (*version_fn)(int *) = stub_driver_get_version;
+    CUresult (*init_fn)(unsigned int) = stub_init;
+    CUresult (*name_fn)(CUresult, const char **) = stub_get_error_name;
+    CUresult (*other_fn)(void) = stub_not_supported;
+    if (strcmp(symbol, "cuDriverGetVersion") == 0)
+        memcpy(pfn, &version_fn, sizeof version_fn);
+    else if (strcmp(symbol, "cuInit") == 0)
+        memcpy(pfn, &init_fn, sizeof init_fn);
+    else if (strcmp(symbol, "cuGetErrorName") == 0)
+        memcpy(pfn, &name_fn, sizeof name_fn);
+    else
+        memcpy(pfn, &other_fn, sizeof other_fn);
+    if (symbolStatus)
+        *symbolStatus = CU_GET_PROC_ADDRESS_SUCCESS;
+    return CUDA_SUCCESS;
+}
