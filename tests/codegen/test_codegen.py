@@ -80,6 +80,8 @@ class BadSpecs(unittest.TestCase):
                     m = ERROR.match(line)
                     if m:
                         errors.append(m)
+                    else:  # one line per error, then the count: nothing else
+                        self.assertRegex(line, r"^codegen: \d+ error\(s\); nothing written$")
                 for m in errors:
                     self.assertTrue(m.group("file").endswith("/" + name), m.group(0))
                 expected = expectations(path)
