@@ -117,13 +117,22 @@ class _Builder:
             if node.tag == _MERGE:
                 self.diags.error(mark, "YAML merge keys (<<) are not supported in specs")
                 return YScalar(None, node.value, node.style, mark, self.pos.mark(node.end_mark))
+            if node.tag not in (_INT, _STR, _BOOL, _NULL, _FLOAT):
+                # Not constructed: PyYAML's constructors for other tags raise plain Python
+                # errors on malformed values (`!!timestamp x`: AttributeError).
+                self.diags.error(mark, f"unsupported YAML tag {node.tag}")
+                return YScalar(node.value, node.value, node.style, mark,
+                               self.pos.mark(node.end_mark))
             try:
                 value = self.ctor.construct_object(node, deep=True)
             except yaml.YAMLError as e:  # e.g. a malformed !!int
                 self.diags.error(mark, f"bad YAML scalar: {getattr(e, 'problem', None) or e}")
                 value = node.value
-            if node.tag not in (_INT, _STR, _BOOL, _NULL, _FLOAT):
-                self.diags.error(mark, f"unsupported YAML tag {node.tag}")
+            except (ValueError, ArithmeticError) as e:  # `!!float x`; an int of 5000 digits
+                self.diags.error(mark, f"bad YAML scalar: integer of {len(node.value)} "
+                                       f"characters is too long" if node.tag == _INT
+                                 and len(node.value) > 1000 else f"bad YAML scalar: {e}")
+                value = node.value
             return YScalar(value, node.value, node.style, mark, self.pos.mark(node.end_mark))
         if isinstance(node, yaml.SequenceNode):
             return YSeq(tuple(self.build(n) for n in node.value), mark)
