@@ -26,7 +26,7 @@ class Str:
     pattern: Optional[str] = None   # full match
     enum: Optional[str] = None      # name of an enum set
     what: str = ""                  # how to describe the pattern in messages
-    forbid: tuple = ("*/",)         # substrings that would break the C it lands in
+    forbid: tuple = ("*/", "/*")    # substrings that would break the C comments they land in
     nonempty: bool = True
     # C99 guarantees string literals of 4095 characters (-Wpedantic: overlength-strings);
     # spec strings become literals (messages, case ids) and need nothing near that.
