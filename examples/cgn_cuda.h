@@ -1,8 +1,11 @@
 /* The few CUDA driver calls the demo, the GPU tests and the benchmarks make themselves, resolved
  * through cgn_driver_proc so that none of them links libcuda: each runs on a machine without a
- * driver and says what is missing. Header-only on purpose: examples stay self-contained. */
-#ifndef CGN_EXAMPLES_CGN_CUDA_H
-#define CGN_EXAMPLES_CGN_CUDA_H
+ * driver and says what is missing. Header-only on purpose: examples stay self-contained.
+ *
+ * Installed as <cgn/cgn_cuda.h> (and available under that name to add_subdirectory users), so
+ * an application can get a device context the same way; it includes everything it uses. */
+#ifndef CGN_CGN_CUDA_H
+#define CGN_CGN_CUDA_H
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +13,7 @@
 
 #include <cudaTypedefs.h>
 
-#include "cgn/cgn.h"
+#include <cgn/cgn.h>
 
 #define CGN_CUDA_CALLS(X)                                                                          \
     X(cuDeviceGet, 2000)                                                                           \
@@ -90,4 +93,4 @@ static inline void cgn_cuda_close(cgn_cuda *cu) {
         }                                                                                          \
     } while (0)
 
-#endif /* CGN_EXAMPLES_CGN_CUDA_H */
+#endif /* CGN_CGN_CUDA_H */

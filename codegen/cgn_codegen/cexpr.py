@@ -71,6 +71,150 @@ def tokenize(expr: str):
     return tokens, problems
 
 
+TYPE_WORDS = frozenset({
+    "char", "short", "int", "long", "signed", "unsigned", "const", "void",
+    "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
+    "size_t", "uintptr_t", "CUdeviceptr", "cgn_dim3", "cgn_arg",
+})
+CALLABLE = frozenset({"UINT64_C", "INT64_C"})
+_BINARY = frozenset({"*", "/", "%", "+", "-", "<<", ">>", "<", ">", "<=", ">=", "==", "!=",
+                     "&", "^", "|", "&&", "||"})
+_UNARY = frozenset({"!", "~", "-", "+", "*", "&"})
+_INT_LIT = re.compile(r"(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)([uU](ll|LL|l|L)?|(ll|LL|l|L)[uU]?)?")
+_FLOAT_LIT = re.compile(r"(([0-9]+\.[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+)[fFlL]?")
+
+
+class _Syntax(Exception):
+    def __init__(self, offset: int, message: str) -> None:
+        super().__init__(message)
+        self.problem = ExprProblem(offset, message)
+
+
+class _Parser:
+    """Recursive descent over the C expression forms rules use: operands (names, numbers,
+    UINT64_C(...)), members, indexing, unary operators, casts to the allowed types, sizeof,
+    binary operators and ?:. It only accepts or refuses; precedence does not matter for that."""
+
+    def __init__(self, tokens, end: int) -> None:
+        self.toks = tokens
+        self.i = 0
+        self.end = end
+
+    def peek(self, k: int = 0):
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else None
+
+    def fail(self, what: str):
+        t = self.peek()
+        if t is None:
+            raise _Syntax(self.end, f"the expression ends where {what} should follow")
+        raise _Syntax(t.offset, f"expected {what}, got '{t.text}'")
+
+    def take(self, text: str) -> None:
+        t = self.peek()
+        if t is None or t.text != text:
+            self.fail(f"'{text}'")
+        self.i += 1
+
+    def whole(self) -> None:
+        self.expr()
+        if self.peek() is not None:
+            self.fail("an operator")
+
+    def expr(self) -> None:
+        self.unary()
+        while True:
+            t = self.peek()
+            if t is not None and t.text in _BINARY:
+                self.i += 1
+                self.unary()
+            elif t is not None and t.text == "?":
+                self.i += 1
+                self.expr()
+                self.take(":")
+                self.expr()
+                return
+            else:
+                return
+
+    def _type_follows(self) -> bool:
+        t = self.peek(1)
+        return t is not None and t.kind == "ident" and t.text in TYPE_WORDS
+
+    def type_name(self) -> None:
+        n = 0
+        while self.peek() is not None and self.peek().text in TYPE_WORDS:
+            self.i += 1
+            n += 1
+        if not n:
+            self.fail("a type name")
+        while self.peek() is not None and self.peek().text == "*":
+            self.i += 1
+
+    def unary(self) -> None:
+        t = self.peek()
+        if t is None:
+            self.fail("an operand")
+        if t.text in _UNARY:
+            self.i += 1
+            self.unary()
+        elif t.text == "sizeof":
+            self.i += 1
+            if self.peek() is not None and self.peek().text == "(" and self._type_follows():
+                self.i += 1
+                self.type_name()
+                self.take(")")
+            else:
+                self.unary()
+        elif t.text == "(" and self._type_follows():
+            self.i += 1
+            self.type_name()
+            self.take(")")
+            self.unary()
+        else:
+            self.postfix()
+
+    def postfix(self) -> None:
+        t = self.peek()
+        if t.text == "(":
+            self.i += 1
+            self.expr()
+            self.take(")")
+        elif t.kind == "num":
+            if not (_INT_LIT.fullmatch(t.text) or _FLOAT_LIT.fullmatch(t.text)):
+                raise _Syntax(t.offset, f"'{t.text}' is not a C number")
+            self.i += 1
+        elif t.kind == "ident" and t.text not in TYPE_WORDS and t.text != "sizeof":
+            self.i += 1
+            if t.text in CALLABLE:
+                self.take("(")
+                self.expr()
+                self.take(")")
+        else:
+            self.fail("an operand")
+        while self.peek() is not None and self.peek().text in (".", "->", "["):
+            op = self.peek().text
+            self.i += 1
+            if op == "[":
+                self.expr()
+                self.take("]")
+            else:
+                m = self.peek()
+                if m is None or m.kind != "ident":
+                    self.fail("a member name")
+                self.i += 1
+
+
+def syntax(tokens, end: int):
+    """None when the tokens form one C expression, else an ExprProblem. end: the length of the
+    text (where a missing operand is reported)."""
+    try:
+        _Parser(tokens, end).whole()
+    except _Syntax as e:
+        return e.problem
+    return None
+
+
 def names(tokens):
     """Identifier tokens that are not members (not after '.' or '->')."""
     out = []

@@ -82,9 +82,11 @@ def one_line(text: str) -> str:
 def c_string(text: str) -> str:
     """A C string literal for `text` (printable ASCII kept, the rest escaped)."""
     out = []
-    for ch in text:
+    for i, ch in enumerate(text):
         if ch in '"\\':
             out.append("\\" + ch)
+        elif ch == "?" and i > 0 and text[i - 1] == "?":
+            out.append("\\?")  # "??/" and friends are trigraphs in C11
         elif ch == "\n":
             out.append("\\n")
         elif ch == "\t":

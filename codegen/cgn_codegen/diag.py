@@ -32,7 +32,9 @@ class Diagnostics:
         self._items: list[Diagnostic] = []
 
     def error(self, mark: Mark, message: str) -> None:
-        self._items.append(Diagnostic(mark, message))
+        # One line each, whatever spec text the message quotes (a newline would break the
+        # FILE:LINE:COL format that editors and CI parse).
+        self._items.append(Diagnostic(mark, " ".join(message.split())))
 
     def __len__(self) -> int:
         return len(self._items)

@@ -6,6 +6,7 @@ and merge keys become diagnostics, never exceptions.
 """
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Optional, Union
 
@@ -88,30 +89,51 @@ class YMap:
 YNode = Union[YScalar, YSeq, YMap]
 
 
-def _mark(file: str, m) -> Mark:
-    return Mark(file, m.line + 1, m.column + 1)
+class _Positions:
+    """Line and column of a PyYAML mark counted in '\n'-separated lines, as editors and the
+    FILE:LINE:COL convention count them: PyYAML also breaks lines at U+0085, U+2028 and U+2029,
+    which would point past the end of the file."""
+
+    def __init__(self, file: str, text: str) -> None:
+        self.file = file
+        self.starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+
+    def mark(self, m) -> Mark:
+        index = m.index if m.index is not None else 0
+        line = bisect.bisect_right(self.starts, index) - 1
+        return Mark(self.file, line + 1, index - self.starts[line] + 1)
 
 
 class _Builder:
-    def __init__(self, file: str, diags: Diagnostics) -> None:
-        self.file = file
+    def __init__(self, pos: _Positions, diags: Diagnostics) -> None:
+        self.file = pos.file
+        self.pos = pos
         self.diags = diags
         self.ctor = yaml.constructor.SafeConstructor()
 
     def build(self, node) -> YNode:
-        mark = _mark(self.file, node.start_mark)
+        mark = self.pos.mark(node.start_mark)
         if isinstance(node, yaml.ScalarNode):
             if node.tag == _MERGE:
                 self.diags.error(mark, "YAML merge keys (<<) are not supported in specs")
-                return YScalar(None, node.value, node.style, mark, _mark(self.file, node.end_mark))
+                return YScalar(None, node.value, node.style, mark, self.pos.mark(node.end_mark))
+            if node.tag not in (_INT, _STR, _BOOL, _NULL, _FLOAT):
+                # Not constructed: PyYAML's constructors for other tags raise plain Python
+                # errors on malformed values (`!!timestamp x`: AttributeError).
+                self.diags.error(mark, f"unsupported YAML tag {node.tag}")
+                return YScalar(node.value, node.value, node.style, mark,
+                               self.pos.mark(node.end_mark))
             try:
                 value = self.ctor.construct_object(node, deep=True)
             except yaml.YAMLError as e:  # e.g. a malformed !!int
                 self.diags.error(mark, f"bad YAML scalar: {getattr(e, 'problem', None) or e}")
                 value = node.value
-            if node.tag not in (_INT, _STR, _BOOL, _NULL, _FLOAT):
-                self.diags.error(mark, f"unsupported YAML tag {node.tag}")
-            return YScalar(value, node.value, node.style, mark, _mark(self.file, node.end_mark))
+            except (ValueError, ArithmeticError) as e:  # `!!float x`; an int of 5000 digits
+                self.diags.error(mark, f"bad YAML scalar: integer of {len(node.value)} "
+                                       f"characters is too long" if node.tag == _INT
+                                 and len(node.value) > 1000 else f"bad YAML scalar: {e}")
+                value = node.value
+            return YScalar(value, node.value, node.style, mark, self.pos.mark(node.end_mark))
         if isinstance(node, yaml.SequenceNode):
             return YSeq(tuple(self.build(n) for n in node.value), mark)
         items = []
@@ -131,14 +153,15 @@ class _Builder:
         return YMap(tuple(items), mark)
 
 
-def _error_mark(file: str, text: str, e: yaml.YAMLError) -> Mark:
+def _error_mark(pos: _Positions, text: str, e: yaml.YAMLError) -> Mark:
+    file = pos.file
     m = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
     if m is not None:
-        return _mark(file, m)
-    pos = getattr(e, "position", None)  # ReaderError
-    if isinstance(pos, int):
-        line = text.count("\n", 0, pos) + 1
-        col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+        return pos.mark(m)
+    offset = getattr(e, "position", None)  # ReaderError
+    if isinstance(offset, int):
+        line = text.count("\n", 0, offset) + 1
+        col = offset - (text.rfind("\n", 0, offset) + 1) + 1
         return Mark(file, line, col)
     return Mark(file, 1, 1)
 
@@ -147,20 +170,60 @@ def _error_text(e: yaml.YAMLError) -> str:
     if isinstance(e, yaml.MarkedYAMLError):
         parts = [p for p in (e.context, e.problem) if p]
         return "YAML syntax: " + ", ".join(parts) if parts else "YAML syntax error"
+    if isinstance(e, yaml.reader.ReaderError) and isinstance(e.character, int):
+        # str(e) adds a second line with the position, which the mark already gives
+        return f"YAML: unacceptable character #x{e.character:04x}: {e.reason}"
     return f"YAML: {e}"
+
+
+# Deeper collections are refused while composing: PyYAML's composer (and the builder above)
+# recurse once per level and would end in a RecursionError. Specs nest five levels deep.
+MAX_DEPTH = 32
+
+
+class _Refused(Exception):
+    def __init__(self, mark, message: str) -> None:
+        super().__init__(message)
+        self.mark = mark
+        self.message = message
+
+
+class _SpecLoader(yaml.SafeLoader):
+    """SafeLoader that refuses, before it recurses, nesting deeper than MAX_DEPTH and aliases,
+    which a spec never needs and whose expansion can grow exponentially
+    (`a1: [*a0, *a0, ...]`, `a2: [*a1, *a1, ...]`, ...)."""
+
+    _depth = 0
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise _Refused(event.start_mark,
+                           f"YAML aliases (*{event.anchor}) are not supported in specs")
+        if self._depth >= MAX_DEPTH:
+            raise _Refused(event.start_mark, f"YAML nested more than {MAX_DEPTH} levels deep")
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 def load_text(file: str, text: str, diags: Diagnostics) -> Optional[YNode]:
     """Parses one spec; None (with diagnostics) when it is not YAML or is empty."""
+    pos = _Positions(file, text)
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=_SpecLoader)
     except yaml.YAMLError as e:
-        diags.error(_error_mark(file, text, e), _error_text(e))
+        diags.error(_error_mark(pos, text, e), _error_text(e))
+        return None
+    except _Refused as e:
+        diags.error(pos.mark(e.mark), e.message)
         return None
     if root is None:
         diags.error(Mark(file, 1, 1), "the spec is empty")
         return None
-    return _Builder(file, diags).build(root)
+    return _Builder(pos, diags).build(root)
 
 
 def load_file(path: str, display: str, diags: Diagnostics) -> Optional[YNode]:

@@ -26,8 +26,11 @@ class Str:
     pattern: Optional[str] = None   # full match
     enum: Optional[str] = None      # name of an enum set
     what: str = ""                  # how to describe the pattern in messages
-    forbid: tuple = ("*/",)         # substrings that would break the C it lands in
+    forbid: tuple = ("*/", "/*")    # substrings that would break the C comments they land in
     nonempty: bool = True
+    # C99 guarantees string literals of 4095 characters (-Wpedantic: overlength-strings);
+    # spec strings become literals (messages, case ids) and need nothing near that.
+    max_len: int = 1000
 
 
 @dataclass(frozen=True)
@@ -225,6 +228,9 @@ def enum_sets(header_text: str, field_types, node_checks=()) -> dict:
     }
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # tab and newline are whitespace
+
+
 class Checker:
     def __init__(self, enums: dict, diags: Diagnostics) -> None:
         self.enums = enums
@@ -273,8 +279,14 @@ class Checker:
             self._hard(path, node, f"{_name(path)}: expected a string, got {node.kind()}")
             return
         v = node.value
+        ctrl = _CONTROL.search(v)
         if schema.nonempty and not v.strip():
             self._hard(path, node, f"{_name(path)}: must not be empty")
+        elif len(v) > schema.max_len:
+            self._hard(path, node, f"{_name(path)}: longer than {schema.max_len} characters")
+        elif ctrl is not None:  # a NUL ends a printf format early; others garble output
+            self._hard(path, node, f"{_name(path)}: must not contain control character "
+                                   f"U+{ord(ctrl.group(0)):04X}", node.mark_at(ctrl.start()))
         elif schema.enum == "failure_status" and v == "CGN_OK":
             self._hard(path, node, f"{_name(path)}: CGN_OK is not a failure status")
         elif schema.enum is not None and v not in self.enums[schema.enum]:

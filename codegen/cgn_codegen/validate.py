@@ -345,6 +345,11 @@ class SpecValidator:
         for p in problems:
             self.err(node.mark_at(p.offset), f"{what}: {p.message}")
         ok = not problems
+        if ok:
+            bad = cexpr.syntax(tokens, len(node.value))
+            if bad is not None:
+                self.err(node.mark_at(bad.offset), f"{what}: {bad.message}")
+                return False
         for t in cexpr.names(tokens):
             if t.text not in known and t.text not in cexpr.ALLOWED_NAMES:
                 self.err(node.mark_at(t.offset), f"{what}: unknown field '{t.text}'")

@@ -80,6 +80,8 @@ class BadSpecs(unittest.TestCase):
                     m = ERROR.match(line)
                     if m:
                         errors.append(m)
+                    else:  # one line per error, then the count: nothing else
+                        self.assertRegex(line, r"^codegen: \d+ error\(s\); nothing written$")
                 for m in errors:
                     self.assertTrue(m.group("file").endswith("/" + name), m.group(0))
                 expected = expectations(path)
@@ -452,6 +454,28 @@ class GeneratedCompiles(unittest.TestCase):
 
     def test_sources(self):
         self._compile(sorted(glob.glob(os.path.join(GENERATED, "src", "*.c"))))
+
+    def test_trigraphs_in_messages(self):
+        # C11 has trigraphs: "??/" in a message must not become a backslash (spec fuzzer).
+        with tempfile.TemporaryDirectory() as tmp:
+            spec_dir, out = os.path.join(tmp, "spec"), os.path.join(tmp, "out")
+            shutil.copytree(SPEC_DIR, spec_dir)
+            path = os.path.join(spec_dir, "memset.yaml")
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            self.assertIn('message: "dst must not be 0"', text)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text.replace('message: "dst must not be 0"',
+                                     'message: "dst must not be 0??/??\' ???="'))
+            r = generate("--spec-dir", spec_dir, "--out", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("0?\\?/?\\?' ?\\?\\?=", self._read_out(out, "src", "cgn_memset.c"))
+            self._compile([os.path.join(out, "src", "cgn_memset.c")],
+                          ["-I" + os.path.join(out, "include")])
+
+    def _read_out(self, out, *parts):
+        with open(os.path.join(out, *parts), encoding="utf-8") as f:
+            return f.read()
 
     @unittest.skipUnless(os.path.isfile(os.path.join(ROOT, "tests", "support",
                                                      "cgn_test_cases.h")),

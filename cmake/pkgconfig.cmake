@@ -1,0 +1,35 @@
+# cgn.pc: see the comments in cgn.pc.in for what it contains and why.
+set(CGN_PKGCONFIG_CUDA_INCLUDE_DIR "" CACHE PATH
+  "cuda.h's directory written into cgn.pc (empty: the one FindCUDAToolkit found)")
+if(CGN_PKGCONFIG_CUDA_INCLUDE_DIR)
+  set(CGN_PC_CUDA_INCLUDE_DIR ${CGN_PKGCONFIG_CUDA_INCLUDE_DIR})
+else()
+  set(CGN_PC_CUDA_INCLUDE_DIR "")
+  foreach(dir IN LISTS CUDAToolkit_INCLUDE_DIRS)
+    if(EXISTS ${dir}/cuda.h)
+      set(CGN_PC_CUDA_INCLUDE_DIR ${dir})
+      break()
+    endif()
+  endforeach()
+  if(NOT CGN_PC_CUDA_INCLUDE_DIR)
+    message(FATAL_ERROR "cuda.h is in none of the CUDA toolkit's include directories "
+      "(${CUDAToolkit_INCLUDE_DIRS}); set CGN_PKGCONFIG_CUDA_INCLUDE_DIR")
+  endif()
+endif()
+
+set(cgn_pc_dir ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
+  # A directory outside the prefix: the file cannot describe the tree relative to itself.
+  set(CGN_PC_PREFIX ${CMAKE_INSTALL_PREFIX})
+  set(CGN_PC_LIBDIR ${CMAKE_INSTALL_FULL_LIBDIR})
+  set(CGN_PC_INCLUDEDIR ${CMAKE_INSTALL_FULL_INCLUDEDIR})
+else()
+  # e.g. lib/x86_64-linux-gnu/pkgconfig -> ../../..
+  file(RELATIVE_PATH cgn_pc_up /prefix/${cgn_pc_dir} /prefix)
+  string(REGEX REPLACE "/$" "" cgn_pc_up "${cgn_pc_up}")
+  set(CGN_PC_PREFIX "\${pcfiledir}/${cgn_pc_up}")
+  set(CGN_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
+  set(CGN_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
+endif()
+configure_file(${CMAKE_CURRENT_LIST_DIR}/cgn.pc.in ${CMAKE_CURRENT_BINARY_DIR}/cgn.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/cgn.pc DESTINATION ${cgn_pc_dir})
