@@ -7,7 +7,7 @@
  * runs on a GPU only). */
 #ifndef CGN_TESTS_DOCS_FAKE_CUDA_H
 #define CGN_TESTS_DOCS_FAKE_CUDA_H
-#define CGN_EXAMPLES_CGN_CUDA_H /* examples/cgn_cuda.h is replaced by this file */
+#define CGN_CGN_CUDA_H /* examples/cgn_cuda.h (its include guard) is replaced by this file */
 
 #include <stdint.h>
 #include <stdio.h>

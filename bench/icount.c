@@ -1,0 +1,411 @@
+/* Instruction-count cases for the CI regression guard (tools/icount, .ci/icount).
+ *
+ * On the fake driver, each case repeats one update (or launch) N times in a function of its
+ * own, icount_case_<name>, so that `valgrind --tool=callgrind --toggle-collect=icount_case_<name>`
+ * counts exactly those N calls and everything they call. tools/icount then takes the fake
+ * driver's own instructions out of the count (every call from cgn into the fake driver, minus
+ * what the driver calls back into cgn, e.g. user-object destructors) and divides by N: cgn's
+ * own instructions per update.
+ *
+ * Updates alternate between two values (as bench_updates does), so every call really changes
+ * the node; owners are unchanged except in memset_dst_owner. Each case is warmed up first
+ * (outside its counted function), so first-use allocations are not counted.
+ *
+ *   icount [--iterations N] [--stub] [--list] [CASE...]
+ *
+ * Without CASE every case runs. Prints per case "CALLS <name> <driver calls per update>
+ * <entry>=<calls per update>..." (counted in a warm-up round, through a counting table) and
+ * "CASE <name> <iterations> <ns per update>" (wall time on the fake, for orientation only; the
+ * instruction counts come from tools/icount). --list prints the case names and exits.
+ * --stub answers cuGraphNodeSetParams, cuGraphExecNodeSetParams and cuGraphLaunch with stubs
+ * that return CUDA_SUCCESS at once (as bench_updates measures "cgn alone"): counted the same
+ * way, that gives the same counts plus the stubs' own instructions, a cross-check of the
+ * subtraction; the guard itself runs without it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cgn/cgn.h"
+#include "fake_driver.h"
+
+/* The counted functions keep their names: not inlined into main, not cloned by LTO under a
+ * suffixed name (callgrind's --toggle-collect matches the name). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define ICOUNT_CASE __attribute__((noinline, noclone, used))
+#else
+#define ICOUNT_CASE __attribute__((noinline, used))
+#endif
+
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        if ((call) != CGN_OK) {                                                                    \
+            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,                   \
+                    cgn_last_error());                                                             \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+/* ---- fixtures ------------------------------------------------------------------------------ */
+
+static unsigned char host_a[64], host_b[64];
+static CUdeviceptr buf_a, buf_b;
+static unsigned scalar_values[2] = {7, 9};
+static CUevent events[2];
+static cgn_owner *owners[2];
+
+static cgn_graph *graph;
+static cgn_node *kernel_node, *memset_node, *memcpy_node, *host_node, *record_node, *wait_node,
+    *owned_memset_node;
+static cgn_exec *exec;
+
+static cgn_arg scalar_args[2][2];
+static cgn_kernel_update kernel_scalar[2], kernel_grid[2];
+#ifdef CGN_KERNEL_SET_ARG
+static cgn_kernel_update kernel_arg[2];
+#endif
+static cgn_memset_update memset_value[2], memset_dst[2];
+static cgn_memcpy_update memcpy_size[2];
+static cgn_host_callback_update host_fn[2];
+static cgn_event_record_update record_event[2];
+static cgn_event_wait_update wait_event[2];
+
+static void fake_fill(void **args, const CUDA_KERNEL_NODE_PARAMS_v2 *launch, void *user) {
+    (void)args;
+    (void)launch;
+    (void)user;
+}
+static void host_fn_a(void *data) { (void)data; }
+static void host_fn_b(void *data) { (void)data; }
+static void noop_release(void *resource) { (void)resource; }
+
+/* One graph with a node of every type the cases update, instantiated once: the exec cases
+ * update and launch that executable (launches complete at once on the fake, so nothing is ever
+ * waiting). */
+static void open_fixture(void) {
+    static const size_t sizes[2] = {sizeof(CUdeviceptr), sizeof(unsigned)};
+    cgn_fake_reset();
+    CUfunction fill = cgn_fake_register_kernel("fill_u32", 2, sizes, fake_fill, NULL);
+    cgn_driver_install(cgn_fake_table());
+    buf_a = (CUdeviceptr)(uintptr_t)host_a;
+    buf_b = (CUdeviceptr)(uintptr_t)host_b;
+    cgn_fake_mark_device_memory(host_a, sizeof host_a);
+    cgn_fake_mark_device_memory(host_b, sizeof host_b);
+    events[0] = cgn_fake_event_create();
+    events[1] = cgn_fake_event_create();
+    CHECK(cgn_owner_create(&buf_a, noop_release, &owners[0]));
+    CHECK(cgn_owner_create(&buf_b, noop_release, &owners[1]));
+    CHECK(cgn_graph_create(&graph));
+
+    for (int k = 0; k < 2; k++) {
+        scalar_args[k][0] = CGN_ARG(buf_a);
+        scalar_args[k][1] = CGN_ARG(scalar_values[k]);
+    }
+    cgn_kernel_desc kd = CGN_KERNEL_DESC_INIT;
+    kd.kernel = CGN_FUNCTION(fill);
+    kd.grid = CGN_DIM3(1, 1, 1);
+    kd.block = CGN_DIM3(32, 1, 1);
+    kd.args = scalar_args[0];
+    kd.num_args = 2;
+    CHECK(cgn_graph_add_kernel(graph, NULL, 0, &kd, &kernel_node));
+
+    cgn_memset_desc sd = CGN_MEMSET_DESC_INIT;
+    sd.dst = buf_a;
+    sd.value = 1;
+    sd.element_size = 4;
+    sd.width = 4;
+    CHECK(cgn_graph_add_memset(graph, NULL, 0, &sd, &memset_node));
+    sd.dst_owner = owners[0];
+    CHECK(cgn_graph_add_memset(graph, NULL, 0, &sd, &owned_memset_node));
+
+    cgn_memcpy_desc cd = CGN_MEMCPY_DESC_INIT;
+    cd.dst = buf_b;
+    cd.src = buf_a;
+    cd.size = 8;
+    CHECK(cgn_graph_add_memcpy(graph, NULL, 0, &cd, &memcpy_node));
+
+    cgn_host_callback_desc hd = CGN_HOST_CALLBACK_DESC_INIT;
+    hd.fn = host_fn_a;
+    CHECK(cgn_graph_add_host_callback(graph, NULL, 0, &hd, &host_node));
+
+    cgn_event_record_desc rd = CGN_EVENT_RECORD_DESC_INIT;
+    rd.event = events[0];
+    CHECK(cgn_graph_add_event_record(graph, NULL, 0, &rd, &record_node));
+    cgn_event_wait_desc wd = CGN_EVENT_WAIT_DESC_INIT;
+    wd.event = events[1];
+    CHECK(cgn_graph_add_event_wait(graph, NULL, 0, &wd, &wait_node));
+
+    CHECK(cgn_graph_instantiate(graph, &exec));
+
+    static const CUhostFn fns[2] = {host_fn_a, host_fn_b};
+    for (int k = 0; k < 2; k++) {
+        kernel_scalar[k] = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_args(&kernel_scalar[k], scalar_args[k], 2);
+        kernel_grid[k] = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_grid(&kernel_grid[k], CGN_DIM3(1 + (uint32_t)k, 1, 1));
+#ifdef CGN_KERNEL_SET_ARG
+        kernel_arg[k] = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_arg(&kernel_arg[k], 1, &scalar_values[k], sizeof(unsigned), NULL);
+#endif
+        memset_value[k] = (cgn_memset_update)CGN_MEMSET_UPDATE_INIT;
+        cgn_memset_update_set_value(&memset_value[k], 2 + (uint32_t)k, 4);
+        memset_dst[k] = (cgn_memset_update)CGN_MEMSET_UPDATE_INIT;
+        cgn_memset_update_set_dst(&memset_dst[k], k ? buf_b : buf_a, owners[k]);
+        memcpy_size[k] = (cgn_memcpy_update)CGN_MEMCPY_UPDATE_INIT;
+        cgn_memcpy_update_set_size(&memcpy_size[k], 8 + 8 * (size_t)k);
+        host_fn[k] = (cgn_host_callback_update)CGN_HOST_CALLBACK_UPDATE_INIT;
+        cgn_host_callback_update_set_fn(&host_fn[k], fns[k], NULL, NULL, NULL, 0);
+        record_event[k] = (cgn_event_record_update)CGN_EVENT_RECORD_UPDATE_INIT;
+        cgn_event_record_update_set_event(&record_event[k], events[k], NULL);
+        wait_event[k] = (cgn_event_wait_update)CGN_EVENT_WAIT_UPDATE_INIT;
+        cgn_event_wait_update_set_event(&wait_event[k], events[k], NULL);
+    }
+}
+
+static void close_fixture(void) {
+    CHECK(cgn_exec_destroy(exec));
+    CHECK(cgn_graph_destroy(graph));
+    cgn_collect();
+    CHECK(cgn_owner_release(owners[0]));
+    CHECK(cgn_owner_release(owners[1]));
+    cgn_collect();
+    cgn_fake_reset();
+}
+
+/* ---- the cases: one update each, i the call index ----------------------------------------- */
+
+/* Definition level, owners unchanged. (i + 1) & 1: the first call changes the value the
+ * fixture gave the node. */
+static inline void step_kernel_scalar(long i) {
+    CHECK(cgn_kernel_node_update(kernel_node, &kernel_scalar[(i + 1) & 1]));
+}
+static inline void step_kernel_grid(long i) {
+    CHECK(cgn_kernel_node_update(kernel_node, &kernel_grid[(i + 1) & 1]));
+}
+#ifdef CGN_KERNEL_SET_ARG
+static inline void step_kernel_arg(long i) {
+    CHECK(cgn_kernel_node_update(kernel_node, &kernel_arg[(i + 1) & 1]));
+}
+#endif
+static inline void step_memset_value(long i) {
+    CHECK(cgn_memset_node_update(memset_node, &memset_value[i & 1]));
+}
+static inline void step_memcpy_size(long i) {
+    CHECK(cgn_memcpy_node_update(memcpy_node, &memcpy_size[(i + 1) & 1]));
+}
+static inline void step_host_fn(long i) {
+    CHECK(cgn_host_callback_node_update(host_node, &host_fn[(i + 1) & 1]));
+}
+static inline void step_event_record(long i) {
+    CHECK(cgn_event_record_node_update(record_node, &record_event[(i + 1) & 1]));
+}
+static inline void step_event_wait(long i) {
+    CHECK(cgn_event_wait_node_update(wait_node, &wait_event[i & 1]));
+}
+/* Definition level, owners changed: a new dst with its own owner every call. */
+static inline void step_memset_dst_owner(long i) {
+    CHECK(cgn_memset_node_update(owned_memset_node, &memset_dst[(i + 1) & 1]));
+}
+/* Executable level, owners unchanged. */
+static inline void step_exec_kernel_scalar(long i) {
+    CHECK(cgn_kernel_exec_update(exec, kernel_node, &kernel_scalar[(i + 1) & 1]));
+}
+static inline void step_exec_kernel_grid(long i) {
+    CHECK(cgn_kernel_exec_update(exec, kernel_node, &kernel_grid[(i + 1) & 1]));
+}
+static inline void step_exec_memset_value(long i) {
+    CHECK(cgn_memset_exec_update(exec, memset_node, &memset_value[i & 1]));
+}
+/* A launch with no superseded version waiting (launches complete at once on the fake). */
+static inline void step_exec_launch(long i) {
+    (void)i;
+    CHECK(cgn_exec_launch(exec, NULL));
+}
+
+/* icount_case_<name>(n): n calls of step_<name>, the function callgrind counts. */
+#define ICOUNT_CASES(X)                                                                            \
+    X(kernel_scalar, "kernel node, new scalar argument (whole argument list)")                   \
+    ICOUNT_CASE_KERNEL_ARG(X)                                                                      \
+    X(kernel_grid, "kernel node, new grid")                                                        \
+    X(memset_value, "memset node, new value")                                                      \
+    X(memcpy_size, "memcpy node, new size")                                                        \
+    X(host_fn, "host callback node, new function")                                                 \
+    X(event_record, "event record node, new event")                                                \
+    X(event_wait, "event wait node, new event")                                                    \
+    X(memset_dst_owner, "memset node, new dst with a new owner (owners changed)")                  \
+    X(exec_kernel_scalar, "executable: kernel node, new scalar argument")                          \
+    X(exec_kernel_grid, "executable: kernel node, new grid")                                       \
+    X(exec_memset_value, "executable: memset node, new value")                                     \
+    X(exec_launch, "cgn_exec_launch, nothing waiting")
+#ifdef CGN_KERNEL_SET_ARG
+#define ICOUNT_CASE_KERNEL_ARG(X) X(kernel_arg, "kernel node, one argument by index (set_arg)")
+#else
+#define ICOUNT_CASE_KERNEL_ARG(X)
+#endif
+
+#define ICOUNT_DEFINE(name, what)                                                                  \
+    ICOUNT_CASE void icount_case_##name(long n);                                                   \
+    ICOUNT_CASE void icount_case_##name(long n) {                                                  \
+        for (long i = 0; i < n; i++)                                                               \
+            step_##name(i);                                                                        \
+    }                                                                                              \
+    static void warm_##name(long n) {                                                              \
+        for (long i = 0; i < n; i++)                                                               \
+            step_##name(i);                                                                        \
+    }
+ICOUNT_CASES(ICOUNT_DEFINE)
+
+typedef struct icount_case {
+    const char *name, *what;
+    void (*run)(long n);
+    void (*warm)(long n);
+} icount_case;
+
+#define ICOUNT_ENTRY(name, what) {#name, what, icount_case_##name, warm_##name},
+static const icount_case cases[] = {ICOUNT_CASES(ICOUNT_ENTRY)};
+#define NUM_CASES (sizeof cases / sizeof cases[0])
+
+/* ---- driver calls per update -------------------------------------------------------------- */
+
+/* A table whose every entry counts its calls and forwards to the fake: installed only for an
+ * extra warm-up round of each case, never while callgrind counts. */
+enum {
+#define ICOUNT_ENTRY_ID(name, abi, need, params, args) ID_##name,
+    CGN_DRIVER_ENTRIES(ICOUNT_ENTRY_ID)
+#undef ICOUNT_ENTRY_ID
+        NUM_ENTRIES
+};
+static const char *const entry_names[NUM_ENTRIES] = {
+#define ICOUNT_ENTRY_NAME(name, abi, need, params, args) #name,
+    CGN_DRIVER_ENTRIES(ICOUNT_ENTRY_NAME)
+#undef ICOUNT_ENTRY_NAME
+};
+static long entry_calls[NUM_ENTRIES];
+static const cgn_driver_table *forward;
+#define ICOUNT_COUNTER(name, abi, need, params, args)                                              \
+    static CUresult count_##name params {                                                          \
+        entry_calls[ID_##name]++;                                                                  \
+        return forward->name args;                                                                 \
+    }
+CGN_DRIVER_ENTRIES(ICOUNT_COUNTER)
+#undef ICOUNT_COUNTER
+
+/* Installs a counting table in front of `under` (entries it lacks stay NULL). */
+static void install_counting(const cgn_driver_table *under) {
+    static cgn_driver_table counting;
+    forward = under;
+    counting = *under;
+#define ICOUNT_WRAP(name, abi, need, params, args)                                                 \
+    counting.name = under->name ? count_##name : NULL;
+    CGN_DRIVER_ENTRIES(ICOUNT_WRAP)
+#undef ICOUNT_WRAP
+    memset(entry_calls, 0, sizeof entry_calls);
+    cgn_driver_install(&counting);
+}
+
+/* "CALLS <case> <total per update> <entry>=<per update>...", e.g. 1 cuGraphNodeSetParams=1. */
+static void print_calls(const char *name, long n) {
+    long total = 0;
+    for (int e = 0; e < NUM_ENTRIES; e++)
+        total += entry_calls[e];
+    printf("CALLS %s %g", name, (double)total / (double)n);
+    for (int e = 0; e < NUM_ENTRIES; e++)
+        if (entry_calls[e])
+            printf(" %s=%g", entry_names[e], (double)entry_calls[e] / (double)n);
+    printf("\n");
+}
+
+/* ---- --stub: the driver calls answered at once -------------------------------------------- */
+
+static CUresult stub_set_params(CUgraphNode node, CUgraphNodeParams *params) {
+    (void)node;
+    (void)params;
+    return CUDA_SUCCESS;
+}
+static CUresult stub_exec_set_params(CUgraphExec e, CUgraphNode node, CUgraphNodeParams *params) {
+    (void)e;
+    (void)node;
+    (void)params;
+    return CUDA_SUCCESS;
+}
+static CUresult stub_launch(CUgraphExec e, CUstream stream) {
+    (void)e;
+    (void)stream;
+    return CUDA_SUCCESS;
+}
+
+/* ---- main ---------------------------------------------------------------------------------- */
+
+static double now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void usage(void) {
+    fprintf(stderr, "usage: icount [--iterations N] [--stub] [--list] [CASE...]\ncases:");
+    for (size_t c = 0; c < NUM_CASES; c++)
+        fprintf(stderr, " %s", cases[c].name);
+    fprintf(stderr, "\n");
+    exit(2);
+}
+
+int main(int argc, char **argv) {
+    long iterations = 1000;
+    int stub = 0, any = 0;
+    int wanted[NUM_CASES] = {0};
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
+            iterations = strtol(argv[++i], NULL, 10);
+            if (iterations <= 0)
+                usage();
+        } else if (strcmp(argv[i], "--stub") == 0) {
+            stub = 1;
+        } else if (strcmp(argv[i], "--list") == 0) {
+            for (size_t c = 0; c < NUM_CASES; c++)
+                printf("%s\t%s\n", cases[c].name, cases[c].what);
+            return 0;
+        } else {
+            size_t c = 0;
+            while (c < NUM_CASES && strcmp(argv[i], cases[c].name) != 0)
+                c++;
+            if (c == NUM_CASES) {
+                fprintf(stderr, "icount: unknown case %s\n", argv[i]);
+                usage();
+            }
+            wanted[c] = any = 1;
+        }
+    }
+
+    open_fixture();
+    static cgn_driver_table stubbed;
+    const cgn_driver_table *table = cgn_fake_table();
+    if (stub) {
+        stubbed = *table;
+        stubbed.cuGraphNodeSetParams = stub_set_params;
+        stubbed.cuGraphExecNodeSetParams = stub_exec_set_params;
+        stubbed.cuGraphLaunch = stub_launch;
+        table = &stubbed;
+        cgn_driver_install(table);
+    }
+    for (size_t c = 0; c < NUM_CASES; c++) {
+        if (any && !wanted[c])
+            continue;
+        /* Warm-up: 16 calls, then 16 more counting the driver calls (an even number each, so
+         * the counted run starts from the same state every time). */
+        cases[c].warm(16);
+        install_counting(table);
+        cases[c].warm(16);
+        cgn_driver_install(table);
+        print_calls(cases[c].name, 16);
+        double t0 = now_ns();
+        cases[c].run(iterations);
+        double ns = (now_ns() - t0) / (double)iterations;
+        printf("CASE %s %ld %.1f\n", cases[c].name, iterations, ns);
+        fflush(stdout);
+    }
+    if (stub)
+        cgn_driver_install(cgn_fake_table());
+    close_fixture();
+    return 0;
+}
