@@ -209,11 +209,13 @@ static cgn_status cgn__list(CUgraph raw, cgn__listing *l, const char *where) {
     if (!l->nodes || !l->from || !l->to || !l->slots || !l->order || !l->in_start || !l->in_list)
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
     l->mask = cap - 1;
+    /* The H200's driver refuses arrays with a count of zero (CUDA_ERROR_INVALID_VALUE): list
+     * only what exists. */
     size_t got_n = n, got_e = e;
-    r = drv->cuGraphGetNodes(raw, l->nodes, &got_n);
+    r = n > 0 ? drv->cuGraphGetNodes(raw, l->nodes, &got_n) : CUDA_SUCCESS;
     if (r != CUDA_SUCCESS)
         return cgn__driver_failed(r, "cuGraphGetNodes", where);
-    r = drv->cuGraphGetEdges(raw, l->from, l->to, &got_e);
+    r = e > 0 ? drv->cuGraphGetEdges(raw, l->from, l->to, &got_e) : CUDA_SUCCESS;
     if (r != CUDA_SUCCESS)
         return cgn__driver_failed(r, "cuGraphGetEdges", where);
     if (got_n != n || got_e != e)
@@ -492,9 +494,7 @@ cgn_status cgn_graph_adopt(CUgraph raw, unsigned flags, cgn_graph **graph_out) {
     st = cgn__adopt_graph(&a, g, raw);
     cgn__layouts_free(a.layouts);
     /* The caller's context as it was (a driver call may have made one current). */
-    CUcontext now = NULL;
-    if (drv->cuCtxGetCurrent(&now) == CUDA_SUCCESS && now != a.current)
-        (void)drv->cuCtxSetCurrent(a.current);
+    cgn__restore_context(a.current);
     if (st != CGN_OK) {
         cgn__discard_embedding(g); /* every record, embedded ones too, and their handles */
         free(h);

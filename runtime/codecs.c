@@ -563,7 +563,7 @@ cgn_status cgn__read_kernel_args(cgn__reader *rd, cgn_kernel kernel,
         free(scratch.sizes);
         return st;
     }
-    cgn_arg stack[CGN__STACK_PARAMS];
+    cgn_arg stack[CGN__STACK_PARAMS] = {{NULL, 0, NULL}}; /* filled below; gcc 13 -O3 cannot tell */
     cgn_arg *args = l->count <= CGN__STACK_PARAMS ? stack : malloc(l->count * sizeof *args);
     if (args == NULL) {
         free(scratch.sizes);
@@ -602,6 +602,29 @@ int cgn__storage_kernel(const void *storage, cgn_kernel *kernel_out) {
 
 const char *cgn__storage_opaque(const void *storage) {
     return storage ? ((const cgn__kargs_header *)storage)->opaque : NULL;
+}
+
+cgn_kernel cgn__read_kernel_handle(const CUDA_KERNEL_NODE_PARAMS_v3 *params,
+                                   const cgn_kernel *prev) {
+    cgn_kernel read = params->func ? (cgn_kernel){params->func, NULL}
+                                   : (cgn_kernel){NULL, params->kern};
+    if (prev == NULL || prev->kernel == NULL || read.function == NULL)
+        return read;
+    /* The CUfunction of prev's CUkernel in the node's context (params->ctx, the context the
+     * node was added in, current for the query). */
+    const cgn_driver_table *drv = cgn__driver;
+    CUfunction f = NULL;
+    CUcontext current = NULL;
+    if (drv->cuKernelGetFunction == NULL || drv->cuCtxGetCurrent(&current) != CUDA_SUCCESS)
+        return read;
+    int push = params->ctx != NULL && params->ctx != current &&
+               drv->cuCtxPushCurrent(params->ctx) == CUDA_SUCCESS;
+    CUresult r = drv->cuKernelGetFunction(&f, prev->kernel);
+    if (push) {
+        CUcontext popped;
+        (void)drv->cuCtxPopCurrent(&popped);
+    }
+    return r == CUDA_SUCCESS && f == read.function ? *prev : read;
 }
 
 void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kernel) {

@@ -430,9 +430,7 @@ cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
         }
     }
     /* The calling thread's context is left as it was (a driver call may have made one). */
-    CUcontext now = NULL;
-    if (drv->cuCtxGetCurrent(&now) == CUDA_SUCCESS && now != ctx)
-        (void)drv->cuCtxSetCurrent(ctx);
+    cgn__restore_context(ctx);
     if (st != CGN_OK) {
         cgn__handle_free(e->handle);
         cgn__set_free(&set, set.num_shadows);
@@ -718,10 +716,9 @@ static CUresult cgn__in_context(CUcontext ctx, CUresult (*call)(void *), void *a
     }
     r = call(arg);
     if (push) {
-        CUcontext popped, now = NULL;
+        CUcontext popped;
         (void)drv->cuCtxPopCurrent(&popped);
-        if (drv->cuCtxGetCurrent(&now) == CUDA_SUCCESS && now != current)
-            (void)drv->cuCtxSetCurrent(current);
+        cgn__restore_context(current);
     }
     return r;
 }
@@ -1022,10 +1019,9 @@ cgn_status cgn_exec_update_from_graph(cgn_exec *exec, cgn_graph *graph) {
         }
     }
     if (pushed) {
-        CUcontext popped, now = NULL;
+        CUcontext popped;
         (void)drv->cuCtxPopCurrent(&popped);
-        if (drv->cuCtxGetCurrent(&now) == CUDA_SUCCESS && now != saved)
-            (void)drv->cuCtxSetCurrent(saved);
+        cgn__restore_context(saved);
     }
     if (st != CGN_OK) {
         if (set.shadows != NULL)

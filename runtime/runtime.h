@@ -337,6 +337,9 @@ cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type, 
 cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
                                   cgn_node_type type, int since, const char *where);
 
+/* Makes `saved` the calling thread's current context again if driver calls changed it. */
+void cgn__restore_context(CUcontext saved);
+
 /* Makes the node's context current for the rest of the transaction when the caller has none or
  * another one (undone by commit or rollback). Call after validation, before the first driver
  * call of an update. On failure nothing is left to undo. */
@@ -459,10 +462,12 @@ cgn_status cgn__stage_arg_edits(cgn__txn *txn, const cgn_arg_edits *edits,
                                 const char *where);
 
 /* Reading a kernel node (adoption, refresh). */
-static inline cgn_kernel cgn__read_kernel_handle(const CUDA_KERNEL_NODE_PARAMS_v3 *params) {
-    /* The driver uses kern only when func is NULL. */
-    return params->func ? (cgn_kernel){params->func, NULL} : (cgn_kernel){NULL, params->kern};
-}
+/* The kernel a node read back from the driver launches: func, else kern (the driver uses kern
+ * only when func is NULL). `prev` (a refresh; NULL on adopt): when the node still launches
+ * the same kernel in another form (the H200 reads a CUkernel node back as the CUkernel's
+ * CUfunction in the node's context), prev's form is kept, so its owner is kept too. */
+cgn_kernel cgn__read_kernel_handle(const CUDA_KERNEL_NODE_PARAMS_v3 *params,
+                                   const cgn_kernel *prev);
 /* Copies the arguments of a kernel node read from the driver (its kernelParams, or the buffer
  * packed through `extra`) into a new storage block (rd->storage), using the kernel's parameter
  * sizes and offsets (12.4+; cached in rd->layouts). Without them, or with an `extra` cgn cannot

@@ -36,6 +36,24 @@ cgn_status cgn__reserve(void *array, size_t *cap, size_t need, size_t elem_size,
 
 /* ---- the caller's context -------------------------------------------------------------------- */
 
+void cgn__restore_context(CUcontext saved) {
+    const cgn_driver_table *drv = cgn__driver;
+    /* Bounded: a driver call that left several contexts pushed (seen on the H200 after it
+     * refused a CUfunction of another context) needs one pop each. */
+    for (int i = 0; i < 8; i++) {
+        CUcontext now = NULL;
+        if (drv->cuCtxGetCurrent(&now) != CUDA_SUCCESS || now == saved)
+            return;
+        if (saved == NULL) {
+            CUcontext popped;
+            if (drv->cuCtxPopCurrent(&popped) != CUDA_SUCCESS)
+                (void)drv->cuCtxSetCurrent(NULL);
+        } else {
+            (void)drv->cuCtxSetCurrent(saved);
+        }
+    }
+}
+
 /* Puts the caller's context back if a driver call (or a push of ours) changed it. Cannot fail
  * short of a broken driver: the update's outcome stands either way. */
 static void cgn__txn_leave(cgn__txn *txn) {
@@ -46,9 +64,7 @@ static void cgn__txn_leave(cgn__txn *txn) {
         txn->ctx_pushed = 0;
     }
     if (txn->ctx_check) {
-        CUcontext now = NULL;
-        if (drv->cuCtxGetCurrent(&now) == CUDA_SUCCESS && now != txn->saved_ctx)
-            (void)drv->cuCtxSetCurrent(txn->saved_ctx);
+        cgn__restore_context(txn->saved_ctx);
         txn->ctx_check = 0;
     }
 }

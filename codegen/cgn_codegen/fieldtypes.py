@@ -552,8 +552,9 @@ FIELD_TYPES = {t.name: t for t in (
         name="kernel", cuda="forbidden", role="kernel", needs=("args",),
         members=(Member("cgn_kernel", "{name}", "CGN_FUNCTION(NULL)"),),
         build=("cgn__set_kernel_handle(&p->{member}, d->{name});",),
-        read=("d->{name} = cgn__read_kernel_handle(&p->{member});",),
-        doc_read="read from `func`, else `kern` (the driver uses kern only when func is NULL)",
+        read=("d->{name} = cgn__read_kernel_handle(&p->{member}, prev ? &prev->{name} : NULL);",),
+        doc_read="read from `func`, else `kern` (the driver uses kern only when func is NULL); a "
+                 "refresh keeps a CUkernel the driver reports as its CUfunction",
         equal="a->{name}.function == b->{name}.function && a->{name}.kernel == b->{name}.kernel",
         case=_kernel_case, zero_norm=None, doc_type="cgn_kernel",
         doc_errors=(("CGN_ERROR_INVALID_VALUE", "the kernel names neither or both of a "

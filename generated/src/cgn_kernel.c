@@ -278,7 +278,7 @@ cgn_status cgn__kernel_read(cgn__reader *rd, const CUgraphNodeParams *p, void *d
     cgn_kernel_desc *d = desc_;
     const cgn_kernel_desc *prev = prev_;
     memset(d, 0, sizeof *d);
-    d->kernel = cgn__read_kernel_handle(&p->kernel);
+    d->kernel = cgn__read_kernel_handle(&p->kernel, prev ? &prev->kernel : NULL);
     d->grid.x = p->kernel.gridDimX;
     d->grid.y = p->kernel.gridDimY;
     d->grid.z = p->kernel.gridDimZ;

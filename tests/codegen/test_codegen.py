@@ -301,7 +301,8 @@ class GoodSpecs(unittest.TestCase):
                         read.index("d->dst_owner = prev->dst_owner;"))
         self.assertIn("if (prev != NULL && d->dst == prev->dst)", read)
         k = self._read("src", "cgn_kernel.c")
-        self.assertIn("d->kernel = cgn__read_kernel_handle(&p->kernel);", k)
+        self.assertIn("d->kernel = cgn__read_kernel_handle(&p->kernel, prev ? &prev->kernel : NULL);",
+                      k)
         self.assertIn("cgn__read_kernel_args(rd, d->kernel, &p->kernel", k)
         r = self._read("src", "cgn_registry.c")
         self.assertIn("offsetof(CUgraphNodeParams, memcpy.copyCtx)", r)

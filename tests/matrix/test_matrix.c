@@ -22,7 +22,13 @@ typedef struct matrix_param {
     unsigned char original[512], replacement[512], update[512], got[512];
 } matrix_param;
 
-#define OK(call) assert_int_equal((call), CGN_OK)
+/* Fails with the status name and cgn_last_error() when `call` does not return CGN_OK. */
+#define OK(call)                                                                                   \
+    do {                                                                                           \
+        cgn_status ok_st_ = (call);                                                                \
+        if (ok_st_ != CGN_OK)                                                                      \
+            fail_msg("%s: %s (%s)", #call, cgn_status_name(ok_st_), cgn_last_error());            \
+    } while (0)
 
 static int matrix_setup(void **state) {
     matrix_param *p = *state;
@@ -39,6 +45,7 @@ static int matrix_setup(void **state) {
 
 static int matrix_teardown(void **state) {
     matrix_param *p = *state;
+    p->env.backend->set_context(&p->env, CGN_TEST_CTX_OWN); /* a failed test may have left it */
     cgn_test_env_close(&p->env);
     assert_int_equal(p->env.released_in_driver, 0);
     assert_int_equal(p->env.live_at_close, 0);
@@ -693,7 +700,10 @@ static void test_update_restores_callers_context(void **state) {
         OK(cgn_graph_instantiate(g, &e));
         cgn_status want = p->tc->exec_refuses ? CGN_ERROR_INVALID_VALUE : CGN_OK;
         b->set_context(&p->env, which);
-        assert_int_equal(p->type->exec_update(e, node, p->update), want);
+        cgn_status got = p->type->exec_update(e, node, p->update);
+        if (got != want)
+            fail_msg("context %d: exec update %s (%s), expected %s", which, cgn_status_name(got),
+                     cgn_last_error(), cgn_status_name(want));
         assert_int_equal(b->current_context(&p->env), which);
         OK(p->type->update(node, p->update));
         assert_int_equal(b->current_context(&p->env), which);

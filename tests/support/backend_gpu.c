@@ -1,7 +1,11 @@
 /* Test backend on the real driver and a GPU: device buffers, pinned host buffers, events, and
  * kernels from the embedded fatbin. Event nodes are observed by holding a stream with the
  * wait_flag kernel (tests/kernels/cgn_test_kernels.cu) while the executable is launched. */
+#define _GNU_SOURCE 1 /* backtrace */
+#include <execinfo.h>
+#include <signal.h>
 #include <stdatomic.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +37,7 @@ static struct {
     PFN_cuCtxCreate_v12050 cuCtxCreate;
     PFN_cuCtxDestroy_v4000 cuCtxDestroy;
     PFN_cuCtxGetCurrent_v4000 cuCtxGetCurrent;
+    PFN_cuCtxPopCurrent_v4000 cuCtxPopCurrent;
     PFN_cuModuleLoadData_v2000 cuModuleLoadData;
     PFN_cuModuleUnload_v2000 cuModuleUnload;
     PFN_cuModuleGetFunction_v2000 cuModuleGetFunction;
@@ -63,6 +68,16 @@ static void gpu_shutdown(void) {
     gpu.cu.cuStreamDestroy(gpu.side);
     gpu.cu.cuStreamDestroy(gpu.stream);
     gpu.cu.cuLibraryUnload(gpu.lib);
+}
+
+/* A crash inside the driver is a finding: say where (no debugger on the GPU machine). */
+static void gpu_crashed(int sig) {
+    static const char msg[] = "\nGPU test crashed; backtrace:\n";
+    (void)!write(2, msg, sizeof msg - 1);
+    void *frames[48];
+    int n = backtrace(frames, 48);
+    backtrace_symbols_fd(frames, n, 2);
+    _exit(128 + sig);
 }
 
 static int gpu_open(cgn_test_env *env) {
@@ -98,13 +113,17 @@ static int gpu_open(cgn_test_env *env) {
     gpu_resolve(&gpu.cuCtxCreate, "cuCtxCreate", 12050);
     gpu_resolve(&gpu.cuCtxDestroy, "cuCtxDestroy", 4000);
     gpu_resolve(&gpu.cuCtxGetCurrent, "cuCtxGetCurrent", 4000);
+    gpu_resolve(&gpu.cuCtxPopCurrent, "cuCtxPopCurrent", 4000);
     gpu_resolve(&gpu.cuModuleLoadData, "cuModuleLoadData", 2000);
     gpu_resolve(&gpu.cuModuleUnload, "cuModuleUnload", 2000);
     gpu_resolve(&gpu.cuModuleGetFunction, "cuModuleGetFunction", 2000);
-    CGN_CUDA_CHECK(gpu.cuCtxCreate(&gpu.foreign, NULL, 0, gpu.cu.device)); /* now current */
+    CGN_CUDA_CHECK(gpu.cuCtxCreate(&gpu.foreign, NULL, 0, gpu.cu.device)); /* pushed */
     CGN_CUDA_CHECK(gpu.cuModuleLoadData(&gpu.foreign_module, cgn_test_kernels_fatbin));
-    CGN_CUDA_CHECK(gpu.cu.cuCtxSetCurrent(gpu.cu.context));
+    CUcontext popped;
+    CGN_CUDA_CHECK(gpu.cuCtxPopCurrent(&popped)); /* the stack holds the primary context alone */
     atexit(gpu_shutdown);
+    signal(SIGSEGV, gpu_crashed);
+    signal(SIGBUS, gpu_crashed);
     return 0;
 }
 
@@ -173,11 +192,20 @@ static cgn_kernel gpu_kernel(cgn_test_env *env, const char *name) {
     abort();
 }
 
+/* Empties the calling thread's context stack (cuCtxSetCurrent(NULL) only pops its top), then
+ * makes `which` current. */
 static void gpu_set_context(cgn_test_env *env, int which) {
     (void)env;
-    CGN_CUDA_CHECK(gpu.cu.cuCtxSetCurrent(which == CGN_TEST_CTX_NONE  ? NULL
-                                          : which == CGN_TEST_CTX_OWN ? gpu.cu.context
-                                                                      : gpu.foreign));
+    for (;;) {
+        CUcontext c = NULL;
+        CGN_CUDA_CHECK(gpu.cuCtxGetCurrent(&c));
+        if (c == NULL)
+            break;
+        CGN_CUDA_CHECK(gpu.cuCtxPopCurrent(&c));
+    }
+    if (which != CGN_TEST_CTX_NONE)
+        CGN_CUDA_CHECK(gpu.cu.cuCtxSetCurrent(which == CGN_TEST_CTX_OWN ? gpu.cu.context
+                                                                        : gpu.foreign));
 }
 
 static int gpu_current_context(cgn_test_env *env) {

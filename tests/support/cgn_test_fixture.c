@@ -17,6 +17,7 @@ int cgn_test_fixture_setup(void **state) {
 
 int cgn_test_fixture_teardown(void **state) {
     cgn_test_env *env = *state;
+    env->backend->set_context(env, CGN_TEST_CTX_OWN); /* a failed test may have left it */
     cgn_test_env_close(env);
     int in_driver = env->released_in_driver;
     size_t live = env->live_at_close, crash_prone = env->crash_prone_calls;

@@ -12,7 +12,13 @@
 
 #include "cgn_test_env.h"
 
-#define OK(call) assert_int_equal((call), CGN_OK)
+/* Fails with the status name and cgn_last_error() when `call` does not return CGN_OK. */
+#define OK(call)                                                                                   \
+    do {                                                                                           \
+        cgn_status ok_st_ = (call);                                                                \
+        if (ok_st_ != CGN_OK)                                                                      \
+            fail_msg("%s: %s (%s)", #call, cgn_status_name(ok_st_), cgn_last_error());            \
+    } while (0)
 
 /* *state becomes the cgn_test_env. */
 int cgn_test_fixture_setup(void **state);

@@ -1810,6 +1810,15 @@ static CUresult impl_cuGraphKernelNodeGetParams(CUgraphNode n, CUDA_KERNEL_NODE_
     p->extra = NULL;
     p->kern = k->kern;
     p->ctx = k->ctx;
+    if (k->func == NULL && k->kern != NULL && k->ctx != NULL) {
+        /* Seen on the H200: a node given a CUkernel (and its ctx) reads back with func, the
+         * CUkernel's CUfunction in that context. */
+        fake_kernel *kernel = lookup_kernel(k->kern);
+        CUfunction fn = kernel ? function_in_context((CUfunction)&kernel->functions[0], k->ctx)
+                               : NULL;
+        if (fn != NULL)
+            p->func = fn;
+    }
     if (node->pl.via_extra) {
         /* Given through `extra`, answered through `extra`: one packed buffer, owned by the
          * node like the driver's. */
