@@ -643,7 +643,7 @@ class DocsView:
             anchor=n.node, title=title, summary=n.summary, reference=n.reference,
             facts=self._facts(n, v), fields=self._fields(n, v), internal=self._internal(n),
             updates=self._updates(n), retains=self._retains(n), errors=self._errors(n),
-            adopted=self._adopted(n),
+            adopted=self._adopted(n), exec_level=self._exec_level(n),
             differences=list(n.differences),
         )
 
@@ -723,6 +723,26 @@ class DocsView:
                 _code(m.name.format(name=f.name)) for f in inter for m in f.type.members
                 if m.internal) + ") are recomputed when their field is replaced and kept "
                 "otherwise; they are ignored on input.")
+        return out
+
+    @staticmethod
+    def _exec_level(n: Node) -> list:
+        out = [f"{_code(f'cgn_{n.node}_exec_update(exec, node, &update)')}: the same partial "
+               f"update as the definition level, against that executable's own copy "
+               f"({_code(f'cgn_{n.node}_exec_get')} reads it); one "
+               f"{_code('cuGraphExecNodeSetParams')}, all or nothing."]
+        out.append("Enable/disable (`cgn_exec_node_set_enabled`): "
+                   + ("supported." if n.exec_enable else
+                      "not supported by CUDA for this node type (CGN_ERROR_NOT_SUPPORTED)."))
+        for r in n.exec_rules:
+            out.append(f"Rule, checked before any mutation ({r.status}, naming `{r.field}`): "
+                       f"{_md_cell(r.rule)} "
+                       f"(`{_md_cell(r.when.replace('cur->', 'old.').replace('d->', ''))}`).")
+        for field, rule in n.driver_rules:
+            out.append(f"Rule only the driver checks (CGN_ERROR_INVALID_VALUE naming `{field}` "
+                       f"when it refuses): {_md_cell(rule)}.")
+        if not n.exec_rules and not n.driver_rules:
+            out.append("No executable-update rules beyond the definition's.")
         return out
 
     @staticmethod
