@@ -382,6 +382,22 @@ static cgn_status cgn__keepalive_new(CUgraph graph, cgn__attachment **out, const
     return CGN_OK;
 }
 
+/* The last step of making an executable record (cannot fail): it takes the shadows, refers
+ * to the hierarchy and the graph it was made from, and its handle goes out. */
+static void cgn__exec_publish(cgn__exec_rec *e, cgn__graph_rec *g, cgn__shadow_set *set,
+                              cgn_exec **exec_out) {
+    e->hier = g->hier;
+    atomic_fetch_add_explicit(&e->hier->refs, 1, memory_order_relaxed);
+    e->source = g->handle;
+    e->shadows = set->shadows;
+    e->num_shadows = set->num_shadows;
+    e->deps_pool = set->deps_pool;
+    e->num_deps_pool = set->num_deps_pool;
+    e->map = set->map;
+    e->map_mask = set->map_mask;
+    *exec_out = (cgn_exec *)cgn__handle_ptr(e->handle);
+}
+
 cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
     static const char where[] = "cgn_graph_instantiate";
     cgn__graph_rec *g = NULL;
@@ -441,16 +457,7 @@ cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
     }
     e->ctx = ctx;
     e->keepalive = keepalive;
-    e->hier = g->hier;
-    atomic_fetch_add_explicit(&e->hier->refs, 1, memory_order_relaxed);
-    e->source = g->handle;
-    e->shadows = set.shadows;
-    e->num_shadows = set.num_shadows;
-    e->deps_pool = set.deps_pool;
-    e->num_deps_pool = set.num_deps_pool;
-    e->map = set.map;
-    e->map_mask = set.map_mask;
-    *exec_out = (cgn_exec *)cgn__handle_ptr(e->handle);
+    cgn__exec_publish(e, g, &set, exec_out);
     return CGN_OK;
 }
 
@@ -484,16 +491,7 @@ cgn_status cgn__exec_wrap(cgn__graph_rec *g, CUgraphExec raw, int borrowed, cgn_
     e->ctx = ctx;
     e->borrowed = borrowed;
     e->raw_exposed = 1; /* its owner launches it as well */
-    e->hier = g->hier;
-    atomic_fetch_add_explicit(&e->hier->refs, 1, memory_order_relaxed);
-    e->source = g->handle;
-    e->shadows = set.shadows;
-    e->num_shadows = set.num_shadows;
-    e->deps_pool = set.deps_pool;
-    e->num_deps_pool = set.num_deps_pool;
-    e->map = set.map;
-    e->map_mask = set.map_mask;
-    *exec_out = (cgn_exec *)cgn__handle_ptr(e->handle);
+    cgn__exec_publish(e, g, &set, exec_out);
     return CGN_OK;
 }
 
@@ -674,9 +672,8 @@ cgn_status cgn_exec_raw(const cgn_exec *exec, CUgraphExec *raw_out) {
 
 /* ---- enable / disable -------------------------------------------------------------------- */
 
-/* Resolves (exec, node) for calls on one node of an executable. */
-static cgn_status cgn__exec_node(cgn_exec *exec, cgn_node *node, const char *where,
-                                 cgn__exec_rec **e_out, cgn__shadow **s_out) {
+cgn_status cgn__exec_node(cgn_exec *exec, cgn_node *node, const char *where,
+                          cgn__exec_rec **e_out, cgn__shadow **s_out, void **record_out) {
     cgn_status st = cgn__exec_get(exec, where, e_out);
     if (st != CGN_OK)
         return st;
@@ -695,7 +692,8 @@ static cgn_status cgn__exec_node(cgn_exec *exec, cgn_node *node, const char *whe
                          "%s: node %p is not part of executable %p (added after the "
                          "instantiation, or a node of another graph)",
                          where, (const void *)node, (const void *)exec);
-    cgn__collect_pending();
+    if (record_out != NULL)
+        *record_out = rec;
     return CGN_OK;
 }
 
@@ -741,9 +739,10 @@ static CUresult cgn__get_enabled(void *arg) {
 
 static cgn_status cgn__enable_common(cgn_exec *exec, cgn_node *node, const char *where,
                                      cgn__enable_call *c) {
-    cgn_status st = cgn__exec_node(exec, node, where, &c->e, &c->s);
+    cgn_status st = cgn__exec_node(exec, node, where, &c->e, &c->s, NULL);
     if (st != CGN_OK)
         return st;
+    cgn__collect_pending();
     if (!cgn__node_types[c->s->type].exec_enable)
         return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
                          "%s: node %p is a %s node; CUDA enables and disables kernel, memset and "

@@ -387,6 +387,12 @@ static inline cgn_status cgn__txn_fail(cgn__txn *txn, cgn_status st) {
 /* Executable-level: retires the shadow's current attachment (the version launches up to now
  * may still read) and installs `next` (reference transferred). Under the exec's lock. */
 void cgn__exec_install(cgn__exec_rec *e, cgn__shadow *s, cgn__attachment *next);
+/* Resolves (exec, node) for executable-level calls: the executable's record, its copy of the
+ * node and the node's record (NULL once the graph is gone: executable-level code never reads
+ * it). A node destroyed in its graph is CGN_ERROR_DESTROYED; one not in the executable
+ * CGN_ERROR_INVALID_ARGUMENT. */
+cgn_status cgn__exec_node(cgn_exec *exec, cgn_node *node, const char *where,
+                          cgn__exec_rec **e_out, cgn__shadow **s_out, void **record_out);
 /* The shadow of `node` in the executable; NULL when the node is not part of it. */
 cgn__shadow *cgn__exec_find(const cgn__exec_rec *e, cgn__handle node);
 /* After an exec-level child-graph update: re-takes the shadows of the nodes inside child

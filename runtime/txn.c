@@ -209,24 +209,11 @@ cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type, 
 cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
                                   cgn_node_type type, int since, const char *where) {
     cgn__exec_rec *e = NULL;
-    cgn_status st = cgn__exec_get(exec, where, &e);
+    cgn__shadow *s = NULL;
+    void *rec = NULL;
+    cgn_status st = cgn__exec_node(exec, node, where, &e, &s, &rec);
     if (st != CGN_OK)
         return st;
-    void *rec = NULL;
-    cgn__lookup lr = cgn__handle_lookup(node, CGN__KIND_NODE, &rec);
-    if (lr == CGN__LOOKUP_STALE)
-        return cgn__fail(CGN_ERROR_DESTROYED,
-                         "%s: node %p was destroyed in its graph (or its embedding replaced); "
-                         "the executable still runs its copy, but CUDA can no longer address it",
-                         where, (const void *)node);
-    if (lr != CGN__LOOKUP_OK)
-        return cgn__lookup_failed(lr, node, "node", where);
-    cgn__shadow *s = cgn__exec_find(e, (cgn__handle)(uintptr_t)node);
-    if (s == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
-                         "%s: node %p is not part of executable %p (added after the "
-                         "instantiation, or a node of another graph)",
-                         where, (const void *)node, (const void *)exec);
     if (s->unsupported != NULL && (s->type == type || s->type == CGN_NODE_OTHER))
         return cgn__unsupported(node, s->unsupported, where); /* adopted, not updatable */
     if (s->type != type)
