@@ -2,9 +2,10 @@
  * Prints one line per measurement: "RESULT <key> <value> <note>" (bench/report.py makes the table).
  *   bench_updates            on the GPU (real driver)
  *   bench_updates --fake     on the fake driver, short: a smoke test that keeps the code alive
- * Options: --quick (short batches), --only SECTION[,SECTION...] (def, exec, loop, retention,
- * size, memory, exec_memory), --cycles N (exec_memory cycles; default 1,000,000, 20,000 when
- * short), --max-seconds S (stop exec_memory early after S seconds and say so).
+ * Options: --quick (short batches), --only SECTION[,SECTION...] (def, exec, arg, loop,
+ * retention, size, adopt, memory, exec_memory), --cycles N (exec_memory cycles; default
+ * 1,000,000, 20,000 when short), --max-seconds S (stop exec_memory early after S seconds and say
+ * so).
  * Exit status 1 when an accounting check fails (owners not released exactly once, released off
  * the main thread, live owners or memory not bounded). */
 #include <stdatomic.h>
@@ -31,6 +32,8 @@ static const cgn_driver_table *drv;
 static cgn_cuda cu;
 static CUkernel fill_kernel; /* fill_u32(unsigned *out, unsigned value) */
 static CUfunction fill_function;
+static CUkernel six_kernel; /* axpy_tagged: 6 arguments, 40 bytes (arg and adopt sections) */
+static CUfunction six_function;
 static CUdeviceptr buf_a, buf_b;
 static CUstream stream; /* launches: a stream of its own on the GPU, the NULL stream on the fake */
 static PFN_cuMemGetInfo_v3020 mem_get_info;
@@ -825,6 +828,425 @@ static void bench_graph_size(void) {
     }
 }
 
+/* ---- argument-level updates: one pointer of a 6-argument kernel ---------------------------- */
+
+/* axpy_tagged(float *out, const float *x, const float *y, float a, unsigned n,
+ * unsigned long long tag): 40 bytes of arguments, at offsets 0, 8, 16, 24, 28, 32. */
+typedef struct six_args {
+    CUdeviceptr out, x, y;
+    float a;
+    unsigned n;
+    unsigned long long tag;
+} six_args;
+
+static cgn_kernel six_kernel_handle(void) {
+    return six_function ? CGN_FUNCTION(six_function) : CGN_KERNEL(six_kernel);
+}
+
+/* The raw driver's view of kernel k: func, or kern with the context, as raw_graph_of does. */
+static void raw_kernel_params(cgn_kernel k, CUDA_KERNEL_NODE_PARAMS_v2 *p) {
+    memset(p, 0, sizeof *p);
+    p->func = k.function;
+    p->kern = k.kernel;
+    p->ctx = k.function ? NULL : cu.context;
+    p->gridDimX = p->gridDimY = p->gridDimZ = 1;
+    p->blockDimX = 32;
+    p->blockDimY = p->blockDimZ = 1;
+}
+
+static void six_kparams(six_args *a, void *kparams[6]) {
+    kparams[0] = &a->out;
+    kparams[1] = &a->x;
+    kparams[2] = &a->y;
+    kparams[3] = &a->a;
+    kparams[4] = &a->n;
+    kparams[5] = &a->tag;
+}
+
+/* The typed setters the targets compare with. On the fake, which has only the generic entry
+ * points, stand-ins that convert to CUgraphNodeParams and call those. */
+typedef PFN_cuGraphKernelNodeSetParams_v12000 kernel_set_fn;
+typedef PFN_cuGraphExecKernelNodeSetParams_v12000 exec_kernel_set_fn;
+
+static void generic_kernel_params(const CUDA_KERNEL_NODE_PARAMS_v2 *k, CUgraphNodeParams *p) {
+    memset(p, 0, sizeof *p);
+    p->type = CU_GRAPH_NODE_TYPE_KERNEL;
+    p->kernel.func = k->func;
+    p->kernel.gridDimX = k->gridDimX;
+    p->kernel.gridDimY = k->gridDimY;
+    p->kernel.gridDimZ = k->gridDimZ;
+    p->kernel.blockDimX = k->blockDimX;
+    p->kernel.blockDimY = k->blockDimY;
+    p->kernel.blockDimZ = k->blockDimZ;
+    p->kernel.sharedMemBytes = k->sharedMemBytes;
+    p->kernel.kernelParams = k->kernelParams;
+    p->kernel.extra = k->extra;
+    p->kernel.kern = k->kern;
+    p->kernel.ctx = k->ctx;
+}
+
+static CUresult CUDAAPI fake_kernel_set(CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS_v2 *k) {
+    CUgraphNodeParams p;
+    generic_kernel_params(k, &p);
+    return drv->cuGraphNodeSetParams(node, &p);
+}
+
+static CUresult CUDAAPI fake_exec_kernel_set(CUgraphExec exec, CUgraphNode node,
+                                     const CUDA_KERNEL_NODE_PARAMS_v2 *k) {
+    CUgraphNodeParams p;
+    generic_kernel_params(k, &p);
+    return drv->cuGraphExecNodeSetParams(exec, node, &p);
+}
+
+/* 1 with the driver's typed setters; 0 with the stand-ins (the fake, or a driver without them,
+ * which the notes then say). */
+static int typed_kernel_setters(kernel_set_fn *set, exec_kernel_set_fn *exec_set) {
+    *set = fake_kernel_set;
+    *exec_set = fake_exec_kernel_set;
+    void *pfn = NULL, *exec_pfn = NULL;
+    if (on_fake || cgn_driver_proc("cuGraphKernelNodeSetParams", 12000, &pfn) != CGN_OK ||
+        cgn_driver_proc("cuGraphExecKernelNodeSetParams", 12000, &exec_pfn) != CGN_OK)
+        return 0;
+    memcpy(set, &pfn, sizeof pfn);
+    memcpy(exec_set, &exec_pfn, sizeof exec_pfn);
+    return 1;
+}
+
+/* Three measurements interleaved batch by batch, like MEASURE_PAIR. */
+#define MEASURE_TRIO(out_a, body_a, out_b, body_b, out_c, body_c)                                  \
+    do {                                                                                           \
+        double sa_[64], sb_[64], sc_[64];                                                          \
+        for (long i = 0; i < BATCH; i++) {                                                         \
+            body_a;                                                                                \
+            body_b;                                                                                \
+            body_c;                                                                                \
+        }                                                                                          \
+        for (int r_ = 0; r_ < REPS; r_++) {                                                        \
+            double t0_ = now_ns();                                                                 \
+            for (long i = 0; i < BATCH; i++) {                                                     \
+                body_a;                                                                            \
+            }                                                                                      \
+            double t1_ = now_ns();                                                                 \
+            for (long i = 0; i < BATCH; i++) {                                                     \
+                body_b;                                                                            \
+            }                                                                                      \
+            double t2_ = now_ns();                                                                 \
+            for (long i = 0; i < BATCH; i++) {                                                     \
+                body_c;                                                                            \
+            }                                                                                      \
+            sa_[r_] = (t1_ - t0_) / BATCH;                                                         \
+            sb_[r_] = (t2_ - t1_) / BATCH;                                                         \
+            sc_[r_] = (now_ns() - t2_) / BATCH;                                                    \
+        }                                                                                          \
+        (out_a) = median(sa_, REPS);                                                               \
+        (out_b) = median(sb_, REPS);                                                               \
+        (out_c) = median(sc_, REPS);                                                               \
+    } while (0)
+
+/* Argument 0 (out) of a node as the driver has it. */
+static CUdeviceptr six_out_of(CUgraphNode raw) {
+    CUDA_KERNEL_NODE_PARAMS_v2 k;
+    CU(drv->cuGraphKernelNodeGetParams(raw, &k));
+    CUdeviceptr out;
+    memcpy(&out, k.kernelParams[0], sizeof out);
+    return out;
+}
+
+/* One pointer argument of a 6-argument kernel replaced per call, alternating two buffers:
+ * cgn_kernel_node_update with one cgn_kernel_update_set_arg (the update built in the loop, as an
+ * application does) against the raw driver with a kernelParams array the caller keeps and
+ * changes one pointer in (typed cuGraphKernelNodeSetParams: target at most 1.15x; generic
+ * cuGraphNodeSetParams, which cgn calls, for reference); then the same at executable level, and
+ * cgn's own CPU with the driver call stubbed. */
+static void bench_arg_update(void) {
+    CUdeviceptr bufs[2] = {buf_a, buf_b};
+    six_args init = {buf_a, buf_b, buf_a, 2.0f, 4, 42};
+    kernel_set_fn set_typed;
+    exec_kernel_set_fn exec_set_typed;
+    int typed = typed_kernel_setters(&set_typed, &exec_set_typed);
+
+    /* cgn's node and executable. */
+    cgn_graph *g;
+    CHECK(cgn_graph_create(&g));
+    cgn_arg args[6] = {CGN_ARG(init.out), CGN_ARG(init.x), CGN_ARG(init.y),
+                       CGN_ARG(init.a),   CGN_ARG(init.n), CGN_ARG(init.tag)};
+    cgn_kernel_desc d = CGN_KERNEL_DESC_INIT;
+    d.kernel = six_kernel_handle();
+    d.grid = CGN_DIM3(1, 1, 1);
+    d.block = CGN_DIM3(32, 1, 1);
+    d.args = args;
+    d.num_args = 6;
+    cgn_node *node;
+    CHECK(cgn_graph_add_kernel(g, NULL, 0, &d, &node));
+    cgn_exec *exec;
+    CHECK(cgn_graph_instantiate(g, &exec));
+
+    /* The raw node and executable, with the caller's own argument array. */
+    six_args ra = init;
+    void *kparams[6];
+    six_kparams(&ra, kparams);
+    CUDA_KERNEL_NODE_PARAMS_v2 kp;
+    raw_kernel_params(six_kernel_handle(), &kp);
+    kp.kernelParams = kparams;
+    CUgraph rg;
+    CU(drv->cuGraphCreate(&rg, 0));
+    CUgraphNode raw_node;
+    CU(drv->cuGraphAddKernelNode(&raw_node, rg, NULL, 0, &kp));
+    CUgraphExec raw_exec;
+    CU(drv->cuGraphInstantiateWithFlags(&raw_exec, rg, 0));
+    CUgraphNodeParams gp; /* the generic form of the same, sharing kparams */
+    generic_kernel_params(&kp, &gp);
+
+    double raw, generic, mine;
+    MEASURE_TRIO(raw, {
+        ra.out = bufs[i & 1];
+        CU(set_typed(raw_node, &kp));
+    }, generic, {
+        ra.out = bufs[i & 1];
+        CU(drv->cuGraphNodeSetParams(raw_node, &gp));
+    }, mine, {
+        cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_arg(&u, 0, &bufs[i & 1], sizeof(CUdeviceptr), NULL);
+        CHECK(cgn_kernel_node_update(node, &u));
+    });
+    const char *typed_name = typed ? "cuGraphKernelNodeSetParams"
+                                   : "cuGraphNodeSetParams via a typed-setter stand-in";
+    char note[160];
+    snprintf(note, sizeof note, "%s, caller's kernelParams, 1 pointer of 6 args (interleaved)",
+             typed_name);
+    result("arg_update.raw", raw, note);
+    result("arg_update.raw_generic", generic,
+           "cuGraphNodeSetParams, caller's kernelParams, 1 pointer of 6 args (interleaved)");
+    result("arg_update.cgn", mine,
+           "cgn_kernel_node_update + 1 cgn_kernel_update_set_arg, 6 args (interleaved)");
+    /* Both sides really changed argument 0. */
+    {
+        cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_arg(&u, 0, &bufs[1], sizeof(CUdeviceptr), NULL);
+        CHECK(cgn_kernel_node_update(node, &u));
+        ra.out = bufs[1];
+        CU(set_typed(raw_node, &kp));
+        CUgraphNode cgn_raw;
+        CHECK(cgn_node_raw(node, &cgn_raw));
+        if (six_out_of(cgn_raw) != bufs[1] || six_out_of(raw_node) != bufs[1])
+            fail_check("arg: argument 0 does not read back as set");
+    }
+
+    MEASURE_TRIO(raw, {
+        ra.out = bufs[i & 1];
+        CU(exec_set_typed(raw_exec, raw_node, &kp));
+    }, generic, {
+        ra.out = bufs[i & 1];
+        CU(drv->cuGraphExecNodeSetParams(raw_exec, raw_node, &gp));
+    }, mine, {
+        cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_arg(&u, 0, &bufs[i & 1], sizeof(CUdeviceptr), NULL);
+        CHECK(cgn_kernel_exec_update(exec, node, &u));
+    });
+    snprintf(note, sizeof note, "%s, 1 pointer of 6 args (interleaved)",
+             typed ? "cuGraphExecKernelNodeSetParams"
+                   : "cuGraphExecNodeSetParams via a typed-setter stand-in");
+    result("arg_exec_update.raw", raw, note);
+    result("arg_exec_update.raw_generic", generic,
+           "cuGraphExecNodeSetParams, 1 pointer of 6 args (interleaved)");
+    result("arg_exec_update.cgn", mine,
+           "cgn_kernel_exec_update + 1 cgn_kernel_update_set_arg, 6 args (interleaved)");
+
+    /* cgn's own CPU cost: the same updates with the driver's set calls answered by a stub. */
+    static cgn_driver_table null_driver;
+    null_driver = *drv;
+    null_driver.cuGraphNodeSetParams = null_set_params;
+    null_driver.cuGraphExecNodeSetParams = null_exec_set_params;
+    cgn_driver_install(&null_driver);
+    double cpu_def, cpu_exec;
+    MEASURE(cpu_def, {
+        cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_arg(&u, 0, &bufs[i & 1], sizeof(CUdeviceptr), NULL);
+        CHECK(cgn_kernel_node_update(node, &u));
+    });
+    MEASURE(cpu_exec, {
+        cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_arg(&u, 0, &bufs[i & 1], sizeof(CUdeviceptr), NULL);
+        CHECK(cgn_kernel_exec_update(exec, node, &u));
+    });
+    cgn_driver_install(drv);
+    result("arg_cgn_cpu.def", cpu_def, "cgn alone: set_arg pointer update, stub driver call");
+    result("arg_cgn_cpu.exec", cpu_exec,
+           "cgn alone: exec set_arg pointer update, stub driver call");
+
+    CHECK(cgn_exec_destroy(exec));
+    CHECK(cgn_graph_destroy(g));
+    CU(drv->cuGraphExecDestroy(raw_exec));
+    CU(drv->cuGraphDestroy(rg));
+}
+
+/* ---- adoption of a graph built elsewhere ---------------------------------------------------- */
+
+#define ADOPT_CHAINS 4 /* node i depends on node i - ADOPT_CHAINS */
+
+/* A raw graph of n nodes in ADOPT_CHAINS chains, as a capture of a decode step might be: kernel
+ * nodes (the 6-argument kernel and fill_u32 in turn), with a memset at every 100th node (from
+ * 50) and a device-to-device memcpy at every 100th (from 99). */
+static CUgraph adopt_source(long n) {
+    CUgraph g;
+    CU(drv->cuGraphCreate(&g, 0));
+    CUgraphNode *nodes = malloc((size_t)n * sizeof *nodes);
+    if (nodes == NULL) {
+        fprintf(stderr, "out of host memory\n");
+        exit(1);
+    }
+    static six_args six;
+    six = (six_args){buf_a, buf_b, buf_a, 2.0f, 4, 42};
+    void *six_params[6];
+    six_kparams(&six, six_params);
+    void *fill_params[2] = {&buf_a, &scalar_values[0]};
+    CUDA_KERNEL_NODE_PARAMS_v2 six_kp, fill_kp;
+    raw_kernel_params(six_kernel_handle(), &six_kp);
+    six_kp.kernelParams = six_params;
+    raw_kernel_params(bench_kernel(), &fill_kp);
+    fill_kp.kernelParams = fill_params;
+    CUDA_MEMSET_NODE_PARAMS_v1 ms;
+    memset(&ms, 0, sizeof ms);
+    ms.dst = buf_a;
+    ms.value = 1;
+    ms.elementSize = 4;
+    ms.width = 4;
+    ms.height = 1;
+    CUDA_MEMCPY3D_v2 mc;
+    memset(&mc, 0, sizeof mc);
+    if (on_fake) {
+        mc.srcMemoryType = mc.dstMemoryType = CU_MEMORYTYPE_HOST;
+        mc.srcHost = (void *)(uintptr_t)buf_a;
+        mc.dstHost = (void *)(uintptr_t)buf_b;
+    } else {
+        mc.srcMemoryType = mc.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        mc.srcDevice = buf_a;
+        mc.dstDevice = buf_b;
+    }
+    mc.WidthInBytes = 8;
+    mc.Height = mc.Depth = 1;
+    for (long i = 0; i < n; i++) {
+        const CUgraphNode *dep = i >= ADOPT_CHAINS ? &nodes[i - ADOPT_CHAINS] : NULL;
+        size_t nd = dep != NULL;
+        if (i % 100 == 50)
+            CU(drv->cuGraphAddMemsetNode(&nodes[i], g, dep, nd, &ms, cu.context));
+        else if (i % 100 == 99)
+            CU(drv->cuGraphAddMemcpyNode(&nodes[i], g, dep, nd, &mc, cu.context));
+        else
+            CU(drv->cuGraphAddKernelNode(&nodes[i], g, dep, nd, i & 1 ? &fill_kp : &six_kp));
+    }
+    free(nodes);
+    return g;
+}
+
+static volatile unsigned long long raw_sink;
+
+/* What adoption is measured against: the raw enumeration of the graph (cuGraphGetNodes and
+ * cuGraphGetEdges, count then fill, into arrays of the caller's), then per node its type and
+ * one typed getter. Returns the number of nodes; *edges the number of edges. */
+static size_t raw_enumerate(CUgraph g, size_t *edges) {
+    size_t n = 0, e = 0;
+    CU(drv->cuGraphGetNodes(g, NULL, &n));
+    CU(drv->cuGraphGetEdges(g, NULL, NULL, &e));
+    CUgraphNode *nodes = malloc((n ? n : 1) * sizeof *nodes);
+    CUgraphNode *from = malloc((e ? e : 1) * sizeof *from);
+    CUgraphNode *to = malloc((e ? e : 1) * sizeof *to);
+    if (nodes == NULL || from == NULL || to == NULL) {
+        fprintf(stderr, "out of host memory\n");
+        exit(1);
+    }
+    if (n > 0)
+        CU(drv->cuGraphGetNodes(g, nodes, &n));
+    if (e > 0)
+        CU(drv->cuGraphGetEdges(g, from, to, &e));
+    unsigned long long sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        CUgraphNodeType t;
+        CU(drv->cuGraphNodeGetType(nodes[i], &t));
+        switch (t) {
+        case CU_GRAPH_NODE_TYPE_KERNEL: {
+            CUDA_KERNEL_NODE_PARAMS_v2 k;
+            CU(drv->cuGraphKernelNodeGetParams(nodes[i], &k));
+            sum += k.gridDimX + (uintptr_t)k.kernelParams;
+            break;
+        }
+        case CU_GRAPH_NODE_TYPE_MEMSET: {
+            CUDA_MEMSET_NODE_PARAMS_v1 m;
+            CU(drv->cuGraphMemsetNodeGetParams(nodes[i], &m));
+            sum += m.width;
+            break;
+        }
+        case CU_GRAPH_NODE_TYPE_MEMCPY: {
+            CUDA_MEMCPY3D_v2 c;
+            CU(drv->cuGraphMemcpyNodeGetParams(nodes[i], &c));
+            sum += c.WidthInBytes;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    if (e > 0)
+        sum += (uintptr_t)from[0] + (uintptr_t)to[0];
+    raw_sink = sum;
+    free(nodes);
+    free(from);
+    free(to);
+    *edges = e;
+    return n;
+}
+
+/* cgn_graph_adopt (borrowing: cgn_graph_destroy leaves the raw graph) against the raw
+ * enumeration, one call each per repetition, in turns (the order swapped every repetition);
+ * cgn_graph_destroy timed apart. Target: adopt at most 1.2x the raw enumeration. */
+static void bench_adopt(void) {
+    static const long sizes[] = {100, 1000, 10000};
+    for (int s = 0; s < 3; s++) {
+        long n = sizes[s];
+        int reps = quick ? 3 : n <= 100 ? 31 : n <= 1000 ? 15 : 9;
+        double t_raw[32], t_adopt[32], t_destroy[32];
+        CUgraph rg = adopt_source(n);
+        size_t edges = 0, listed = raw_enumerate(rg, &edges); /* warms up both */
+        cgn_graph *g;
+        CHECK(cgn_graph_adopt(rg, 0, &g));
+        size_t adopted = 0;
+        CHECK(cgn_graph_nodes(g, NULL, &adopted));
+        CHECK(cgn_graph_destroy(g));
+        if (listed != (size_t)n || adopted != (size_t)n ||
+            edges != (size_t)(n > ADOPT_CHAINS ? n - ADOPT_CHAINS : 0))
+            fail_check("adopt: the graph does not list (or adopt) as built");
+        for (int r = 0; r < reps; r++) {
+            for (int k = 0; k < 2; k++) {
+                if ((k + r) % 2 == 0) {
+                    double t0 = now_ns();
+                    (void)raw_enumerate(rg, &edges);
+                    t_raw[r] = now_ns() - t0;
+                } else {
+                    double t0 = now_ns();
+                    CHECK(cgn_graph_adopt(rg, 0, &g));
+                    double t1 = now_ns();
+                    CHECK(cgn_graph_destroy(g));
+                    t_adopt[r] = t1 - t0;
+                    t_destroy[r] = now_ns() - t1;
+                }
+            }
+        }
+        char key[64], note[160];
+        snprintf(note, sizeof note,
+                 "cuGraphGetNodes + cuGraphGetEdges + per node type + typed getter, %zu edges",
+                 edges);
+        snprintf(key, sizeof key, "adopt.%ld.raw", n);
+        result(key, median(t_raw, reps), note);
+        snprintf(note, sizeof note, "cgn_graph_adopt (borrowing), median of %d in turns with raw",
+                 reps);
+        snprintf(key, sizeof key, "adopt.%ld.cgn", n);
+        result(key, median(t_adopt, reps), note);
+        snprintf(key, sizeof key, "adopt.%ld.destroy", n);
+        result(key, median(t_destroy, reps), "cgn_graph_destroy of the adopted graph (borrowed)");
+        CU(drv->cuGraphDestroy(rg));
+    }
+}
+
 static long live_owners;
 static void count_owner_release(void *resource) {
     (void)resource;
@@ -1052,8 +1474,12 @@ static void fake_fill(void **args, const CUDA_KERNEL_NODE_PARAMS_v2 *launch, voi
 
 static int open_fake(void) {
     static const size_t sizes[2] = {sizeof(CUdeviceptr), sizeof(unsigned)};
+    static const size_t six_sizes[6] = {sizeof(CUdeviceptr), sizeof(CUdeviceptr),
+                                        sizeof(CUdeviceptr), sizeof(float),
+                                        sizeof(unsigned),    sizeof(unsigned long long)};
     cgn_fake_reset();
     fill_function = cgn_fake_register_kernel("fill_u32", 2, sizes, fake_fill, NULL);
+    six_function = cgn_fake_register_kernel("axpy_tagged", 6, six_sizes, NULL, NULL);
     cgn_driver_install(cgn_fake_table());
     drv = cgn_fake_table();
     cu.context = cgn_fake_context(0);
@@ -1079,6 +1505,7 @@ static int open_gpu(void) {
     CUlibrary lib;
     CU(cu.cuLibraryLoadData(&lib, cgn_test_kernels_fatbin, NULL, NULL, 0, NULL, NULL, 0));
     CU(cu.cuLibraryGetKernel(&fill_kernel, lib, "fill_u32"));
+    CU(cu.cuLibraryGetKernel(&six_kernel, lib, "axpy_tagged"));
     CU(cu.cuMemAlloc(&buf_a, 16));
     CU(cu.cuMemAlloc(&buf_b, 16));
     CU(cu.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
@@ -1106,7 +1533,7 @@ static int wanted(const char *only, const char *section) {
 static void usage(void) {
     fprintf(stderr, "usage: bench_updates [--fake] [--quick] [--only SECTION[,SECTION...]] "
                     "[--cycles N] [--max-seconds S]\n"
-                    "sections: def exec loop retention size memory exec_memory\n");
+                    "sections: def exec arg loop retention size adopt memory exec_memory\n");
     exit(2);
 }
 
@@ -1153,12 +1580,16 @@ int main(int argc, char **argv) {
     }
     if (wanted(only, "exec"))
         bench_exec_update();
+    if (wanted(only, "arg"))
+        bench_arg_update();
     if (wanted(only, "loop"))
         bench_exec_loop();
     if (wanted(only, "retention"))
         bench_retention();
     if (wanted(only, "size"))
         bench_graph_size();
+    if (wanted(only, "adopt"))
+        bench_adopt();
     if (wanted(only, "memory"))
         bench_memory();
     if (wanted(only, "exec_memory"))

@@ -91,6 +91,26 @@ def main():
     row("cuda.core graph[node].update(config=, kernel=, args=)", "cuda_core.exec_update.kernel")
     row("speed-up of cgn over cuda.core", "exec_update.cgn", "cuda_core.exec_update.kernel", 10.0,
         invert=True)
+    if "arg_update.cgn" in v or "arg_exec_update.cgn" in v:
+        print("| **argument-level update: 1 pointer of a 6-argument (40-byte) kernel, "
+              "interleaved** | | |")
+    row("raw cuGraphKernelNodeSetParams, caller's kernelParams array", "arg_update.raw")
+    row("raw cuGraphNodeSetParams, same array (reference)", "arg_update.raw_generic")
+    row("cgn_kernel_node_update(set_arg) / raw cuGraphKernelNodeSetParams", "arg_update.cgn",
+        "arg_update.raw", 1.15)
+    row("cgn_kernel_node_update(set_arg) / raw cuGraphNodeSetParams", "arg_update.cgn",
+        "arg_update.raw_generic")
+    row("raw cuGraphExecKernelNodeSetParams, caller's kernelParams array", "arg_exec_update.raw")
+    row("raw cuGraphExecNodeSetParams, same array (reference)", "arg_exec_update.raw_generic")
+    row("cgn_kernel_exec_update(set_arg) / raw cuGraphExecKernelNodeSetParams",
+        "arg_exec_update.cgn", "arg_exec_update.raw", 1.15)
+    row("cgn_kernel_exec_update(set_arg) / raw cuGraphExecNodeSetParams", "arg_exec_update.cgn",
+        "arg_exec_update.raw_generic")
+    row("cgn alone (stub driver call), set_arg", "arg_cgn_cpu.def")
+    row("cgn alone (stub driver call), exec set_arg", "arg_cgn_cpu.exec")
+    if "arg_update.cgn" in v:
+        print("| cuda.core 1.2.0: no per-argument update (update(args=) replaces every argument) "
+              "| — | n/a |")
     print("| **exec update + launch loop, host per iteration (sync every 64 not timed)** | | |")
     row("raw cuGraphExecNodeSetParams + cuGraphLaunch", "exec_loop.raw")
     row("cgn_kernel_exec_update(args) + cgn_exec_launch / raw", "exec_loop.cgn", "exec_loop.raw")
@@ -120,6 +140,17 @@ def main():
     for n in (100, 10000):
         row(f"raw cuGraphInstantiate, {n:,} nodes", f"instantiate.{n}.raw")
         row(f"cgn_graph_instantiate, {n:,} nodes / raw", f"instantiate.{n}.cgn", f"instantiate.{n}.raw", 1.05)
+    if any(k.startswith("adopt.") for k in v):
+        print("| **adopting a graph built elsewhere (kernels, 1% memset, 1% memcpy; "
+              "4 chains)** | | |")
+    for n in (100, 1000, 10000):
+        row(f"raw enumeration (nodes, edges, type + typed getter each), {n:,} nodes",
+            f"adopt.{n}.raw")
+        row(f"cgn_graph_adopt, {n:,} nodes / raw", f"adopt.{n}.cgn", f"adopt.{n}.raw",
+            1.2 if n == 10000 else None)
+        row(f"cgn_graph_destroy (borrowed graph), {n:,} nodes", f"adopt.{n}.destroy")
+    if any(k.startswith("adopt.") for k in v):
+        print("| cuda.core 1.2.0: no adoption of a graph it did not build | — | n/a |")
     print()
     for key in sorted(k for k in v if k.startswith("memory.")):
         print(f"- {key}: {v[key]:,.0f}")

@@ -65,3 +65,15 @@ extern "C" __global__ void kv_sum(const float *cache, unsigned len, unsigned dim
         out[0] = sum;
     }
 }
+
+// Six arguments, 40 bytes (three pointers, a float, an unsigned, a 64-bit tag): the kernel of
+// the benchmarks' argument-level update and adoption (bench_updates --only arg,adopt).
+extern "C" __global__ void axpy_tagged(float *out, const float *x, const float *y, float a,
+                                       unsigned n, unsigned long long tag) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        for (unsigned i = 0; i < n; i++)
+            out[i] = a * x[i] + y[i];
+        if (n == 0)
+            out[0] = (float)tag;
+    }
+}
