@@ -810,6 +810,16 @@ static int cgn__same_structure(const cgn__exec_rec *e, uint32_t parent, size_t *
             *where_node = n;
             return 0;
         }
+        /* The executable's own nodes stay paired with the nodes it was instantiated from: a
+         * node destroyed and another added in its place has the same shape, but the driver
+         * would still pair the old slot with the old node. (Nodes of an embedding are
+         * re-paired by the driver, and a child-graph update brings new ones.) */
+        if (parent == 0 && s->node != n->handle) {
+            *problem = "has a node the executable was not instantiated with at this position "
+                       "(nodes were destroyed and others added since)";
+            *where_node = n;
+            return 0;
+        }
         if (s->num_deps != n->num_deps) {
             *problem = "has a node with another number of dependencies";
             *where_node = n;

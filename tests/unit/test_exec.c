@@ -330,6 +330,17 @@ static void test_topology_changes_are_named(void **state) {
     OK(cgn_memset_node_update(a, &u));
     OK(cgn_exec_update_from_graph(e, g));
     assert_int_equal(run_read(env, e, 0), 0x33);
+    /* A node destroyed and another of the same type added in its place: the same shape, but
+     * the executable still pairs its slot with the old node (found by fuzz_api). */
+    cgn_node *c;
+    cgn_memset_desc d3 = fill_desc(env, 0, 0x44, 0);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d3, &c));
+    OK(cgn_node_destroy(a));
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_exec_update_from_graph(e, g), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "not instantiated with"));
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecUpdate), 0);
+    assert_int_equal(run_read(env, e, 0), 0x33);
     /* Refreshing from another graph is refused. */
     cgn_graph *other;
     OK(cgn_graph_create(&other));
