@@ -166,6 +166,14 @@ static cgn_kernel fake_foreign_kernel(cgn_test_env *env, const char *name) {
     return CGN_FUNCTION(cgn_fake_function_in_context(f, cgn_fake_context(2)));
 }
 
+/* The fake has no modules to unload: a handle it never issued answers the same way the H200
+ * answers a function of an unloaded module (CUDA_ERROR_INVALID_HANDLE). */
+static cgn_kernel fake_unloaded_kernel(cgn_test_env *env) {
+    (void)env;
+    static int gone;
+    return CGN_FUNCTION((CUfunction)(void *)&gone);
+}
+
 static cgn_status fake_launch(cgn_test_env *env, cgn_exec *exec) {
     (void)env;
     return cgn_exec_launch(exec, NULL);
@@ -239,6 +247,7 @@ const cgn_test_backend cgn_test_backend_selected = {
     .set_context = fake_set_context,
     .current_context = fake_current_context,
     .foreign_kernel = fake_foreign_kernel,
+    .unloaded_kernel = fake_unloaded_kernel,
     .launch_observe_records = fake_observe_records,
     .launch_observe_waits = fake_observe_waits,
     .driver = fake_driver,

@@ -225,6 +225,16 @@ static cgn_kernel gpu_foreign_kernel(cgn_test_env *env, const char *name) {
     return CGN_FUNCTION(f);
 }
 
+static cgn_kernel gpu_unloaded_kernel(cgn_test_env *env) {
+    (void)env;
+    CUmodule m;
+    CUfunction f;
+    CGN_CUDA_CHECK(gpu.cuModuleLoadData(&m, cgn_test_kernels_fatbin));
+    CGN_CUDA_CHECK(gpu.cuModuleGetFunction(&f, m, "add_one"));
+    CGN_CUDA_CHECK(gpu.cuModuleUnload(m));
+    return CGN_FUNCTION(f);
+}
+
 static cgn_status gpu_launch(cgn_test_env *env, cgn_exec *exec) {
     (void)env;
     cgn_status st = cgn_exec_launch(exec, gpu.stream);
@@ -392,6 +402,7 @@ const cgn_test_backend cgn_test_backend_selected = {
     .set_context = gpu_set_context,
     .current_context = gpu_current_context,
     .foreign_kernel = gpu_foreign_kernel,
+    .unloaded_kernel = gpu_unloaded_kernel,
     .launch_observe_records = gpu_observe_records,
     .launch_observe_waits = gpu_observe_waits,
     .driver = gpu_driver,

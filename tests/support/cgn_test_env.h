@@ -67,6 +67,8 @@ typedef struct cgn_test_backend {
     int (*current_context)(cgn_test_env *env);
     /* Kernel `name` as a CUfunction owned by the foreign context. */
     cgn_kernel (*foreign_kernel)(cgn_test_env *env, const char *name);
+    /* A CUfunction of a module that has been unloaded since (a dangling handle). */
+    cgn_kernel (*unloaded_kernel)(cgn_test_env *env);
     /* The raw driver table the backend runs on (wrapped by the fault proxy in tests). */
     const cgn_driver_table *(*driver)(cgn_test_env *env);
     /* Seconds to wait for CUDA's asynchronous user-object destructors. */

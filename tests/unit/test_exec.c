@@ -257,6 +257,49 @@ static void test_foreign_function_refused_cleanly(void **state) {
     }
 }
 
+/* A CUfunction whose module was unloaded: the driver answers CUDA_ERROR_INVALID_HANDLE (H200
+ * probe); refused at both levels, nothing changes, the caller's context as it was. */
+static void test_unloaded_function_refused(void **state) {
+    cgn_test_env *env = *state;
+    static const int states[] = {CGN_TEST_CTX_NONE, CGN_TEST_CTX_FOREIGN, CGN_TEST_CTX_OWN};
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_kernel_desc d = CGN_KERNEL_DESC_INIT;
+    cgn_arg args[1] = {cgn_test_arg_buf(env, 0, 0)};
+    d.kernel = cgn_test_kernel(env, "add_one");
+    d.grid = d.block = CGN_DIM3(1, 1, 1);
+    d.args = args;
+    d.num_args = 1;
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_kernel(&u, env->backend->unloaded_kernel(env), NULL, args, 1);
+    for (size_t w = 0; w < sizeof states / sizeof states[0]; w++) {
+        env->backend->set_context(env, states[w]);
+        cgn_status def = cgn_kernel_node_update(n, &u);
+        assert_int_equal(env->backend->current_context(env), states[w]);
+        cgn_status exe = cgn_kernel_exec_update(e, n, &u);
+        assert_int_equal(env->backend->current_context(env), states[w]);
+        env->backend->set_context(env, CGN_TEST_CTX_OWN);
+        assert_true(def == CGN_ERROR_DRIVER || def == CGN_ERROR_INVALID_VALUE);
+        assert_true(exe == CGN_ERROR_DRIVER || exe == CGN_ERROR_INVALID_VALUE);
+        cgn_kernel_desc got;
+        OK(cgn_kernel_node_get(n, &got));
+        assert_ptr_equal(got.kernel.function, d.kernel.function);
+        OK(cgn_kernel_exec_get(e, n, &got));
+        assert_ptr_equal(got.kernel.function, d.kernel.function);
+    }
+    unsigned char zero[CGN_TEST_BUF_SIZE] = {0}, out[CGN_TEST_BUF_SIZE];
+    env->backend->write(env, env->buf[0], zero, sizeof zero);
+    OK(env->backend->launch(env, e));
+    env->backend->read(env, env->buf[0], out, sizeof out);
+    assert_int_equal(out[0], 1);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
 /* Handles: NULL, foreign, of another kind, destroyed, destroyed twice: a status, never a
  * dereference. */
 static void test_stale_and_foreign_handles(void **state) {
@@ -486,6 +529,7 @@ int main(void) {
         T(test_destroy_with_retired_versions_waiting),
         T(test_owner_released_from_callback_runs_later),
         T(test_foreign_function_refused_cleanly),
+        T(test_unloaded_function_refused),
         T(test_stale_and_foreign_handles),
         T(test_topology_changes_are_named),
         T(test_records_stay_bounded),
