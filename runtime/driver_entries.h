@@ -18,6 +18,7 @@
     X(cuCtxPushCurrent, 4000, CGN__NEED_BASE, (CUcontext c), (c))                                   \
     X(cuCtxPopCurrent, 4000, CGN__NEED_BASE, (CUcontext * c), (c))                                  \
     X(cuCtxSetCurrent, 4000, CGN__NEED_BASE, (CUcontext c), (c))                                    \
+    X(cuCtxSynchronize, 2000, CGN__NEED_BASE, (void), ())                                           \
     X(cuEventCreate, 2000, CGN__NEED_BASE, (CUevent * e, unsigned int flags), (e, flags))           \
     X(cuEventRecord, 2000, CGN__NEED_BASE, (CUevent e, CUstream s), (e, s))                         \
     X(cuEventQuery, 2000, CGN__NEED_BASE, (CUevent e), (e))                                         \

@@ -226,8 +226,10 @@ static void cgn__exec_poll(cgn__exec_rec *e) {
         if (drv->cuEventQuery(f->event) != CUDA_SUCCESS)
             break; /* not ready (or unknown): not known complete */
         e->completed = f->seq;
-        if (e->num_idle < e->cap_idle)
-            e->idle_events[e->num_idle++] = f->event;
+        if (e->num_idle < e->cap_idle ||
+            cgn__reserve(&e->idle_events, &e->cap_idle, e->num_idle + 1, sizeof *e->idle_events,
+                         8, "polling fences") == CGN_OK)
+            e->idle_events[e->num_idle++] = f->event; /* reused by the next fence */
         else
             (void)drv->cuEventDestroy(f->event);
         e->fence_head = (e->fence_head + 1) % e->cap_fences;
@@ -290,6 +292,9 @@ void cgn__exec_install(cgn__exec_rec *e, cgn__shadow *s, cgn__attachment *next) 
     cgn__attachment *old = s->attachment;
     s->attachment = next;
     pthread_mutex_lock(&e->lock);
+    /* Versions set at executable level are held by cgn alone (CUDA holds copies of the
+     * graph's): while one is installed, every launch is fenced (see cgn_exec_launch). */
+    e->cgn_only += (next != NULL && next->object == NULL) - (old != NULL && old->object == NULL);
     uint64_t seen_from = s->installed_at;
     s->installed_at = e->launches;
     if (old == NULL || (!e->raw_exposed && e->launches == seen_from)) {
@@ -354,33 +359,6 @@ size_t cgn__exec_collect_all(void) {
 
 /* ---- instantiation ------------------------------------------------------------------------- */
 
-/* A keep-alive: an attachment with a user object (refs: the user object's and the
- * executable record's), retained on `graph` so that the next instantiation or update from it
- * copies the reference into the executable. The caller drops the graph's reference after. */
-static cgn_status cgn__keepalive_new(CUgraph graph, cgn__attachment **out, const char *where) {
-    const cgn_driver_table *drv = cgn__driver;
-    cgn__attachment *k = cgn__attachment_new(0);
-    if (k == NULL)
-        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
-    atomic_store(&k->refs, 2);
-    char what[128];
-    CUresult r = drv->cuUserObjectCreate(&k->object, k, cgn__attachment_released, 1,
-                                         CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
-    if (r != CUDA_SUCCESS) {
-        free(k);
-        snprintf(what, sizeof what, "%s: cuUserObjectCreate", where);
-        return cgn__fail_driver(r, what);
-    }
-    r = drv->cuGraphRetainUserObject(graph, k->object, 1, CU_GRAPH_USER_OBJECT_MOVE);
-    if (r != CUDA_SUCCESS) {
-        (void)drv->cuUserObjectRelease(k->object, 1); /* its destructor drops one reference */
-        cgn__attachment_unref(k);
-        snprintf(what, sizeof what, "%s: cuGraphRetainUserObject", where);
-        return cgn__fail_driver(r, what);
-    }
-    *out = k;
-    return CGN_OK;
-}
 
 /* The last step of making an executable record (cannot fail): it takes the shadows, refers
  * to the hierarchy and the graph it was made from, and its handle goes out. */
@@ -434,17 +412,9 @@ cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
         free(e);
         return st;
     }
-    cgn__attachment *keepalive = NULL;
-    st = cgn__keepalive_new(g->raw, &keepalive, where);
-    if (st == CGN_OK) {
-        r = drv->cuGraphInstantiateWithFlags(&e->raw, g->raw, 0);
-        /* Drop the graph's reference on every path: after success the executable holds it. */
-        (void)drv->cuGraphReleaseUserObject(g->raw, keepalive->object, 1);
-        if (r != CUDA_SUCCESS) {
-            cgn__attachment_unref(keepalive); /* the record's; CUDA's goes with the object */
-            st = cgn__fail_driver(r, "cgn_graph_instantiate: cuGraphInstantiateWithFlags");
-        }
-    }
+    r = drv->cuGraphInstantiateWithFlags(&e->raw, g->raw, 0);
+    if (r != CUDA_SUCCESS)
+        st = cgn__fail_driver(r, "cgn_graph_instantiate: cuGraphInstantiateWithFlags");
     /* The calling thread's context is left as it was (a driver call may have made one). */
     cgn__restore_context(ctx);
     if (st != CGN_OK) {
@@ -456,7 +426,6 @@ cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
         return st;
     }
     e->ctx = ctx;
-    e->keepalive = keepalive;
     cgn__exec_publish(e, g, &set, exec_out);
     return CGN_OK;
 }
@@ -530,7 +499,8 @@ cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream) {
         return cgn__fail_driver(r, "cgn_exec_launch: cuGraphLaunch");
     pthread_mutex_lock(&e->lock);
     e->launches++;
-    if (e->num_retired == 0) { /* the common case: nothing waits, no event */
+    if (e->num_retired == 0 && e->cgn_only == 0) {
+        /* The common case: CUDA holds everything this launch reads; no event. */
         pthread_mutex_unlock(&e->lock);
         return CGN_OK;
     }
@@ -538,23 +508,19 @@ cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream) {
     cgn__attachment *stack[16];
     cgn__attachment **done = e->num_retired <= 16 ? stack : malloc(e->num_retired * sizeof *done);
     size_t num_done = done != NULL ? cgn__exec_take_completed(e, done) : 0;
-    if (e->num_retired > 0 && e->num_fences == 0) {
-        size_t newest = (e->retired_head + e->num_retired - 1) % e->cap_retired;
-        /* Versions retired before this launch wait for a fence: this launch completing
-         * means every earlier one has. One fence at a time: while one is pending, versions
-         * retired since wait for the next launch after it completed, so an update -> launch
-         * loop records about one event per GPU round trip, not one per launch. */
-        if (e->retired[newest].seq > e->fenced && e->retired[newest].seq != UINT64_MAX) {
-            CUevent ev = cgn__exec_event(e);
-            if (ev != NULL) {
-                cgn__fence f = {ev, e->launches};
-                if (drv->cuEventRecord(ev, stream) == CUDA_SUCCESS &&
-                    cgn__ring_push((void **)&e->fences, &e->fence_head, &e->num_fences,
-                                   &e->cap_fences, sizeof f, &f))
-                    e->fenced = e->launches;
-                else
-                    (void)drv->cuEventDestroy(ev);
-            }
+    if ((e->num_retired > 0 || e->cgn_only > 0) && !e->raw_exposed) {
+        /* A fence after this launch: its completion means every earlier launch completed
+         * (CUDA runs one executable's launches in order), so retired versions can go, and a
+         * destroyed executable knows when its last launch is done. */
+        CUevent ev = cgn__exec_event(e);
+        if (ev != NULL) {
+            cgn__fence f = {ev, e->launches};
+            if (drv->cuEventRecord(ev, stream) == CUDA_SUCCESS &&
+                cgn__ring_push((void **)&e->fences, &e->fence_head, &e->num_fences,
+                               &e->cap_fences, sizeof f, &f))
+                e->fenced = e->launches;
+            else
+                (void)drv->cuEventDestroy(ev);
         }
     }
     pthread_mutex_unlock(&e->lock);
@@ -576,6 +542,85 @@ static void cgn__shadows_free(cgn__shadow *shadows, size_t n) {
     free(shadows);
 }
 
+/* ---- the graveyard: what destroyed executables held, until their last launch completed ---- */
+
+typedef struct cgn__grave {
+    struct cgn__grave *next;
+    CUevent event;        /* recorded after the executable's last launch */
+    CUcontext ctx;
+    size_t num;
+    cgn__attachment *held[];
+} cgn__grave;
+
+static cgn__grave *cgn__graves;
+static pthread_mutex_t cgn__graves_mutex = PTHREAD_MUTEX_INITIALIZER;
+atomic_size_t cgn__num_graves;
+
+/* Whether `event` has completed, asked with `ctx` current (events belong to a context). */
+static int cgn__event_done(CUevent event, CUcontext ctx) {
+    const cgn_driver_table *drv = cgn__driver;
+    CUcontext current = NULL;
+    if (drv->cuCtxGetCurrent(&current) != CUDA_SUCCESS)
+        return 0;
+    int push = ctx != NULL && ctx != current && drv->cuCtxPushCurrent(ctx) == CUDA_SUCCESS;
+    int done = drv->cuEventQuery(event) == CUDA_SUCCESS;
+    if (push) {
+        CUcontext popped;
+        (void)drv->cuCtxPopCurrent(&popped);
+    }
+    return done;
+}
+
+size_t cgn__graves_collect(void) {
+    if (atomic_load_explicit(&cgn__num_graves, memory_order_acquire) == 0)
+        return 0;
+    cgn__grave *done = NULL;
+    pthread_mutex_lock(&cgn__graves_mutex);
+    for (cgn__grave **at = &cgn__graves; *at != NULL;) {
+        cgn__grave *g = *at;
+        if (cgn__event_done(g->event, g->ctx)) {
+            *at = g->next;
+            g->next = done;
+            done = g;
+            atomic_fetch_sub_explicit(&cgn__num_graves, 1, memory_order_release);
+        } else {
+            at = &g->next;
+        }
+    }
+    pthread_mutex_unlock(&cgn__graves_mutex);
+    size_t n = 0;
+    while (done != NULL) { /* outside the lock: release callbacks run user code */
+        cgn__grave *next = done->next;
+        (void)cgn__driver->cuEventDestroy(done->event);
+        for (size_t i = 0; i < done->num; i++)
+            cgn__attachment_unref(done->held[i]);
+        n += done->num;
+        free(done);
+        done = next;
+    }
+    return n;
+}
+
+/* Blocks until the executable's context has finished all its work: for an executable whose
+ * launches cgn cannot see (raw handle, adopted) or did not fence. 0 when that failed. */
+static int cgn__exec_drain_context(const cgn__exec_rec *e) {
+    const cgn_driver_table *drv = cgn__driver;
+    if (drv->cuCtxSynchronize == NULL)
+        return 0;
+    CUcontext current = NULL;
+    if (drv->cuCtxGetCurrent(&current) != CUDA_SUCCESS)
+        return 0;
+    int push = e->ctx != NULL && e->ctx != current;
+    if (push && drv->cuCtxPushCurrent(e->ctx) != CUDA_SUCCESS)
+        return 0;
+    CUresult r = drv->cuCtxSynchronize();
+    if (push) {
+        CUcontext popped;
+        (void)drv->cuCtxPopCurrent(&popped);
+    }
+    return r == CUDA_SUCCESS;
+}
+
 cgn_status cgn_exec_destroy(cgn_exec *exec) {
     static const char where[] = "cgn_exec_destroy";
     cgn__exec_rec *e = NULL;
@@ -586,22 +631,40 @@ cgn_status cgn_exec_destroy(cgn_exec *exec) {
     const cgn_driver_table *drv = cgn__driver;
     pthread_mutex_lock(&e->lock);
     cgn__exec_poll(e);
-    /* An adopted executable holds no keep-alive of cgn's (until cgn_exec_update_from_graph
-     * gives it one): its caller has made sure its launches completed (cgn_exec_adopt). */
-    int quiet = (!e->raw_exposed && e->completed >= e->launches) || e->keepalive == NULL;
-    /* With launches possibly in flight, the keep-alive takes every reference the executable
-     * holds, and CUDA releases it after the last launch: room first, so nothing fails after
-     * the executable is gone. */
-    cgn__attachment *k = e->keepalive;
-    size_t need = quiet ? 0 : k->num_held + e->num_retired + e->num_shadows;
-    if (!quiet && cgn__reserve(&k->held, &k->cap_held, need, sizeof *k->held, 8, where) != CGN_OK) {
-        pthread_mutex_unlock(&e->lock);
-        return CGN_ERROR_OUT_OF_MEMORY;
+    /* What a launch still in flight may read and only cgn holds: versions set at executable
+     * level, and retired ones (CUDA holds copies of the graph's versions itself, until the
+     * executable and its launches are gone). */
+    int held_by_cgn = e->cgn_only > 0 || e->num_retired > 0;
+    int in_flight = e->raw_exposed || e->completed < e->launches;
+    size_t count = e->num_retired;
+    for (size_t i = 0; i < e->num_shadows; i++)
+        count += e->shadows[i].attachment != NULL;
+    cgn__grave *grave = NULL;
+    int drain = 0;
+    if (held_by_cgn && in_flight) {
+        if (!e->raw_exposed && e->fenced == e->launches && e->num_fences > 0) {
+            /* The last launch is fenced: everything waits for that fence, on a user thread. */
+            grave = malloc(sizeof *grave + count * sizeof grave->held[0]);
+            if (grave == NULL) {
+                pthread_mutex_unlock(&e->lock);
+                return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+            }
+        } else {
+            drain = 1; /* launches cgn cannot see: wait for the context, then release */
+        }
     }
-    /* A borrowed executable stays its owner's; its keep-alive, if any, goes with it. */
+    if (drain && !cgn__exec_drain_context(e)) {
+        pthread_mutex_unlock(&e->lock);
+        return cgn__fail(CGN_ERROR_DRIVER,
+                         "%s: executable %p holds owners a launch made outside cgn may still "
+                         "read, and waiting for its context failed; nothing was destroyed",
+                         where, (void *)exec);
+    }
+    /* A borrowed executable stays its owner's. */
     CUresult r = e->borrowed ? CUDA_SUCCESS : drv->cuGraphExecDestroy(e->raw);
     if (r != CUDA_SUCCESS) {
         pthread_mutex_unlock(&e->lock);
+        free(grave);
         return cgn__fail_driver(r, "cgn_exec_destroy: cuGraphExecDestroy");
     }
     size_t num_retired = e->num_retired;
@@ -611,30 +674,41 @@ cgn_status cgn_exec_destroy(cgn_exec *exec) {
     }
     pthread_mutex_unlock(&e->lock);
     cgn__handle_free(e->handle);
-    for (size_t i = 0; i < e->num_shadows; i++) {
-        cgn__attachment *a = e->shadows[i].attachment;
+    cgn__attachment **held = grave != NULL ? grave->held : NULL;
+    size_t num_held = 0;
+    for (size_t i = 0; i < e->num_shadows + num_retired; i++) {
+        cgn__attachment *a = i < e->num_shadows
+                                 ? e->shadows[i].attachment
+                                 : e->retired[(e->retired_head + i - e->num_shadows) %
+                                              e->cap_retired]
+                                       .attachment;
         if (a == NULL)
             continue;
-        if (quiet)
-            cgn__attachment_unref(a);
+        if (held != NULL)
+            held[num_held++] = a;
         else
-            k->held[k->num_held++] = a;
-    }
-    for (size_t i = 0; i < num_retired; i++) {
-        cgn__attachment *a = e->retired[(e->retired_head + i) % e->cap_retired].attachment;
-        if (quiet)
             cgn__attachment_unref(a);
-        else
-            k->held[k->num_held++] = a;
     }
-    /* Launches that used the fences are complete or will be; events may be destroyed now
-     * (CUDA defers the release of a pending event). */
-    for (size_t i = 0; i < e->num_fences; i++)
-        (void)drv->cuEventDestroy(e->fences[(e->fence_head + i) % e->cap_fences].event);
+    /* The last fence's event goes with the grave; the others may go now (CUDA defers the
+     * release of a pending event). */
+    for (size_t i = 0; i < e->num_fences; i++) {
+        cgn__fence *f = &e->fences[(e->fence_head + i) % e->cap_fences];
+        if (grave != NULL && i + 1 == e->num_fences)
+            grave->event = f->event;
+        else
+            (void)drv->cuEventDestroy(f->event);
+    }
     for (size_t i = 0; i < e->num_idle; i++)
         (void)drv->cuEventDestroy(e->idle_events[i]);
-    if (k != NULL)
-        cgn__attachment_unref(k); /* the record's reference; CUDA holds the other */
+    if (grave != NULL) {
+        grave->ctx = e->ctx;
+        grave->num = num_held;
+        pthread_mutex_lock(&cgn__graves_mutex);
+        grave->next = cgn__graves;
+        cgn__graves = grave;
+        atomic_fetch_add_explicit(&cgn__num_graves, 1, memory_order_release);
+        pthread_mutex_unlock(&cgn__graves_mutex);
+    }
     cgn__shadows_free(e->shadows, e->num_shadows);
     free(e->deps_pool);
     free(e->map);
@@ -1006,17 +1080,11 @@ cgn_status cgn_exec_update_from_graph(cgn_exec *exec, cgn_graph *graph) {
     }
     if (st == CGN_OK)
         st = cgn__refresh_preflight(e, &set, where);
-    cgn__attachment *keepalive = NULL;
-    if (st == CGN_OK)
-        st = cgn__keepalive_new(g->raw, &keepalive, where);
     if (st == CGN_OK) {
         CUgraphExecUpdateResultInfo info;
         memset(&info, 0, sizeof info);
         r = drv->cuGraphExecUpdate(e->raw, g->raw, &info);
-        (void)drv->cuGraphReleaseUserObject(g->raw, keepalive->object, 1);
         if (r != CUDA_SUCCESS) {
-            cgn__attachment_unref(keepalive);
-            keepalive = NULL;
             const cgn__node_rec *n = cgn__find_raw(g, info.errorNode);
             char node[96] = "";
             if (n != NULL)
@@ -1050,12 +1118,6 @@ cgn_status cgn_exec_update_from_graph(cgn_exec *exec, cgn_graph *graph) {
     e->map_mask = set.map_mask;
     for (size_t i = 0; i < e->num_shadows; i++)
         e->shadows[i].installed_at = e->launches;
-    /* The old keep-alive's held list is empty until destruction: whether or not CUDA dropped
-     * it with the update, dropping the record's reference is all it needs. */
-    cgn__attachment *old_keepalive = e->keepalive;
-    e->keepalive = keepalive;
-    if (old_keepalive != NULL) /* an adopted executable has none until now */
-        cgn__attachment_unref(old_keepalive);
     for (size_t i = 0; i < num_old; i++) /* retired with the launch count they were seen by */
         if (old[i].attachment != NULL)
             cgn__exec_install(e, &old[i], NULL);

@@ -143,6 +143,8 @@ void cgn__collect_pending(void) {
     if (atomic_load_explicit(&cgn__released_head, memory_order_relaxed) != NULL ||
         atomic_load_explicit(&cgn__owners_head, memory_order_relaxed) != NULL)
         cgn__drain();
+    if (atomic_load_explicit(&cgn__num_graves, memory_order_relaxed) != 0)
+        cgn__graves_collect();
 }
 
 /* Declared in exec.c: releases executable-level versions whose launches have completed. */
@@ -150,5 +152,6 @@ size_t cgn__exec_collect_all(void);
 
 size_t cgn_collect(void) {
     size_t n = cgn__exec_collect_all();
+    n += cgn__graves_collect();
     return n + cgn__drain();
 }

@@ -220,7 +220,7 @@ struct cgn__exec_rec {
     size_t num_deps_pool;
     uint32_t *map;          /* open addressing: shadow index + 1, 0 = empty */
     size_t map_mask;
-    cgn__attachment *keepalive; /* user object the executable holds; see exec.c */
+    size_t cgn_only;        /* shadows holding a version set at executable level (cgn's alone) */
     /* Retention state, shared with cgn_collect() on other threads: under `lock`. */
     pthread_mutex_t lock;
     uint64_t launches;      /* successful cgn_exec_launch calls */
@@ -402,6 +402,11 @@ void cgn__exec_retake_child(cgn__exec_rec *e, cgn__shadow *s, const cgn__graph_r
  * of child `s` (same live nodes in order, same types, same dependencies). */
 cgn_status cgn__exec_check_child_topology(const cgn__exec_rec *e, const cgn__shadow *s,
                                           const cgn__graph_rec *source, const char *where);
+
+/* Destroyed executables' versions waiting for their last launch (exec.c): released by
+ * cgn__graves_collect once its fence completed; returns how many were released. */
+extern atomic_size_t cgn__num_graves;
+size_t cgn__graves_collect(void);
 
 /* ---- growable arrays ------------------------------------------------------------------------ */
 

@@ -1581,6 +1581,16 @@ static CUresult impl_cuCtxPopCurrent(CUcontext *c)
 
 /* Replaces the top of the stack (pushes onto an empty one); NULL pops the top, a no-op on an
  * empty stack. */
+/* Waits for all work: here, completes every launch still in flight (in order). Needs a
+ * current context, as the driver does. */
+static CUresult impl_cuCtxSynchronize(void)
+{
+    if (current_ctx() == NULL)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    complete_launches(SIZE_MAX);
+    return CUDA_SUCCESS;
+}
+
 static CUresult impl_cuCtxSetCurrent(CUcontext c)
 {
     fake_thread *t = thread_ctx();

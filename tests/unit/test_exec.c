@@ -71,7 +71,8 @@ static void test_partial_exec_update_reads_the_executable(void **state) {
 }
 
 /* A version replaced while launches that read it are in flight is released only once they
- * have completed; a launch with nothing waiting records no event. */
+ * have completed. A launch records an event only while the executable holds something only
+ * cgn holds (a version set at executable level, or a retired one). */
 static void test_retired_version_waits_for_launches(void **state) {
     cgn_test_env *env = *state;
     cgn_graph *g;
@@ -81,20 +82,21 @@ static void test_retired_version_waits_for_launches(void **state) {
     cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
     OK(cgn_graph_instantiate(g, &e));
+    cgn_fault_reset_counts();
+    OK(env->backend->launch(env, e)); /* the graph's versions only (CUDA holds them): no event */
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuEventRecord), 0);
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_dst(&u, env->buf[1], env->owner[1]);
     OK(cgn_memset_exec_update(e, n, &u)); /* the executable holds owner 1 now */
     cgn_test_env_drop_owners(env);
-    cgn_fault_reset_counts();
-    OK(env->backend->launch(env, e)); /* nothing retired: no event */
-    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuEventRecord), 0);
     assert_true(env->backend->hold(env));
-    OK(env->backend->launch_async(env, e)); /* reads owner 1's buffer, in flight */
+    OK(env->backend->launch_async(env, e)); /* reads owner 1's buffer, in flight: fenced */
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuEventRecord), 1);
     cgn_memset_update back = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_dst(&back, env->buf[2], NULL);
     OK(cgn_memset_exec_update(e, n, &back)); /* owner 1's version retires */
-    OK(env->backend->launch_async(env, e)); /* records the fence */
-    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuEventRecord), 1);
+    OK(env->backend->launch_async(env, e)); /* fenced again: a version waits */
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuEventRecord), 2);
     cgn_collect();
     assert_int_equal(env->released[1], 0); /* its launch has not completed */
     env->backend->release(env);
