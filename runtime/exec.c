@@ -12,16 +12,16 @@
  * to cgn, so once the raw handle has been taken nothing is released before the executable is
  * destroyed.
  *
- * Destruction. CUDA frees an executable, and drops the user-object references it holds, once
- * its last launch has completed. cgn retains a keep-alive user object on the graph around the
- * instantiation, so the executable holds it; when the executable goes with launches possibly in
- * flight, everything the shadows and retired versions hold is handed to the keep-alive and
- * released when CUDA releases it.
+ * Destruction. CUDA frees an executable, and drops the user-object references it holds (its
+ * copies of the graph's versions), once its last launch has completed. What cgn alone holds
+ * (executable-level and retired versions) is covered by fences: while any exists, every launch
+ * is fenced, and a destroyed executable's versions go to a graveyard entry released when its
+ * last fence completes. No user object of cgn's is held by an executable: one makes every
+ * launch slower (docs/performance.md).
  *
- * Adopted executables (cgn_exec_adopt, instantiated outside cgn) hold no keep-alive until
- * cgn_exec_update_from_graph gives them one: their launches through the raw handle are
- * invisible (raw_exposed), and their caller lets them complete before cgn_exec_destroy, which
- * then releases what they held at once (and leaves a borrowed raw executable alone). */
+ * Adopted executables (cgn_exec_adopt, instantiated outside cgn) and those whose raw handle was
+ * taken have launches cgn cannot see (raw_exposed): cgn_exec_destroy waits for their context
+ * before releasing versions only cgn holds (and leaves a borrowed raw executable alone). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

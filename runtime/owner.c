@@ -84,8 +84,6 @@ cgn__attachment *cgn__attachment_new(size_t count) {
     a->next_released = NULL;
     atomic_init(&a->refs, 1);
     a->object = NULL;
-    a->held = NULL;
-    a->num_held = a->cap_held = 0;
     a->num_owners = 0;
     return a;
 }
@@ -99,9 +97,6 @@ void cgn__attachment_unref(cgn__attachment *a) {
         return;
     for (size_t i = 0; i < a->num_owners; i++)
         cgn__owner_release(a->owners[i]);
-    for (size_t i = 0; i < a->num_held; i++)
-        cgn__attachment_unref(a->held[i]);
-    free(a->held);
     free(a);
 }
 

@@ -107,10 +107,6 @@ typedef struct cgn__attachment {
     struct cgn__attachment *next_released; /* link in the deferred-release queue */
     atomic_long refs;
     CUuserObject object; /* NULL for an executable-level version (no user object) */
-    /* An executable's keep-alive only: attachments handed over when the executable was
-     * destroyed with launches possibly in flight, released with the keep-alive. */
-    struct cgn__attachment **held;
-    size_t num_held, cap_held;
     size_t num_owners;
     cgn_owner *owners[]; /* each retained once by this attachment */
 } cgn__attachment;
@@ -533,8 +529,8 @@ const char *cgn__memcpy_1d_form(const CUgraphNodeParams *params);
 /* ---- graphs built elsewhere (adopt.c) ------------------------------------------------------- */
 
 /* An executable record for `raw`, an executable instantiated outside cgn from g (exec.c):
- * copies of the nodes from g's records, launches through raw assumed (raw_exposed), no
- * keep-alive. borrowed: cgn_exec_destroy leaves raw to the caller. */
+ * copies of the nodes from g's records, launches through raw assumed (raw_exposed).
+ * borrowed: cgn_exec_destroy leaves raw to the caller. */
 cgn_status cgn__exec_wrap(cgn__graph_rec *g, CUgraphExec raw, int borrowed, cgn_exec **exec_out,
                           const char *where);
 /* "cgn_memcpy_node_update: node 0x.. cannot be updated: it is ..." for an unsupported node. */

@@ -138,7 +138,9 @@ CGN_API cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out);
  * while such versions wait). Also releases what completed launches no longer need. */
 CGN_API cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream);
 /* Safe while a launch is in flight: CUDA frees the executable when it completes, and what the
- * executable held is released after that. */
+ * executable held is released after that (at a later cgn call or cgn_collect). Does not block,
+ * except for an executable whose raw handle was taken or that was adopted and that holds
+ * owners of executable-level updates: it waits for its context (cuCtxSynchronize) first. */
 CGN_API cgn_status cgn_exec_destroy(cgn_exec *exec);
 /* The raw executable. Launches through it are invisible to cgn, so from this call on nothing
  * the executable held is released before the executable is destroyed. */
@@ -150,7 +152,7 @@ CGN_API cgn_status cgn_exec_raw(const cgn_exec *exec, CUgraphExec *raw_out);
  * is asked when cgn can see why (nodes added or destroyed since the instantiation, a node's
  * executable-update rule), else when the driver refuses, with CGN_ERROR_DRIVER naming the
  * node and CUDA's reason; the executable is then unchanged. Use this, not cuGraphExecUpdate on
- * the raw handles: the raw call drops references cgn relies on (docs/ownership.md). */
+ * the raw handles: after the raw call cgn's copies of the nodes would be stale (docs/nodes.md). */
 CGN_API cgn_status cgn_exec_update_from_graph(cgn_exec *exec, cgn_graph *graph);
 /* Enables or disables a node in one executable (a disabled node does nothing when launched;
  * its parameters are kept). Kernel, memset and memcpy nodes only (CGN_ERROR_NOT_SUPPORTED
@@ -265,8 +267,8 @@ CGN_API cgn_status cgn_graph_adopt(CUgraph raw, unsigned flags, cgn_graph **grap
  * for executable-level updates. The caller asserts that `raw` was instantiated from the
  * graph's current state and not changed since: its copies of the nodes are taken from
  * cgn's records. Launches through `raw` are invisible to cgn, so nothing cgn holds for
- * executable-level updates is released before cgn_exec_destroy, which releases it at once:
- * call it only once the executable's launches have completed. By default cgn borrows `raw`
+ * executable-level updates is released before cgn_exec_destroy, which waits for the
+ * executable's context (cuCtxSynchronize) before releasing it. By default cgn borrows `raw`
  * (cgn_exec_destroy leaves it to the caller; launched again afterwards it still runs the
  * parameters cgn gave it, whose owners are no longer held); with CGN_ADOPT_TAKE_OWNERSHIP
  * cgn_exec_destroy destroys it. */
