@@ -3,6 +3,10 @@
 
     python3 codegen/generate.py [--spec-dir spec] [--out generated]
         [--check | --print-deps | --print-outputs]
+    python3 codegen/generate.py --spec-doc docs/spec.md [--check]
+
+The second form writes the spec language reference (from the schema, the field kinds and
+spec/memset.yaml) instead of generated/.
 
 Spec mistakes are printed as `FILE:LINE:COL: error: MESSAGE` (exit 1); see cgn_codegen/.
 """

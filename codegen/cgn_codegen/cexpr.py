@@ -77,9 +77,15 @@ TYPE_WORDS = frozenset({
     "size_t", "uintptr_t", "CUdeviceptr", "cgn_dim3", "cgn_arg",
 })
 CALLABLE = frozenset({"UINT64_C", "INT64_C"})
-_BINARY = frozenset({"*", "/", "%", "+", "-", "<<", ">>", "<", ">", "<=", ">=", "==", "!=",
-                     "&", "^", "|", "&&", "||"})
-_UNARY = frozenset({"!", "~", "-", "+", "*", "&"})
+# In C precedence order (the parser ignores precedence; the listing is for docs/spec.md).
+BINARY_OPERATORS = ("*", "/", "%", "+", "-", "<<", ">>", "<", ">", "<=", ">=", "==", "!=",
+                    "&", "^", "|", "&&", "||")
+UNARY_OPERATORS = ("!", "~", "-", "+", "*", "&")
+# What _BAD_PUNCT refuses, as docs/spec.md lists it.
+FORBIDDEN_OPERATORS = ("=", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=",
+                       ">>=")
+_BINARY = frozenset(BINARY_OPERATORS)
+_UNARY = frozenset(UNARY_OPERATORS)
 _INT_LIT = re.compile(r"(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)([uU](ll|LL|l|L)?|(ll|LL|l|L)[uU]?)?")
 _FLOAT_LIT = re.compile(r"(([0-9]+\.[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+)[fFlL]?")
 

@@ -12,6 +12,7 @@ from .emit import Emitter
 from .fieldtypes import FIELD_TYPES, NODE_CHECKS
 from .load import load_file
 from .schema import enum_sets
+from .specdoc import EXAMPLE_SPEC, SpecDoc, SpecDocError
 from .validate import validate_all
 
 # Files under --out the generator owns: anything matching these that it does not produce is
@@ -48,13 +49,19 @@ class Paths:
         return [self.rel(f) for f in files]
 
 
-def _generate(paths: Paths, diags: Diagnostics):
-    """{output path relative to out dir: content}, or None after diagnostics."""
+def _enums(paths: Paths, diags: Diagnostics):
     try:
         with open(paths.header, encoding="utf-8") as f:
-            enums = enum_sets(f.read(), FIELD_TYPES, NODE_CHECKS)
+            return enum_sets(f.read(), FIELD_TYPES, NODE_CHECKS)
     except (OSError, RuntimeError) as e:
         diags.error(Mark(paths.rel(paths.header), 1, 1), f"cannot read the cgn enums: {e}")
+        return None
+
+
+def _generate(paths: Paths, diags: Diagnostics):
+    """{output path relative to out dir: content}, or None after diagnostics."""
+    enums = _enums(paths, diags)
+    if enums is None:
         return None
     specs = []
     files = paths.specs()
@@ -69,6 +76,24 @@ def _generate(paths: Paths, diags: Diagnostics):
     if len(diags):
         return None
     return Emitter(paths.templates).outputs(nodes)
+
+
+def _spec_doc(paths: Paths, diags: Diagnostics):
+    """The spec language reference (docs/spec.md), or None after diagnostics. The specs are
+    validated first, so the worked example quoted from --spec-dir is a valid spec."""
+    if _generate(paths, diags) is None:
+        return None
+    enums = _enums(paths, diags)
+    example = os.path.join(paths.spec_dir, EXAMPLE_SPEC)
+    try:
+        with open(example, encoding="utf-8") as f:
+            text = f.read()
+        return SpecDoc(paths.templates).render(enums, EXAMPLE_SPEC, text)
+    except OSError as e:
+        diags.error(Mark(paths.rel(example), 1, 1), f"cannot read the worked example: {e}")
+    except SpecDocError as e:
+        diags.error(Mark(paths.rel(example), 1, 1), str(e))
+    return None
 
 
 def _write(path: str, content: str) -> bool:
@@ -117,6 +142,9 @@ def main(argv=None, root=None) -> int:
                       help="print every input file, relative to the repo root")
     mode.add_argument("--print-outputs", action="store_true",
                       help="print every output file, relative to the repo root")
+    ap.add_argument("--spec-doc", metavar="PATH",
+                    help="write (with --check: compare) the spec language reference, "
+                         "docs/spec.md, at PATH instead of the --out files")
     args = ap.parse_args(argv)
     paths = Paths(root, args.spec_dir, args.out)
 
@@ -126,6 +154,10 @@ def main(argv=None, root=None) -> int:
         return 0
 
     diags = Diagnostics()
+    if args.spec_doc is not None:
+        if args.print_outputs:
+            ap.error("--spec-doc writes one file; --print-outputs lists the --out files")
+        return _spec_doc_main(paths, diags, os.path.abspath(args.spec_doc), args.check)
     outputs = _generate(paths, diags)
     if outputs is None:
         for d in diags.sorted():
@@ -164,4 +196,26 @@ def main(argv=None, root=None) -> int:
     for rel in sorted(_owned_files(paths.out_dir) - set(outputs)):
         print(f"codegen: warning: {paths.rel(os.path.join(paths.out_dir, rel))} is not produced "
               f"by any spec; delete it if its spec is gone", file=sys.stderr)
+    return 0
+
+
+def _spec_doc_main(paths: Paths, diags: Diagnostics, path: str, check: bool) -> int:
+    content = _spec_doc(paths, diags)
+    if content is None:
+        for d in diags.sorted():
+            print(d, file=sys.stderr)
+        print(f"codegen: {len(diags.sorted())} error(s); nothing written", file=sys.stderr)
+        return 1
+    if check:
+        try:
+            with open(path, "rb") as f:
+                same = f.read() == content.encode("utf-8")
+        except FileNotFoundError:
+            same = False
+        if not same:
+            print(f"{paths.rel(path)} is stale: run python3 codegen/generate.py --spec-doc "
+                  f"{paths.rel(path)}", file=sys.stderr)
+        return 0 if same else 1
+    if _write(path, content):
+        print(f"codegen: wrote {paths.rel(path)}")
     return 0

@@ -100,6 +100,10 @@ class FieldType:
     doc_errors: tuple = ()                     # (status, cause) the type's codecs can return
     doc_retains: str = ""                      # what cgn keeps for the field, if anything
     doc_read: str = "read from `{cuda}`"       # what adoption and refresh read into it
+    # For the spec language reference (docs/spec.md, specdoc.py):
+    doc: str = ""                              # what a field of this kind is, one sentence
+    case_doc: str = ""                         # test-value syntax in `cases:`
+    default_doc: str = ""                      # `default:` syntax ("" when default is None)
 
     @property
     def update_only(self) -> bool:
@@ -367,7 +371,7 @@ def _apply_arg_edits(args_norm, edits_norm):
 
 # ---- the table -----------------------------------------------------------------------------
 
-def _scalar(ctype: str, lo: int, hi: int, tags=()) -> FieldType:
+def _scalar(ctype: str, lo: int, hi: int, tags=(), doc="", case_doc="") -> FieldType:
     return FieldType(
         name=ctype, cuda="required",
         members=(Member(ctype, "{name}", "0"),),
@@ -375,16 +379,20 @@ def _scalar(ctype: str, lo: int, hi: int, tags=()) -> FieldType:
         read=("d->{name} = p->{member}.{cuda};",),
         default=_int_default(ctype, lo, hi),
         case=_int_case(ctype, lo, hi, tags),
+        doc=doc, case_doc=case_doc or f"an integer in [{lo}, {hi}]",
+        default_doc=f"an integer in [{lo}, {hi}]",
     )
 
 
-def _handle(spec_name: str, ctype: str, case=_null_case, build=None, doc_type="") -> FieldType:
+def _handle(spec_name: str, ctype: str, case=_null_case, build=None, doc_type="", doc="",
+            case_doc="null (no other test value yet)") -> FieldType:
     return FieldType(
         name=spec_name, cuda="required",
         members=(Member(ctype, "{name}", "NULL"),),
         build=build or ("p->{member}.{cuda} = d->{name};",),
         read=("d->{name} = p->{member}.{cuda};",),
         default=_null_default, case=case, zero_norm=None, doc_type=doc_type,
+        doc=doc, case_doc=case_doc, default_doc="null",
     )
 
 
@@ -414,20 +422,35 @@ static int bytes_equal(const void *a, size_t na, const void *b, size_t nb) {
 """
 
 FIELD_TYPES = {t.name: t for t in (
-    _scalar("uint32_t", *_U32),
-    _scalar("int32_t", -0x80000000, 0x7FFFFFFF),
-    _scalar("uint64_t", *_U64),
-    _scalar("size_t", *_U64),
-    _scalar("CUdeviceptr", *_U64, tags=(("buf", "cgn_test_buf"),)),
-    _handle("CUevent", "CUevent", case=_handle_case(tags=(("event", "cgn_test_event"),))),
-    _handle("CUgraph", "CUgraph"),
-    _handle("CUhostFn", "CUhostFn", case=_handle_case(named=("callback", "cgn_test_callback"))),
+    _scalar("uint32_t", *_U32, doc="An unsigned 32-bit integer, written to its CUDA member as "
+                                   "is."),
+    _scalar("int32_t", -0x80000000, 0x7FFFFFFF, doc="A signed 32-bit integer, written to its "
+                                                    "CUDA member as is."),
+    _scalar("uint64_t", *_U64, doc="An unsigned 64-bit integer, written to its CUDA member as "
+                                   "is."),
+    _scalar("size_t", *_U64, doc="A size or count, written to its CUDA member as is."),
+    _scalar("CUdeviceptr", *_U64, tags=(("buf", "cgn_test_buf"),),
+            doc="A device pointer, written to its CUDA member as is (no memory-type detection: "
+                "see `address`).",
+            case_doc="an integer, or \"buf:N\" (the device address of test buffer N)"),
+    _handle("CUevent", "CUevent", case=_handle_case(tags=(("event", "cgn_test_event"),)),
+            doc="A CUDA event handle.",
+            case_doc="null, or \"event:N\" (test event N)"),
+    _handle("CUgraph", "CUgraph", doc="A raw CUDA graph handle (a cgn child graph uses the "
+                                      "`graph` kind)."),
+    _handle("CUhostFn", "CUhostFn", case=_handle_case(named=("callback", "cgn_test_callback")),
+            doc="A host function pointer.",
+            case_doc="null, or \"callback:NAME\" (the test callback NAME, a C identifier)"),
     # p is zeroed, so writing only a non-NULL pointer changes nothing, and lets two pointer
     # fields share one CUDA member (a host node's userData: user_data or payload) when a rule
     # keeps at most one of them non-NULL.
     _handle("void_ptr", "void *", case=_handle_case(tags=(("host", "cgn_test_host_ptr"),)),
             build=("if (d->{name} != NULL)", "    p->{member}.{cuda} = d->{name};"),
-            doc_type="void *"),
+            doc_type="void *",
+            doc="A host pointer the caller keeps alive. Only a non-NULL value is written, so "
+                "two `void_ptr` fields may share one CUDA member when a rule keeps at most one "
+                "of them non-NULL.",
+            case_doc="null, or \"host:N\" (test host region N)"),
     FieldType(
         name="owner", cuda="forbidden", role="owner",
         members=(Member("cgn_owner *", "{name}", "NULL"),),
@@ -437,6 +460,10 @@ FIELD_TYPES = {t.name: t for t in (
               "    d->{name} = prev->{name};"),
         doc_read="NULL: what an adopted node points at stays the caller's (a refresh keeps the "
                  "owner while the value it guards is unchanged)",
+        doc="A `cgn_owner` each version of the node retains while a graph, clone or executable "
+            "may use it; not a driver parameter. Usually `follows` the pointer it guards; "
+            "must be listed in `owners:`.",
+        case_doc="null, or \"owner:N\" (the owner of test buffer N)",
     ),
     # A CUdeviceptr-typed address of device or host memory. Its memory type is asked of the
     # driver when the field is set (add, or an update that replaces it) and kept in the desc, so
@@ -475,6 +502,12 @@ FIELD_TYPES = {t.name: t for t in (
                      "CUDA_ERROR_INVALID_VALUE (which means pageable host memory)"),
                     ("CGN_ERROR_NOT_SUPPORTED", "the address is in memory of another type "
                      "(an array)")),
+        doc="An address of device or host memory. Its memory type is asked of the driver when "
+            "the field is set and kept in the internal member `<name>_memory_type`; the build "
+            "writes `<cuda>MemoryType` and `<cuda>Host` or `<cuda>Device` (memcpy operands).",
+        case_doc="an integer, \"buf:N\" (test device buffer N) or \"host:N\" (test host "
+                 "region N)",
+        default_doc="an integer in [0, 18446744073709551615]",
     ),
     # Bytes cgn copies: the copy is a cgn owner (release = free) that the version's attachment
     # retains, so it lives exactly as long as a graph, clone, executable or launch may use it.
@@ -507,6 +540,11 @@ FIELD_TYPES = {t.name: t for t in (
         doc_errors=(("CGN_ERROR_OUT_OF_MEMORY", "no host memory for the copy"),),
         doc_retains="cgn's copy of the bytes (freed once no graph, clone, executable or "
                     "launch can use that version)",
+        doc="Bytes cgn copies when the field is set (pointer plus `<name>_size`); the copy "
+            "lives as long as a graph, clone, executable or launch may use that version, so "
+            "the caller's buffer may be freed at once. Must be listed in `owners:`.",
+        case_doc="a list of byte values (`[0xA1, 0xB2]`; `[]` is a non-NULL pointer to zero "
+                 "bytes), or null",
     ),
     # A cgn graph the node embeds a copy of. The child-graph codec checks it (alive, another
     # hierarchy) and prepares cgn's records of the copy before the mutation (runtime/child.c).
@@ -532,6 +570,10 @@ FIELD_TYPES = {t.name: t for t in (
                     ("CGN_ERROR_OUT_OF_MEMORY", "no host memory for cgn's records of the copy")),
         doc_retains="nothing itself: CUDA copies the source's owner references into the "
                     "embedded copy, which keeps them while it or an executable of it lives",
+        doc="A cgn graph the node embeds CUDA's copy of (child-graph nodes); checked and "
+            "recorded by runtime/child.c.",
+        case_doc="null, or \"graph:N\" (test graph N)",
+        default_doc="null",
     ),
     FieldType(
         name="dim3", cuda="required",
@@ -547,6 +589,10 @@ FIELD_TYPES = {t.name: t for t in (
               "d->{name}.y = p->{member}.{cuda}Y;",
               "d->{name}.z = p->{member}.{cuda}Z;"),
         doc_read="read from `{cuda}{{X,Y,Z}}`",
+        doc="Three unsigned 32-bit sizes (`cgn_dim3`), written to `<cuda>X`, `<cuda>Y` and "
+            "`<cuda>Z` (grid and block dimensions).",
+        case_doc="`[x, y, z]`, three integers in [0, 4294967295]",
+        default_doc="`[x, y, z]`, three integers in [0, 4294967295]",
     ),
     FieldType(
         name="kernel", cuda="forbidden", role="kernel", needs=("args",),
@@ -559,6 +605,10 @@ FIELD_TYPES = {t.name: t for t in (
         case=_kernel_case, zero_norm=None, doc_type="cgn_kernel",
         doc_errors=(("CGN_ERROR_INVALID_VALUE", "the kernel names neither or both of a "
                      "CUfunction and a CUkernel"),),
+        doc="The kernel to launch (`cgn_kernel`: a CUfunction or a CUkernel), written to "
+            "`func` or `kern`; takes no `cuda:`. Needs an `args` field in the same node type; "
+            "at most one a node type.",
+        case_doc="\"kernel:NAME\" (the test kernel NAME)",
     ),
     FieldType(
         name="args", cuda="required", role="args", needs=("kernel",),
@@ -601,6 +651,11 @@ FIELD_TYPES = {t.name: t for t in (
                      "argument has no value"),
                     ("CGN_ERROR_OUT_OF_MEMORY", "no host memory for the argument copies")),
         doc_retains="each argument's owner (the values themselves are copied)",
+        doc="Kernel arguments (`const cgn_arg *` plus `num_<name>`), checked against the kernel "
+            "and copied into cgn storage, each argument's owner retained. Needs a `kernel` "
+            "field; at most one a node type; listed last in `owners:`.",
+        case_doc="a list of arguments, each \"buf:N\" (test buffer N's address), "
+                 "\"owned-buf:N\" (the same with its owner) or `{u32: V}`; `[]` is none",
     ),
     # Argument-level updates: up to CGN_MAX_ARG_EDITS arguments replaced by index, the others
     # kept (never in the desc). Staged after the args field: on the block that field built, or
@@ -641,6 +696,10 @@ FIELD_TYPES = {t.name: t for t in (
                     ("CGN_ERROR_NOT_SUPPORTED", "an adopted node whose arguments cgn could not "
                      "copy")),
         doc_retains="each edit's owner, in place of the owner of the argument it replaces",
+        doc="Argument-level edits of the `args` field: update-only (no desc member, no "
+            "`requires`/`follows`, no `cuda:`), with a setter of its own that replaces up to "
+            "CGN_MAX_ARG_EDITS arguments by index.",
+        case_doc="in `update:` only: `[[INDEX, ARG], ...]`, at most 8 edits, ARG as in `args`",
     ),
 )}
 

@@ -5,6 +5,8 @@ Kinds: Str, Int, List, Map (fixed keys), MapOf (free keys), Any. Str may name an
 "node_check") resolved from include/cgn/cgn.h and the field-type table. Unknown keys are "soft" errors (reported, the
 key ignored); every other mismatch is "hard": the checker returns the paths that had one so
 semantic checks skip what they cannot trust instead of piling up follow-on errors.
+Each Key carries `doc`, its meaning in the spec language reference docs/spec.md, which
+specdoc.py renders from these tables (a CTest test keeps the committed file fresh).
 """
 from __future__ import annotations
 
@@ -54,6 +56,9 @@ class List:
 class Key:
     schema: object
     required: bool = True
+    # What the key means, for the spec language reference (docs/spec.md, codegen/cgn_codegen/
+    # specdoc.py): one or two sentences of Markdown. The checker ignores it.
+    doc: str = ""
 
 
 @dataclass(frozen=True)
@@ -73,90 +78,197 @@ class Any:
 
 
 FIELD = Map({
-    "name": Key(Str(pattern=IDENT, what="a lowercase C identifier")),
-    "type": Key(Str(enum="field_type")),
-    "cuda": Key(Str(pattern=C_MEMBER_PATH, what="a C member name"), required=False),
-    "doc": Key(Str()),
-    "default": Key(Any(), required=False),
-    "requires": Key(List(Str(pattern=IDENT, what="a field name"), min_items=1), required=False),
-    "follows": Key(Str(pattern=IDENT, what="a field name"), required=False),
+    "name": Key(Str(pattern=IDENT, what="a lowercase C identifier"),
+                doc="The field's name: the desc and update struct member, the bit "
+                    "`CGN_<NODE>_SET_<NAME>` and the setter `cgn_<node>_update_set_<name>` "
+                    "(fields that require or follow each other share the setter of the first "
+                    "of them that follows none). Unique "
+                    "in the spec; C keywords, `set`, `update` and the names rules may use "
+                    "(see [Rule expressions](#rule-expressions)) are reserved."),
+    "type": Key(Str(enum="field_type"),
+                doc="The field kind (see [Field kinds](#field-kinds)): its C members, how it "
+                    "reaches the CUDA params, its test-value syntax."),
+    "cuda": Key(Str(pattern=C_MEMBER_PATH, what="a C member name"), required=False,
+                doc="The member of the `cuda.member` params struct the field is written to "
+                    "(`copyParams.srcDevice` for a nested one). Required for kinds that have a "
+                    "CUDA member, refused for the others; kinds that write several members "
+                    "append suffixes (an `address` named `src` writes `srcMemoryType`, "
+                    "`srcHost` or `srcDevice`)."),
+    "doc": Key(Str(), doc="One line of documentation, copied into the generated header and "
+                          "generated/docs/nodes.md."),
+    "default": Key(Any(), required=False,
+                   doc="The value `CGN_<NODE>_DESC_INIT` gives the field, in the kind's default "
+                       "syntax; only kinds that take a default (see [Field kinds](#field-kinds)). "
+                       "Without it the field starts zeroed (0, NULL)."),
+    "requires": Key(List(Str(pattern=IDENT, what="a field name"), min_items=1), required=False,
+                    doc="Fields an update must set together with this one: an update setting "
+                        "this field without one of them fails with CGN_ERROR_MISSING_FIELD "
+                        "before anything changes. Setters of fields that require each other "
+                        "are merged into one setter."),
+    "follows": Key(Str(pattern=IDENT, what="a field name"), required=False,
+                   doc="The leader field (which must also be listed in `requires`): an update "
+                       "setting the leader without this field resets this one to zero (an "
+                       "owner follows the pointer it guards). A leader cannot itself follow."),
 })
 
 RULE = Map({
-    "when": Key(Str()),
-    "status": Key(Str(enum="failure_status")),
-    "message": Key(Str()),
-    "args": Key(List(Str()), required=False),
+    "when": Key(Str(), doc="A C condition over the merged desc (see "
+                           "[Rule expressions](#rule-expressions)); when it is true the add or "
+                           "update is refused."),
+    "status": Key(Str(enum="failure_status"), doc="The status returned when `when` holds."),
+    "message": Key(Str(), doc="A printf format for cgn_last_error(), after `<function>: `; it "
+                              "takes exactly as many arguments as `args` lists."),
+    "args": Key(List(Str()), required=False,
+                doc="C expressions (same syntax as `when`) for the conversions of `message`."),
 })
 
 EXEC_RULE = Map({
-    "when": Key(Str()),
-    "field": Key(Str(pattern=IDENT, what="a field name")),
-    "rule": Key(Str()),
-    "status": Key(Str(enum="failure_status"), required=False),
-    "message": Key(Str()),
-    "args": Key(List(Str()), required=False),
+    "when": Key(Str(), doc="A C condition where a bare field is the merged new value and "
+                           "`old.<field>` the executable's current one; true refuses the "
+                           "executable-level update before any driver call."),
+    "field": Key(Str(pattern=IDENT, what="a field name"),
+                 doc="The field the refusal names (`field <name>:` in the message)."),
+    "rule": Key(Str(), doc="The rule in words, appended to the message as `rule: <text>`; "
+                           "plain text, no printf conversions."),
+    "status": Key(Str(enum="failure_status"), required=False,
+                  doc="The status returned; CGN_ERROR_INVALID_VALUE when omitted."),
+    "message": Key(Str(), doc="A printf format describing the refused values; as many "
+                              "conversions as `args`."),
+    "args": Key(List(Str()), required=False,
+                doc="C expressions (bare fields and `old.<field>`) for `message`."),
 })
 
 CASE = Map({
-    "id": Key(Str(pattern=CASE_ID, what="lowercase words joined by '-'")),
-    "original": Key(MapOf()),
-    "update": Key(MapOf()),
-    "replacement": Key(MapOf()),
+    "id": Key(Str(pattern=CASE_ID, what="lowercase words joined by '-'"),
+              doc="The case's name in test output; unique in the spec."),
+    "original": Key(MapOf(), doc="A full desc: field name to test value. Fields not given take "
+                                 "their `default`, else zero."),
+    "update": Key(MapOf(), doc="A partial update of the original: only the fields given are "
+                               "set. It must set something and honour `requires`."),
+    "replacement": Key(MapOf(), doc="The full desc the update must produce, written out "
+                                    "independently; the generator checks it equals original "
+                                    "plus update (followers reset, argument edits applied)."),
     "invalid": Key(List(Map({
-        "update": Key(MapOf()),
-        "status": Key(Str(enum="failure_status")),
-    })), required=False),
+        "update": Key(MapOf(), doc="A partial update of the case's original that must fail."),
+        "status": Key(Str(enum="failure_status"), doc="The status it must fail with."),
+    })), required=False,
+        doc="Updates that must fail with their status before any mutation, leaving the node, "
+            "its owners and every executable unchanged."),
     # The field an executable-level `update` of this case is refused for, when it is.
-    "exec_refuses": Key(Str(pattern=IDENT, what="a field name"), required=False),
+    "exec_refuses": Key(Str(pattern=IDENT, what="a field name"), required=False,
+                        doc="The field an executable-level update of the case's `update` is "
+                            "refused for (an `exec.rules` rule), when it is; otherwise the "
+                            "executable must accept it."),
     # Updates an executable must refuse before any mutation (executable-update rules).
     "exec_invalid": Key(List(Map({
-        "update": Key(MapOf()),
-        "status": Key(Str(enum="failure_status")),
-        "field": Key(Str(pattern=IDENT, what="a field name")),
-    })), required=False),
+        "update": Key(MapOf(), doc="A partial update the executable must refuse."),
+        "status": Key(Str(enum="failure_status"), doc="The status it must fail with."),
+        "field": Key(Str(pattern=IDENT, what="a field name"),
+                     doc="The field the refusal's message must name."),
+    })), required=False,
+        doc="Executable-level updates (of an executable instantiated from the original) that "
+            "`exec.rules` must refuse before any mutation."),
 })
 
 SPEC = Map({
-    "node": Key(Str(pattern=IDENT, what="a lowercase C identifier")),
-    "type_enum": Key(Str(enum="node_type")),
-    "summary": Key(Str()),
+    "node": Key(Str(pattern=IDENT, what="a lowercase C identifier"),
+                doc="The node type's name: `cgn_<node>_desc`, `cgn_graph_add_<node>`, "
+                    "`cgn_<node>_node_update` and the generated files `cgn_<node>.h` and "
+                    "`cgn_<node>.c`. Unique across specs."),
+    "type_enum": Key(Str(enum="node_type"),
+                     doc="Its `cgn_node_type` enumerator in include/cgn/cgn.h (hand-written: see "
+                         "[Adding a node type](#adding-a-node-type)). Unique across specs."),
+    "summary": Key(Str(), doc="One line for the generated header and docs."),
     "cuda": Key(Map({
-        "node_type": Key(Str(enum="cu_node_type")),
-        "member": Key(Str(enum="cu_member")),
-        "context_field": Key(Str(pattern=C_IDENT, what="a C member name"), required=False),
+        "node_type": Key(Str(enum="cu_node_type"),
+                         doc="The CUDA node type (`CUgraphNodeType`) the node records."),
+        "member": Key(Str(enum="cu_member"),
+                      doc="The `CUgraphNodeParams` union member of that type; must match "
+                          "`node_type` (see [CUDA node types](#cuda-node-types))."),
+        "context_field": Key(Str(pattern=C_IDENT, what="a C member name"), required=False,
+                             doc="The params member that names the node's context: cgn records "
+                                 "the context current at add and writes it there on every "
+                                 "update."),
         # The driver needs the node's context current while its params change (memset and
         # memcpy on 12.2-13.1): cgn pushes it around the update when another one is current.
-        "context_current": Key(Bool(), required=False),
-        "add": Key(Str(pattern=IDENT, what="a lowercase C identifier")),
+        "context_current": Key(Bool(), required=False,
+                               doc="true: cgn makes the node's recorded context current around "
+                                   "each update (the driver needs it for memset and memcpy "
+                                   "before 13.2). Default false."),
+        "add": Key(Str(pattern=IDENT, what="a lowercase C identifier"),
+                   doc="The runtime adder for this CUDA node type, by name. Validated and "
+                       "recorded in the model only: no generated code uses it today (the "
+                       "typed `cuGraphAdd*Node` call is chosen by CUDA node type in "
+                       "runtime/txn.c)."),
         # CUDA members every build sets to a constant (memcpy: copyParams.Height: 1).
-        "fixed": Key(MapOf(), required=False),
+        "fixed": Key(MapOf(), required=False,
+                     doc="Params members every build sets to a constant: member name to an "
+                         "integer in [0, 4294967295] (memcpy: `copyParams.Height: 1`). A member "
+                         "a field writes cannot be fixed."),
         # A check of the node's current driver-side form before each update (fieldtypes.py).
-        "update_check": Key(Str(enum="node_check"), required=False),
-    })),
+        "update_check": Key(Str(enum="node_check"), required=False,
+                            doc="A check of the node's current driver-side form before each "
+                                "update, and on adoption (see [Node checks](#node-checks))."),
+    }), doc="How the node type maps onto the CUDA driver's params."),
     "gates": Key(Map({
-        "update": Key(Int(min=10000, max=99990)),
-    })),
-    "reference": Key(Str()),
-    "fields": Key(List(FIELD, min_items=1)),
-    "rules": Key(List(RULE), required=False),
+        "update": Key(Int(min=10000, max=99990),
+                      doc="The driver version (`CUDA_VERSION` form: 12020 is 12.2) from which "
+                          "node and executable updates are allowed; older drivers get "
+                          "CGN_ERROR_DRIVER_TOO_OLD and nothing changes."),
+    }), doc="Driver versions features need."),
+    "reference": Key(Str(), doc="The reference API this node type mirrors (cuda.core), for "
+                                "the docs."),
+    "fields": Key(List(FIELD, min_items=1),
+                  doc="The node type's parameters, in struct order; at most 64 (one bit each "
+                      "in `set`)."),
+    "rules": Key(List(RULE), required=False,
+                 doc="Checks of the merged desc, run in order on add and on every update "
+                     "(node and executable level) before any driver call; the first whose "
+                     "`when` holds refuses the call."),
     # The executable level: which calls apply and the driver's executable-update rules, where
     # `old.<field>` is the executable's current value and a bare field the merged new one.
     "exec": Key(Map({
-        "enable": Key(Bool(), required=False),
-        "rules": Key(List(EXEC_RULE), required=False),
+        "enable": Key(Bool(), required=False,
+                      doc="true: `cgn_exec_node_set_enabled` supports the node type (CUDA: "
+                          "kernel, memset and memcpy). Default false."),
+        "rules": Key(List(EXEC_RULE), required=False,
+                     doc="The driver's executable-update rules cgn checks itself, before any "
+                         "mutation, on `cgn_<node>_exec_update`."),
         # Rules only the driver can check (cgn cannot see what they depend on): named in the
         # message when the driver refuses a change that set the field.
         "driver_rules": Key(List(Map({
-            "field": Key(Str(pattern=IDENT, what="a field name")),
-            "rule": Key(Str()),
-        })), required=False),
-    }), required=False),
-    "owners": Key(List(Str(pattern=IDENT, what="a field name")), required=False),
+            "field": Key(Str(pattern=IDENT, what="a field name"),
+                         doc="The field the rule concerns; at most one rule a field."),
+            "rule": Key(Str(), doc="The rule in words; plain text, no printf conversions."),
+        })), required=False,
+            doc="Rules only the driver can check: named in the message when the driver "
+                "refuses an executable-level change that set the field."),
+    }), required=False, doc="The executable level (`cgn_<node>_exec_update`)."),
+    "owners": Key(List(Str(pattern=IDENT, what="a field name")), required=False,
+                  doc="Every field that carries owners (kinds `owner`, `bytes`, `args`), each "
+                      "once, the args field last: their owners are retained by each version "
+                      "of the node while a graph, clone or executable may use it."),
     # How this node type differs from the reference implementation (for the generated docs).
-    "differences": Key(List(Str()), required=False),
-    "cases": Key(List(CASE, min_items=1)),
+    "differences": Key(List(Str()), required=False,
+                       doc="How the node type differs from the reference implementation, one "
+                           "item a difference (generated/docs/nodes.md)."),
+    "cases": Key(List(CASE, min_items=1),
+                 doc="The test matrix: each case runs through every scenario of "
+                     "tests/matrix/test_matrix.c on the fake driver and on a GPU (see "
+                     "[Cases](#cases))."),
 })
+
+# What each enum set of Str(enum=...) holds, for docs/spec.md.
+ENUM_DOCS = {
+    "status": "a `CGN_*` status of `CGN_STATUS_TABLE` in include/cgn/cgn.h",
+    "failure_status": "a `CGN_*` status of `CGN_STATUS_TABLE` in include/cgn/cgn.h other "
+                      "than CGN_OK",
+    "node_type": "a `cgn_node_type` enumerator of include/cgn/cgn.h (not CGN_NODE_OTHER)",
+    "field_type": "a field kind of codegen/cgn_codegen/fieldtypes.py",
+    "cu_node_type": "a `CUgraphNodeType` with a `CUgraphNodeParams` member",
+    "cu_member": "a `CUgraphNodeParams` union member",
+    "node_check": "a node check of codegen/cgn_codegen/fieldtypes.py (NODE_CHECKS)",
+}
 
 # CUgraphNodeParams (cuda.h 12.x): node types and the union member each uses.
 CU_NODE_TYPES = {
