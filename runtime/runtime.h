@@ -31,9 +31,6 @@ cgn_status cgn__fail_driver(CUresult r, const char *what);
  * update that set such a field becomes CGN_ERROR_INVALID_VALUE. Returns the status. */
 cgn_status cgn__exec_refused(cgn_status st, uint64_t set, const char *const *field_names,
                              const char *const *driver_rules, size_t num_fields);
-/* Names the node in the last error message ("<where>: memset node 0x..: ..."), for
- * executable-level failures, whose messages would otherwise not say which node. Returns st. */
-cgn_status cgn__at_node(cgn_status st, const char *where, const void *node, cgn_node_type type);
 /* The CUresult of this thread's last failed driver call (CUDA_SUCCESS when none). */
 CUresult cgn__last_cu_result(void);
 

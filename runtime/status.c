@@ -73,17 +73,6 @@ cgn_status cgn__exec_refused(cgn_status st, uint64_t set, const char *const *fie
 
 CUresult cgn__last_cu_result(void) { return cgn__last_result; }
 
-cgn_status cgn__at_node(cgn_status st, const char *where, const void *node, cgn_node_type type) {
-    size_t n = strlen(where);
-    if (st == CGN_OK || strncmp(cgn__message, where, n) != 0 || cgn__message[n] != ':')
-        return st;
-    char rest[sizeof cgn__message];
-    snprintf(rest, sizeof rest, "%s", cgn__message + n + 1);
-    snprintf(cgn__message, sizeof cgn__message, "%s: %s node %p:%s", where,
-             cgn__node_type_name(type), node, rest);
-    return st;
-}
-
 cgn_status cgn__fail_driver(CUresult r, const char *what) {
     cgn_status st =
         cgn__fail(CGN_ERROR_DRIVER, "%s returned %s (%d)", what, cgn__cu_name(r), (int)r);
