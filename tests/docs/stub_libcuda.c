@@ -3,13 +3,21 @@
  * real 11.8 driver) and as one that finds no device (cuInit returns CUDA_ERROR_NO_DEVICE). Its
  * soname is libcuda.so.1, so once the harness has loaded it by path, cgn's
  * dlopen("libcuda.so.1") returns it. Only cuDriverGetVersion, cuInit and cuGetErrorName do
- * anything; every other entry point returns CUDA_ERROR_NOT_SUPPORTED and is never called. */
+ * anything; every other entry point returns CUDA_ERROR_NOT_SUPPORTED and is never called.
+ * tests/CMakeLists.txt builds more variants for the loader cases of test_strength_messages (a
+ * working driver, one reporting 11.0 with every entry point, one whose cuInit fails). */
 #include <string.h>
 
 #include <cuda.h>
 
 #if !defined(STUB_VERSION) || !defined(STUB_INIT_RESULT)
 #error "define STUB_VERSION and STUB_INIT_RESULT"
+#endif
+/* The newest ABI version its cuGetProcAddress_v2 resolves: by default the version it reports
+ * (as a real driver); the unit tests also build one that reports an old version yet resolves
+ * every entry point, to check that the version alone is gated. */
+#ifndef STUB_ABI_VERSION
+#define STUB_ABI_VERSION STUB_VERSION
 #endif
 
 static CUresult stub_driver_get_version(int *version) {
@@ -36,7 +44,7 @@ cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cuuint64_t 
                     CUdriverProcAddressQueryResult *symbolStatus) {
     (void)flags;
     *pfn = NULL;
-    if (cudaVersion > STUB_VERSION) {
+    if (cudaVersion > STUB_ABI_VERSION) {
         if (symbolStatus)
             *symbolStatus = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
         return CUDA_ERROR_NOT_FOUND;

@@ -1,0 +1,379 @@
+/* Executables and handles where the other unit tests do not look, on the fake driver: whole-graph
+ * refresh refusing each topology change cgn can see (a node of another type, a node destroyed
+ * and another added in its slot, fewer nodes) before the driver is asked, with the message naming
+ * the graph and the node; the same rules for an executable's child graph; a driver refusal of
+ * cuGraphExecUpdate named by its result and its node; a version installed by a refresh and
+ * replaced before any launch saw it (released at once: the next launch records no fence); and
+ * the message for a pointer that is no cgn handle. (Issue 8: test strength.) */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cgn_fault.h"
+#include "cgn_test_env.h"
+#include "cgn_test_fixture.h"
+#include "runtime.h"
+
+static void assert_message(const char *want) {
+    if (strcmp(cgn_last_error(), want) != 0)
+        fail_msg("message \"%s\", expected \"%s\"", cgn_last_error(), want);
+}
+
+static cgn_memset_desc fill_desc(cgn_test_env *env, int buf, uint32_t value, int owned) {
+    cgn_memset_desc d = CGN_MEMSET_DESC_INIT;
+    d.dst = env->buf[buf];
+    d.dst_owner = owned ? env->owner[buf] : NULL;
+    d.value = value;
+    d.width = 8;
+    return d;
+}
+
+/* Runs exec once from zeroed buffers and returns byte 0 of buffer `buf`. */
+static uint8_t run_read(cgn_test_env *env, cgn_exec *e, int buf) {
+    unsigned char zeros[CGN_TEST_BUF_SIZE] = {0}, got[CGN_TEST_BUF_SIZE];
+    env->backend->write(env, env->buf[buf], zeros, sizeof zeros);
+    OK(env->backend->launch(env, e));
+    env->backend->read(env, env->buf[buf], got, sizeof got);
+    return got[0];
+}
+
+#define REFRESH_RULE                                                                               \
+    "; rule: an executable keeps its topology (nodes added or destroyed after the instantiation "  \
+    "need a new executable)"
+#define CHILD_RULE                                                                                 \
+    "; rule: an executable's child graph keeps its topology (same nodes in the same order, types " \
+    "and dependencies)"
+
+/* Refresh refuses a graph whose node at a position is of another type than the executable's,
+ * names that node, and never asks the driver; the executable keeps running its version. */
+static void test_refresh_refuses_node_of_another_type(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *a, *other;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &a));
+    OK(cgn_graph_instantiate(g, &e));
+    OK(cgn_node_destroy(a));
+    OK(cgn_graph_add_empty(g, NULL, 0, &other));
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_exec_update_from_graph(e, g), CGN_ERROR_INVALID_VALUE);
+    char want[512];
+    snprintf(want, sizeof want,
+             "cgn_exec_update_from_graph: graph %p has a node of another type at this position "
+             "(node %p)" REFRESH_RULE,
+             (void *)g, (void *)other);
+    assert_message(want);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecUpdate), 0);
+    assert_int_equal(run_read(env, e, 0), 0x11);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* A node destroyed and one of the same type added right after (it takes the freed handle slot,
+ * a newer generation of it): refused, the executable still pairs its slot with the old node. */
+static void test_refresh_refuses_node_added_in_a_destroyed_slot(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *a, *c;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &a));
+    OK(cgn_graph_instantiate(g, &e));
+    OK(cgn_node_destroy(a));
+    cgn_memset_desc d2 = fill_desc(env, 0, 0x22, 0);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d2, &c));
+    assert_int_equal(cgn_node_is_alive(a), 0);
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_exec_update_from_graph(e, g), CGN_ERROR_INVALID_VALUE);
+    char want[512];
+    snprintf(want, sizeof want,
+             "cgn_exec_update_from_graph: graph %p has a node the executable was not instantiated "
+             "with at this position (nodes were destroyed and others added since) (node %p)"
+             REFRESH_RULE,
+             (void *)g, (void *)c);
+    assert_message(want);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecUpdate), 0);
+    assert_int_equal(run_read(env, e, 0), 0x11);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* A graph with fewer nodes than the executable (its last node destroyed) is refused before the
+ * driver is asked; the message names no node. */
+static void test_refresh_refuses_fewer_nodes(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *a, *b;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &a));
+    cgn_memset_desc d2 = fill_desc(env, 1, 0x22, 0);
+    OK(cgn_graph_add_memset(g, &a, 1, &d2, &b));
+    OK(cgn_graph_instantiate(g, &e));
+    OK(cgn_node_destroy(b));
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_exec_update_from_graph(e, g), CGN_ERROR_INVALID_VALUE);
+    char want[512];
+    snprintf(want, sizeof want,
+             "cgn_exec_update_from_graph: graph %p has fewer nodes than the executable's copy"
+             REFRESH_RULE,
+             (void *)g);
+    assert_message(want);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecUpdate), 0);
+    assert_int_equal(run_read(env, e, 1), 0x22);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* An executable's child graph: sources with fewer nodes, or a node of another type, are refused
+ * by cgn (the message names the source and the node) and the driver is not asked; a source of
+ * the same topology is accepted and runs. */
+static void test_exec_child_graph_topology_is_checked(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *src, *parent, *fewer, *typed, *same;
+    cgn_node *m1, *m2, *k, *x, *y;
+    cgn_exec *e;
+    OK(cgn_graph_create(&src));
+    cgn_memset_desc d0 = fill_desc(env, 0, 0x11, 0), d1 = fill_desc(env, 1, 0x12, 0);
+    OK(cgn_graph_add_memset(src, NULL, 0, &d0, &m1));
+    OK(cgn_graph_add_memset(src, &m1, 1, &d1, &m2));
+    OK(cgn_graph_create(&parent));
+    cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
+    cd.graph = src;
+    OK(cgn_graph_add_child_graph(parent, NULL, 0, &cd, &k));
+    OK(cgn_graph_instantiate(parent, &e));
+
+    OK(cgn_graph_create(&fewer));
+    cgn_memset_desc f0 = fill_desc(env, 0, 0x21, 0);
+    OK(cgn_graph_add_memset(fewer, NULL, 0, &f0, &x));
+    cgn_child_graph_update u = CGN_CHILD_GRAPH_UPDATE_INIT;
+    u.set = CGN_CHILD_GRAPH_SET_GRAPH;
+    u.graph = fewer;
+    char want[512];
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_child_graph_exec_update(e, k, &u), CGN_ERROR_INVALID_VALUE);
+    snprintf(want, sizeof want,
+             "cgn_child_graph_exec_update: field graph: graph %p has fewer nodes than the "
+             "executable's copy" CHILD_RULE,
+             (void *)fewer);
+    assert_message(want);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecNodeSetParams), 0);
+
+    OK(cgn_graph_create(&typed));
+    OK(cgn_graph_add_empty(typed, NULL, 0, &y));
+    cgn_memset_desc t1 = fill_desc(env, 1, 0x22, 0);
+    OK(cgn_graph_add_memset(typed, &y, 1, &t1, &x));
+    u.graph = typed;
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_child_graph_exec_update(e, k, &u), CGN_ERROR_INVALID_VALUE);
+    snprintf(want, sizeof want,
+             "cgn_child_graph_exec_update: field graph: graph %p has a node of another type at "
+             "this position (node %p)" CHILD_RULE,
+             (void *)typed, (void *)y);
+    assert_message(want);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecNodeSetParams), 0);
+    assert_int_equal(run_read(env, e, 0), 0x11);
+
+    OK(cgn_graph_create(&same));
+    cgn_memset_desc s0 = fill_desc(env, 0, 0x31, 0), s1 = fill_desc(env, 1, 0x32, 0);
+    OK(cgn_graph_add_memset(same, NULL, 0, &s0, &x));
+    OK(cgn_graph_add_memset(same, &x, 1, &s1, &y));
+    u.graph = same;
+    OK(cgn_child_graph_exec_update(e, k, &u));
+    assert_int_equal(run_read(env, e, 0), 0x31);
+    assert_int_equal(run_read(env, e, 1), 0x32);
+
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(parent));
+    OK(cgn_graph_destroy(src));
+    OK(cgn_graph_destroy(fewer));
+    OK(cgn_graph_destroy(typed));
+    OK(cgn_graph_destroy(same));
+}
+
+/* ---- cuGraphExecUpdate refusals the fake never makes: a table that refuses every refresh ---- */
+
+static const cgn_driver_table *refusing_inner;
+static cgn_driver_table refusing_table;
+static CUgraphExecUpdateResult refusing_result;
+static CUgraphNode refusing_node;
+
+static CUresult refusing_exec_update(CUgraphExec exec, CUgraph graph,
+                                     CUgraphExecUpdateResultInfo *info) {
+    (void)exec;
+    (void)graph;
+    info->result = refusing_result;
+    info->errorNode = refusing_node;
+    info->errorFromNode = NULL;
+    return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+}
+
+/* The message of a refused refresh names the driver's result (every documented one, and one it
+ * does not know) and, when the driver names a node of the graph, that node and its type. */
+static void test_refresh_refusal_names_result_and_node(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *a, *b;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &a));
+    OK(cgn_graph_add_empty(g, &a, 1, &b));
+    OK(cgn_graph_instantiate(g, &e));
+    CUgraphNode raw_a, raw_b;
+    OK(cgn_node_raw(a, &raw_a));
+    OK(cgn_node_raw(b, &raw_b));
+
+    refusing_inner = cgn__driver;
+    refusing_table = *refusing_inner;
+    refusing_table.cuGraphExecUpdate = refusing_exec_update;
+    cgn_driver_install(&refusing_table);
+
+    static const struct {
+        CUgraphExecUpdateResult result;
+        const char *name;
+    } results[] = {
+        {CU_GRAPH_EXEC_UPDATE_SUCCESS, "CU_GRAPH_EXEC_UPDATE_SUCCESS"},
+        {CU_GRAPH_EXEC_UPDATE_ERROR, "CU_GRAPH_EXEC_UPDATE_ERROR"},
+        {CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED,
+         "CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED (the graph's topology changed)"},
+        {CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED,
+         "CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED (a node's type changed)"},
+        {CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED, "CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED"},
+        {CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED,
+         "CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED (a node's parameters changed in a way an "
+         "executable cannot follow)"},
+        {CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED, "CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED"},
+        {CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE,
+         "CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE (a kernel changed in a way an "
+         "executable cannot follow, e.g. to another context)"},
+        {CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED,
+         "CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED"},
+        {(CUgraphExecUpdateResult)0x7777, "an unknown CUgraphExecUpdateResult"},
+    };
+    char want[512];
+    for (size_t i = 0; i < sizeof results / sizeof results[0]; i++) {
+        refusing_result = results[i].result;
+        refusing_node = NULL;
+        assert_int_equal(cgn_exec_update_from_graph(e, g), CGN_ERROR_DRIVER);
+        snprintf(want, sizeof want,
+                 "cgn_exec_update_from_graph: cuGraphExecUpdate returned "
+                 "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE: %s; the executable is unchanged",
+                 results[i].name);
+        assert_message(want);
+    }
+    refusing_result = CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED;
+    refusing_node = raw_a;
+    assert_int_equal(cgn_exec_update_from_graph(e, g), CGN_ERROR_DRIVER);
+    snprintf(want, sizeof want,
+             "cgn_exec_update_from_graph: cuGraphExecUpdate returned "
+             "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE: CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED "
+             "at node %p (memset); the executable is unchanged",
+             (void *)a);
+    assert_message(want);
+    refusing_node = raw_b;
+    assert_int_equal(cgn_exec_update_from_graph(e, g), CGN_ERROR_DRIVER);
+    snprintf(want, sizeof want,
+             "cgn_exec_update_from_graph: cuGraphExecUpdate returned "
+             "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE: CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED "
+             "at node %p (empty); the executable is unchanged",
+             (void *)b);
+    assert_message(want);
+
+    cgn_driver_install(refusing_inner);
+    assert_int_equal(run_read(env, e, 0), 0x11);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* A refresh installs the graph's versions as seen by no launch yet: replacing one of them at
+ * executable level before the next launch releases it at once, so with nothing waiting the
+ * next launch records no fence (docs/ownership.md: "A version no launch has seen ... is released
+ * at once"; "With no version waiting, a launch records nothing"). Every node of the executable
+ * is checked, the first one included. */
+static void test_version_from_refresh_unseen_is_released_at_once(void **state) {
+    cgn_test_env *env = *state;
+    for (int which = 0; which < 2; which++) {
+        cgn_graph *g;
+        cgn_node *n[2];
+        cgn_exec *e;
+        OK(cgn_graph_create(&g));
+        cgn_memset_desc d0 = fill_desc(env, 0, 0x11, 0), d1 = fill_desc(env, 1, 0x12, 0);
+        OK(cgn_graph_add_memset(g, NULL, 0, &d0, &n[0]));
+        OK(cgn_graph_add_memset(g, NULL, 0, &d1, &n[1]));
+        OK(cgn_graph_instantiate(g, &e));
+        OK(cgn_exec_launch(e, NULL));
+        OK(cgn_exec_launch(e, NULL));
+        /* The graph's node gets an owner the executable's copy does not have yet. */
+        cgn_memset_update gu = CGN_MEMSET_UPDATE_INIT;
+        cgn_memset_update_set_dst(&gu, env->buf[which], env->owner[which]);
+        OK(cgn_memset_node_update(n[which], &gu));
+        OK(cgn_exec_update_from_graph(e, g));
+        /* Replaced at executable level (no owner) before any launch saw the refreshed copy. */
+        cgn_memset_update eu = CGN_MEMSET_UPDATE_INIT;
+        cgn_memset_update_set_dst(&eu, env->buf[2 + which], NULL);
+        OK(cgn_memset_exec_update(e, n[which], &eu));
+        cgn_fault_reset_counts();
+        OK(cgn_exec_launch(e, NULL));
+        assert_int_equal(cgn_fault_calls(CGN_FAULT_cuEventRecord), 0);
+        assert_int_equal(cgn_fault_calls(CGN_FAULT_cuEventCreate), 0);
+        assert_int_equal(run_read(env, e, 2 + which), 0x11 + which);
+        OK(cgn_exec_destroy(e));
+        OK(cgn_graph_destroy(g));
+    }
+}
+
+/* ---- handles ----------------------------------------------------------------------------------- */
+
+/* A pointer that is no cgn handle (small integers, whatever the kind bits of its upper half) is
+ * reported as such, naming the call and the argument. */
+static void test_not_a_handle_message(void **state) {
+    (void)state;
+    cgn_graph *g; /* makes sure handle slots exist */
+    OK(cgn_graph_create(&g));
+    static const uintptr_t values[] = {0x1, 0x10, 0x2a, 0x100000000u};
+    char want[256];
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        void *p = (void *)values[i];
+        assert_int_equal(cgn_graph_destroy((cgn_graph *)p), CGN_ERROR_INVALID_ARGUMENT);
+        snprintf(want, sizeof want, "cgn_graph_destroy: graph %p is not a cgn handle", p);
+        assert_message(want);
+        assert_int_equal(cgn_exec_launch((cgn_exec *)p, NULL), CGN_ERROR_INVALID_ARGUMENT);
+        snprintf(want, sizeof want, "cgn_exec_launch: exec %p is not a cgn handle", p);
+        assert_message(want);
+        assert_int_equal(cgn_node_destroy((cgn_node *)p), CGN_ERROR_INVALID_ARGUMENT);
+        snprintf(want, sizeof want, "cgn_node_destroy: node %p is not a cgn handle", p);
+        assert_message(want);
+    }
+    OK(cgn_graph_destroy(g));
+}
+
+int main(void) {
+    cgn_test_env probe; /* a GPU build without a device skips (77) */
+    int rc = cgn_test_env_open(&probe);
+    if (rc != 0)
+        return rc;
+    cgn_test_env_close(&probe);
+#define T(fn) cmocka_unit_test_setup_teardown(fn, cgn_test_fixture_setup, cgn_test_fixture_teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_refresh_refuses_node_of_another_type),
+        T(test_refresh_refuses_node_added_in_a_destroyed_slot),
+        T(test_refresh_refuses_fewer_nodes),
+        T(test_exec_child_graph_topology_is_checked),
+        T(test_refresh_refusal_names_result_and_node),
+        T(test_version_from_refresh_unseen_is_released_at_once),
+        T(test_not_a_handle_message),
+    };
+#undef T
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,488 @@
+/* Messages and statuses that are part of cgn's contract (docs/errors.md), where the other unit
+ * tests do not look: the driver loader against stand-in libcuda.so.1 builds (each case in a
+ * forked child, since cgn loads the driver once per process), the driver version gates of
+ * updates and of enabling, executable-level changes the driver refuses (the fields set, the
+ * rules only the driver checks, the status), and node types in adopted graphs (nodes that run in
+ * no context adopt with none current; CUDA-only nodes are named so). (Issue 8: test strength.) */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dlfcn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cgn_fault.h"
+#include "cgn_test_env.h"
+#include "cgn_test_fixture.h"
+#include "fake_driver.h"
+#include "runtime.h"
+
+#define CU_OK(call) assert_int_equal((call), CUDA_SUCCESS)
+
+static const cgn_driver_table *drv(void) {
+    return cgn__driver;
+}
+
+static void assert_message(const char *want) {
+    if (strcmp(cgn_last_error(), want) != 0)
+        fail_msg("message \"%s\", expected \"%s\"", cgn_last_error(), want);
+}
+
+/* ---- the driver loader ----------------------------------------------------------------------- */
+
+/* What a child saw; plain data, written back through a pipe. */
+typedef struct loader_result {
+    int loaded; /* the stub could be loaded by path */
+    cgn_status init, init_last, init_again, version_st, proc_old, proc_new;
+    int version;
+    int proc_old_found, proc_new_null;
+    char init_message[512], init_again_message[512], version_message[512], proc_new_message[512];
+} loader_result;
+
+static void copy_message(char *to) {
+    snprintf(to, 512, "%s", cgn_last_error());
+}
+
+/* In a fresh child: loads `stub` (its soname is libcuda.so.1, so cgn's dlopen finds it), then
+ * asks cgn_init, cgn_init again (the result is kept), cgn_driver_version and cgn_driver_proc. */
+static void run_loader(const char *stub, loader_result *out) {
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        loader_result r;
+        memset(&r, 0, sizeof r);
+        close(fds[0]);
+        r.loaded = dlopen(stub, RTLD_NOW | RTLD_GLOBAL) != NULL;
+        if (r.loaded) {
+            cgn_driver_install(NULL); /* the real driver: the stub */
+            r.init = cgn_init();
+            r.init_last = cgn_last_status();
+            copy_message(r.init_message);
+            r.init_again = cgn_init();
+            copy_message(r.init_again_message);
+            r.version = -1;
+            r.version_st = cgn_driver_version(&r.version);
+            copy_message(r.version_message);
+            void *pfn = NULL;
+            r.proc_old = cgn_driver_proc("cuInit", 2000, &pfn);
+            r.proc_old_found = pfn != NULL;
+            pfn = &r; /* must come back NULL */
+            r.proc_new = cgn_driver_proc("cuGraphCreate", 13000, &pfn);
+            r.proc_new_null = pfn == NULL;
+            copy_message(r.proc_new_message);
+        }
+        ssize_t w = write(fds[1], &r, sizeof r);
+        _exit(w == (ssize_t)sizeof r ? 0 : 3);
+    }
+    close(fds[1]);
+    size_t got = 0;
+    while (got < sizeof *out) {
+        ssize_t n = read(fds[0], (char *)out + got, sizeof *out - got);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fds[0]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("the loader child for %s did not exit cleanly (wait status 0x%x)", stub, status);
+    assert_int_equal(got, sizeof *out);
+    assert_true(out->loaded);
+}
+
+/* A failed load fails every call that needs the driver the same way, with the same message. */
+static void assert_load_failed(const loader_result *r, cgn_status st, const char *message) {
+    assert_int_equal(r->init, st);
+    assert_int_equal(r->init_last, st);
+    if (strcmp(r->init_message, message) != 0)
+        fail_msg("message \"%s\", expected \"%s\"", r->init_message, message);
+    assert_int_equal(r->init_again, st);
+    assert_string_equal(r->init_again_message, message);
+    assert_int_equal(r->version_st, st);
+    assert_int_equal(r->version, -1);
+    assert_string_equal(r->version_message, message);
+    assert_int_equal(r->proc_old, st);
+    assert_false(r->proc_old_found);
+    assert_int_equal(r->proc_new, st);
+    assert_true(r->proc_new_null);
+}
+
+/* 11.8 lacks entry points cgn needs: the first is named (docs/errors.md, example old_driver). */
+static void test_loader_driver_too_old(void **state) {
+    (void)state;
+    loader_result r;
+    run_loader(CGN_STUB_OLD_DRIVER, &r);
+    assert_load_failed(&r, CGN_ERROR_DRIVER_TOO_OLD,
+                       "cgn needs CUDA driver 12.0 or newer; this driver is 11.8, which lacks "
+                       "cuGraphAddKernelNode");
+}
+
+/* A driver older than 12.0 is refused by its version alone, even one that resolves every
+ * entry point; the message gives the version as major.minor. */
+static void test_loader_version_gate(void **state) {
+    (void)state;
+    loader_result r;
+    run_loader(CGN_STUB_OLD_VERSION, &r);
+    assert_load_failed(&r, CGN_ERROR_DRIVER_TOO_OLD,
+                       "cgn needs CUDA driver 12.0 or newer; this driver is 11.0");
+}
+
+/* cuInit(0) returning CUDA_ERROR_NO_DEVICE (docs/errors.md, example no_device). */
+static void test_loader_no_device(void **state) {
+    (void)state;
+    loader_result r;
+    run_loader(CGN_STUB_NO_DEVICE, &r);
+    assert_load_failed(&r, CGN_ERROR_NO_DEVICE,
+                       "the CUDA driver is installed but found no device (cuInit returned "
+                       "CUDA_ERROR_NO_DEVICE)");
+}
+
+/* cuInit(0) failing otherwise is CGN_ERROR_DRIVER, naming the result. */
+static void test_loader_init_fails(void **state) {
+    (void)state;
+    loader_result r;
+    run_loader(CGN_STUB_INIT_ERROR, &r);
+    assert_load_failed(&r, CGN_ERROR_DRIVER, "cuInit(0) returned CUDA_ERROR_UNKNOWN (999)");
+}
+
+/* A 12.8 driver loads: cgn_init succeeds, the version is the driver's, and cgn_driver_proc
+ * resolves what the driver has at the requested ABI version and refuses what it has not. */
+static void test_loader_working_driver(void **state) {
+    (void)state;
+    loader_result r;
+    run_loader(CGN_STUB_WORKING, &r);
+    assert_int_equal(r.init, CGN_OK);
+    assert_int_equal(r.init_again, CGN_OK);
+    assert_int_equal(r.version_st, CGN_OK);
+    assert_int_equal(r.version, 12080);
+    assert_int_equal(r.proc_old, CGN_OK);
+    assert_true(r.proc_old_found);
+    assert_int_equal(r.proc_new, CGN_ERROR_DRIVER_TOO_OLD);
+    assert_true(r.proc_new_null);
+    assert_string_equal(r.proc_new_message,
+                        "cgn_driver_proc: the driver (12.8) has no cuGraphCreate at CUDA version "
+                        "13000");
+}
+
+/* ---- version gates --------------------------------------------------------------------------- */
+
+static cgn_memset_desc fill_desc(cgn_test_env *env, int buf, unsigned value) {
+    cgn_memset_desc d = CGN_MEMSET_DESC_INIT;
+    d.dst = env->buf[buf];
+    d.value = value;
+    d.width = 8;
+    return d;
+}
+
+/* Updates need 12.2 at both levels, enabling needs 11.6: older drivers are refused before
+ * anything changes, with both versions as major.minor (docs/errors.md, example update_gate). */
+static void test_version_gates(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = fill_desc(env, 0, 0x11);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_width(&u, 4);
+
+    cgn_fault_set_version(12010); /* as a real 12.1: the 12.2 entry points are missing */
+    assert_int_equal(cgn_memset_node_update(n, &u), CGN_ERROR_DRIVER_TOO_OLD);
+    assert_message("graph node updates need CUDA driver 12.2 or newer; this driver is 12.1");
+    assert_int_equal(cgn_memset_exec_update(e, n, &u), CGN_ERROR_DRIVER_TOO_OLD);
+    assert_message("executable node updates need CUDA driver 12.2 or newer; this driver is 12.1");
+    cgn_fault_set_version(11050);
+    assert_int_equal(cgn_exec_node_set_enabled(e, n, 0), CGN_ERROR_DRIVER_TOO_OLD);
+    assert_message("enabling and disabling nodes need CUDA driver 11.6 or newer; this driver is "
+                   "11.5");
+    int enabled = -1;
+    assert_int_equal(cgn_exec_node_get_enabled(e, n, &enabled), CGN_ERROR_DRIVER_TOO_OLD);
+    cgn_fault_set_version(13000);
+
+    /* The version alone is gated: a table reporting 12.1 that has the entry points anyway. */
+    static cgn_driver_table old;
+    old = *cgn_fake_table();
+    assert_non_null(old.cuGraphNodeSetParams);
+    assert_non_null(old.cuGraphExecNodeSetParams);
+    old.version = 12010;
+    cgn_driver_install(&old);
+    assert_int_equal(cgn_memset_node_update(n, &u), CGN_ERROR_DRIVER_TOO_OLD);
+    assert_message("graph node updates need CUDA driver 12.2 or newer; this driver is 12.1");
+    assert_int_equal(cgn_memset_exec_update(e, n, &u), CGN_ERROR_DRIVER_TOO_OLD);
+    assert_message("executable node updates need CUDA driver 12.2 or newer; this driver is 12.1");
+    old.version = 12020; /* and 12.2 is enough */
+    OK(cgn_memset_node_update(n, &u));
+    OK(cgn_memset_exec_update(e, n, &u));
+    cgn_fault_install(env->backend->driver(env));
+
+    /* Nothing changed while refused; the updates made at 12.2 did. */
+    cgn_memset_desc got;
+    OK(cgn_memset_node_get(n, &got));
+    assert_int_equal(got.width, 4);
+    OK(cgn_memset_exec_get(e, n, &got));
+    assert_int_equal(got.width, 4);
+    OK(cgn_exec_node_get_enabled(e, n, &enabled));
+    assert_int_equal(enabled, 1);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* ---- executable-level changes the driver refuses ------------------------------------------- */
+
+/* Makes the call fail at its cuGraphExecNodeSetParams with `result` (arming each driver call in
+ * turn until that one is hit); returns the call's status. */
+#define REFUSE_EXEC_SET(result, call_expr, st_out)                                                 \
+    do {                                                                                           \
+        int hit_ = 0;                                                                              \
+        for (long k_ = 1; k_ < 64 && !hit_; k_++) {                                                \
+            cgn_fault_arm(k_, (result));                                                           \
+            (st_out) = (call_expr);                                                                \
+            cgn_fault_disarm();                                                                    \
+            cgn_fault_entry entry_;                                                                \
+            if (!cgn_fault_triggered(&entry_))                                                     \
+                fail_msg("%s made no cuGraphExecNodeSetParams call", #call_expr);                 \
+            hit_ = entry_ == CGN_FAULT_cuGraphExecNodeSetParams;                                   \
+        }                                                                                          \
+        assert_true(hit_);                                                                         \
+    } while (0)
+
+/* A kernel moving to a CUfunction of another context: the driver refuses with
+ * CUDA_ERROR_INVALID_VALUE; the message lists the fields set and the rule only the driver
+ * checks, and the status is CGN_ERROR_INVALID_VALUE (docs/errors.md, example driver_rule). */
+static void test_exec_refused_names_driver_rule(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_kernel_desc kd = CGN_KERNEL_DESC_INIT;
+    kd.kernel = env->backend->kernel(env, "add_one");
+    kd.grid = kd.block = CGN_DIM3(1, 1, 1);
+    cgn_arg args[1] = {CGN_ARG(env->buf[0])};
+    kd.args = args;
+    kd.num_args = 1;
+    OK(cgn_graph_add_kernel(g, NULL, 0, &kd, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_kernel_update ku = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_kernel(&ku, env->backend->foreign_kernel(env, "add_one"), NULL, args, 1);
+    assert_int_equal(cgn_kernel_exec_update(e, n, &ku), CGN_ERROR_INVALID_VALUE);
+    assert_int_equal(cgn_last_status(), CGN_ERROR_INVALID_VALUE);
+    assert_message("cgn_kernel_exec_update: cuGraphExecNodeSetParams returned "
+                   "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
+                   "(fields set: kernel kernel_owner args); rules only the driver checks: field "
+                   "kernel: rule: an executable's kernel node cannot move to another context (a "
+                   "CUfunction owned by another context, or a function that newly uses dynamic "
+                   "parallelism or device-side graph launch); nothing changed");
+    cgn_kernel_desc got;
+    OK(cgn_kernel_exec_get(e, n, &got));
+    assert_memory_equal(&got.kernel, &kd.kernel, sizeof kd.kernel);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* Two fields with rules only the driver checks, both named, in field order, after the fields
+ * set (the refusal injected: CUDA_ERROR_INVALID_VALUE from cuGraphExecNodeSetParams). Fields
+ * without such a rule, refused the same way: only the fields are listed and the status stays
+ * CGN_ERROR_DRIVER, as no rule explains the refusal. */
+static void test_exec_refused_lists_fields_and_rules(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = fill_desc(env, 0, 0x11);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_status st = CGN_OK;
+
+    cgn_memset_update both = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_dst(&both, env->buf[1], env->owner[1]);
+    cgn_memset_update_set_width(&both, 4);
+    REFUSE_EXEC_SET(CUDA_ERROR_INVALID_VALUE, cgn_memset_exec_update(e, n, &both), st);
+    assert_int_equal(st, CGN_ERROR_INVALID_VALUE);
+    assert_int_equal(cgn_last_status(), CGN_ERROR_INVALID_VALUE);
+    assert_message("cgn_memset_exec_update: cuGraphExecNodeSetParams returned "
+                   "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
+                   "(fields set: dst dst_owner width); rules only the driver checks: field dst: "
+                   "rule: an executable's memset writes memory of the context it was instantiated "
+                   "with; field width: rule: a 1-D memset may change its width only while it fits "
+                   "the work the executable set up for it; nothing changed");
+
+    cgn_memset_update one = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_width(&one, 4);
+    REFUSE_EXEC_SET(CUDA_ERROR_INVALID_VALUE, cgn_memset_exec_update(e, n, &one), st);
+    assert_int_equal(st, CGN_ERROR_INVALID_VALUE);
+    assert_message("cgn_memset_exec_update: cuGraphExecNodeSetParams returned "
+                   "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
+                   "(fields set: width); rules only the driver checks: field width: rule: a 1-D "
+                   "memset may change its width only while it fits the work the executable set up "
+                   "for it; nothing changed");
+
+    cgn_memset_update value = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_value(&value, 0x22, 1);
+    REFUSE_EXEC_SET(CUDA_ERROR_INVALID_VALUE, cgn_memset_exec_update(e, n, &value), st);
+    assert_int_equal(st, CGN_ERROR_DRIVER);
+    assert_int_equal(cgn_last_status(), CGN_ERROR_DRIVER);
+    assert_message("cgn_memset_exec_update: cuGraphExecNodeSetParams returned "
+                   "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
+                   "(fields set: value element_size); nothing changed");
+
+    cgn_memset_desc got;
+    OK(cgn_memset_exec_get(e, n, &got));
+    assert_int_equal(got.dst, env->buf[0]);
+    assert_int_equal(got.width, 8);
+    assert_int_equal(got.value, 0x11);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* An event record node's event destroyed meanwhile: the driver refuses the change for a reason
+ * no rule names, so the status is CGN_ERROR_DRIVER (docs/errors.md, example exec_refused). */
+static void test_exec_refused_without_rule(void **state) {
+    (void)state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    CUevent ev = cgn_fake_event_create(), dead = cgn_fake_event_create();
+    assert_non_null(ev);
+    assert_non_null(dead);
+    cgn_event_record_desc rd = CGN_EVENT_RECORD_DESC_INIT;
+    rd.event = ev;
+    OK(cgn_graph_add_event_record(g, NULL, 0, &rd, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    CU_OK(drv()->cuEventDestroy(dead));
+    cgn_event_record_update eu = CGN_EVENT_RECORD_UPDATE_INIT;
+    cgn_event_record_update_set_event(&eu, dead, NULL);
+    assert_int_equal(cgn_event_record_exec_update(e, n, &eu), CGN_ERROR_DRIVER);
+    assert_int_equal(cgn_last_status(), CGN_ERROR_DRIVER);
+    assert_message("cgn_event_record_exec_update: cuGraphExecNodeSetParams returned "
+                   "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
+                   "(fields set: event event_owner); nothing changed");
+    cgn_event_record_desc got;
+    OK(cgn_event_record_exec_get(e, n, &got));
+    assert_ptr_equal(got.event, ev);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+    CU_OK(drv()->cuEventDestroy(ev));
+}
+
+/* ---- adopted node types ---------------------------------------------------------------------- */
+
+static cgn_node *find(cgn_graph *g, CUgraphNode raw) {
+    cgn_node *nodes[8];
+    size_t n = 8;
+    OK(cgn_graph_nodes(g, nodes, &n));
+    for (size_t i = 0; i < n; i++) {
+        CUgraphNode r;
+        OK(cgn_node_raw(nodes[i], &r));
+        if (r == raw)
+            return nodes[i];
+    }
+    fail_msg("raw node %p not adopted", (void *)raw);
+    return NULL;
+}
+
+/* Child graph and event nodes run in no context: they adopt with none current (docs/adopt.md:
+ * only kernel, memset and memcpy nodes need one), and update afterwards. */
+static void test_adopt_contextless_nodes_without_context(void **state) {
+    cgn_test_env *env = *state;
+    CUgraph raw, child;
+    CU_OK(drv()->cuGraphCreate(&raw, 0));
+    CU_OK(drv()->cuGraphCreate(&child, 0));
+    CUgraphNode empty, embed, wait, record;
+    CU_OK(drv()->cuGraphAddEmptyNode(&empty, child, NULL, 0));
+    CU_OK(drv()->cuGraphAddChildGraphNode(&embed, raw, NULL, 0, child));
+    CU_OK(drv()->cuGraphAddEventWaitNode(&wait, raw, &embed, 1, env->event[0]));
+    CU_OK(drv()->cuGraphAddEventRecordNode(&record, raw, &wait, 1, env->event[1]));
+    CU_OK(drv()->cuGraphDestroy(child)); /* the node holds its own copy */
+    env->backend->set_context(env, CGN_TEST_CTX_NONE);
+    cgn_graph *g;
+    OK(cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &g));
+    cgn_node_type t;
+    OK(cgn_node_type_of(find(g, embed), &t));
+    assert_int_equal(t, CGN_NODE_CHILD_GRAPH);
+    OK(cgn_node_type_of(find(g, wait), &t));
+    assert_int_equal(t, CGN_NODE_EVENT_WAIT);
+    OK(cgn_node_type_of(find(g, record), &t));
+    assert_int_equal(t, CGN_NODE_EVENT_RECORD);
+    cgn_event_wait_update wu = CGN_EVENT_WAIT_UPDATE_INIT;
+    cgn_event_wait_update_set_event(&wu, env->event[1], NULL);
+    OK(cgn_event_wait_node_update(find(g, wait), &wu));
+    cgn_event_wait_desc wd;
+    OK(cgn_event_wait_node_get(find(g, wait), &wd));
+    assert_ptr_equal(wd.event, env->event[1]);
+    env->backend->set_context(env, CGN_TEST_CTX_OWN);
+    OK(cgn_graph_destroy(g));
+}
+
+/* A node of a type cgn does not build is a "CUDA-only" node in messages. */
+static void test_cuda_only_node_named(void **state) {
+    (void)state;
+    if (drv()->cuGraphAddNode == NULL)
+        skip();
+    CUgraph raw;
+    CU_OK(drv()->cuGraphCreate(&raw, 0));
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+    p.alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    p.alloc.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    p.alloc.poolProps.location.id = 0;
+    p.alloc.bytesize = 256;
+    CUgraphNode alloc, release;
+    CU_OK(drv()->cuGraphAddNode(&alloc, raw, NULL, 0, &p));
+    CUdeviceptr dptr = p.alloc.dptr;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_MEM_FREE;
+    p.free.dptr = dptr;
+    CU_OK(drv()->cuGraphAddNode(&release, raw, &alloc, 1, &p));
+    cgn_graph *g;
+    OK(cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &g));
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_node *a = find(g, alloc);
+    assert_int_equal(cgn_exec_node_set_enabled(e, a, 0), CGN_ERROR_NOT_SUPPORTED);
+    char want[256];
+    snprintf(want, sizeof want,
+             "cgn_exec_node_set_enabled: node %p is a CUDA-only node; CUDA enables and disables "
+             "kernel, memset and memcpy nodes only",
+             (void *)a);
+    assert_message(want);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+int main(void) {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, cgn_test_fixture_setup, cgn_test_fixture_teardown)
+    const struct CMUnitTest tests[] = {
+        /* First, before anything in this process could have loaded a driver. */
+        cmocka_unit_test(test_loader_driver_too_old),
+        cmocka_unit_test(test_loader_version_gate),
+        cmocka_unit_test(test_loader_no_device),
+        cmocka_unit_test(test_loader_init_fails),
+        cmocka_unit_test(test_loader_working_driver),
+        T(test_version_gates),
+        T(test_exec_refused_names_driver_rule),
+        T(test_exec_refused_lists_fields_and_rules),
+        T(test_exec_refused_without_rule),
+        T(test_adopt_contextless_nodes_without_context),
+        T(test_cuda_only_node_named),
+    };
+#undef T
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
