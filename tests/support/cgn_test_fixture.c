@@ -27,3 +27,20 @@ int cgn_test_fixture_teardown(void **state) {
     assert_int_equal(crash_prone, 0);
     return 0;
 }
+
+cgn_memset_desc cgn_test_fill_desc(cgn_test_env *env, int buf, uint32_t value, int owned) {
+    cgn_memset_desc d = CGN_MEMSET_DESC_INIT;
+    d.dst = env->buf[buf];
+    d.dst_owner = owned ? env->owner[buf] : NULL;
+    d.value = value;
+    d.width = 8;
+    return d;
+}
+
+uint8_t cgn_test_run_read(cgn_test_env *env, cgn_exec *e, int buf) {
+    unsigned char zeros[CGN_TEST_BUF_SIZE] = {0}, got[CGN_TEST_BUF_SIZE];
+    env->backend->write(env, env->buf[buf], zeros, sizeof zeros);
+    OK(env->backend->launch(env, e));
+    env->backend->read(env, env->buf[buf], got, sizeof got);
+    return got[0];
+}

@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cmocka.h>
 
@@ -23,5 +24,10 @@
 /* *state becomes the cgn_test_env. */
 int cgn_test_fixture_setup(void **state);
 int cgn_test_fixture_teardown(void **state);
+
+/* A memset of 8 bytes of `value` into buffer `buf`, with that buffer's owner when `owned`. */
+cgn_memset_desc cgn_test_fill_desc(cgn_test_env *env, int buf, uint32_t value, int owned);
+/* Runs exec once from zeroed buffers and returns byte 0 of buffer `buf`. */
+uint8_t cgn_test_run_read(cgn_test_env *env, cgn_exec *e, int buf);
 
 #endif /* CGN_TESTS_CGN_TEST_FIXTURE_H */

@@ -19,24 +19,6 @@
 #include "cgn_test_fixture.h"
 #include "runtime.h"
 
-static cgn_memset_desc fill_desc(cgn_test_env *env, int buf, uint32_t value, int owned) {
-    cgn_memset_desc d = CGN_MEMSET_DESC_INIT;
-    d.dst = env->buf[buf];
-    d.dst_owner = owned ? env->owner[buf] : NULL;
-    d.value = value;
-    d.width = 8;
-    return d;
-}
-
-/* Runs exec once from zeroed buffers and returns byte 0 of buffer `buf`. */
-static uint8_t run_read(cgn_test_env *env, cgn_exec *e, int buf) {
-    unsigned char zeros[CGN_TEST_BUF_SIZE] = {0}, got[CGN_TEST_BUF_SIZE];
-    env->backend->write(env, env->buf[buf], zeros, sizeof zeros);
-    OK(env->backend->launch(env, e));
-    env->backend->read(env, env->buf[buf], got, sizeof got);
-    return got[0];
-}
-
 /* Unset fields keep what *that executable* has, not what the definition has now. */
 static void test_partial_exec_update_reads_the_executable(void **state) {
     cgn_test_env *env = *state;
@@ -44,7 +26,7 @@ static void test_partial_exec_update_reads_the_executable(void **state) {
     cgn_node *n;
     cgn_exec *e;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
     OK(cgn_graph_instantiate(g, &e));
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
@@ -79,7 +61,7 @@ static void test_retired_version_waits_for_launches(void **state) {
     cgn_node *n;
     cgn_exec *e;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
     OK(cgn_graph_instantiate(g, &e));
     cgn_fault_reset_counts();
@@ -114,7 +96,7 @@ static void test_raw_handle_keeps_everything(void **state) {
     cgn_node *n;
     cgn_exec *e;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
     OK(cgn_graph_instantiate(g, &e));
     CUgraphExec raw;
@@ -142,7 +124,7 @@ static void test_destroy_in_flight_keeps_owners_until_done(void **state) {
     cgn_node *n;
     cgn_exec *e;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
     OK(cgn_graph_instantiate(g, &e));
     OK(cgn_graph_destroy(g));
@@ -167,7 +149,7 @@ static void test_destroy_with_retired_versions_waiting(void **state) {
     cgn_node *n;
     cgn_exec *e;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
     OK(cgn_graph_instantiate(g, &e));
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
@@ -310,7 +292,7 @@ static void test_stale_and_foreign_handles(void **state) {
     cgn_node *n;
     cgn_exec *e;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 1);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 1);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
     OK(cgn_graph_instantiate(g, &e));
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
@@ -357,10 +339,10 @@ static void test_topology_changes_are_named(void **state) {
     cgn_node *a, *b;
     cgn_exec *e;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &a));
     OK(cgn_graph_instantiate(g, &e));
-    cgn_memset_desc d2 = fill_desc(env, 1, 0x22, 0);
+    cgn_memset_desc d2 = cgn_test_fill_desc(env, 1, 0x22, 0);
     OK(cgn_graph_add_memset(g, &a, 1, &d2, &b));
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_value(&u, 0x33, 1);
@@ -370,22 +352,22 @@ static void test_topology_changes_are_named(void **state) {
     assert_int_equal(cgn_exec_update_from_graph(e, g), CGN_ERROR_INVALID_VALUE);
     assert_non_null(strstr(cgn_last_error(), "more nodes"));
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecUpdate), 0);
-    assert_int_equal(run_read(env, e, 0), 0x11);
+    assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
     OK(cgn_node_destroy(b));
     OK(cgn_memset_node_update(a, &u));
     OK(cgn_exec_update_from_graph(e, g));
-    assert_int_equal(run_read(env, e, 0), 0x33);
+    assert_int_equal(cgn_test_run_read(env, e, 0), 0x33);
     /* A node destroyed and another of the same type added in its place: the same shape, but
      * the executable still pairs its slot with the old node (found by fuzz_api). */
     cgn_node *c;
-    cgn_memset_desc d3 = fill_desc(env, 0, 0x44, 0);
+    cgn_memset_desc d3 = cgn_test_fill_desc(env, 0, 0x44, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d3, &c));
     OK(cgn_node_destroy(a));
     cgn_fault_reset_counts();
     assert_int_equal(cgn_exec_update_from_graph(e, g), CGN_ERROR_INVALID_VALUE);
     assert_non_null(strstr(cgn_last_error(), "not instantiated with"));
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecUpdate), 0);
-    assert_int_equal(run_read(env, e, 0), 0x33);
+    assert_int_equal(cgn_test_run_read(env, e, 0), 0x33);
     /* Refreshing from another graph is refused. */
     cgn_graph *other;
     OK(cgn_graph_create(&other));
@@ -405,7 +387,7 @@ static void test_records_stay_bounded(void **state) {
         OK(cgn_graph_create(&src[k]));
         cgn_node *prev = NULL;
         for (int i = 0; i < 8; i++) {
-            cgn_memset_desc d = fill_desc(env, k, 0x10u + (uint32_t)i, 1);
+            cgn_memset_desc d = cgn_test_fill_desc(env, k, 0x10u + (uint32_t)i, 1);
             cgn_node *n;
             OK(cgn_graph_add_memset(src[k], prev ? &prev : NULL, prev ? 1 : 0, &d, &n));
             prev = n;
@@ -421,7 +403,7 @@ static void test_records_stay_bounded(void **state) {
         cgn_child_graph_update_set_graph(&u, src[(i + 1) & 1]);
         OK(cgn_child_graph_node_update(child, &u));
         cgn_node *n;
-        cgn_memset_desc d = fill_desc(env, 2, 1, 0);
+        cgn_memset_desc d = cgn_test_fill_desc(env, 2, 1, 0);
         OK(cgn_graph_add_memset(parent, NULL, 0, &d, &n));
         OK(cgn_node_destroy(n));
         assert_int_equal(cgn__handles_live(), live);
@@ -440,7 +422,7 @@ static void test_sizes_that_overflow(void **state) {
     cgn_graph *g;
     cgn_node *n;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
     cgn_node *deps[1] = {n};
     assert_int_equal(cgn_graph_add_memset(g, deps, SIZE_MAX / 2, &d, &n),

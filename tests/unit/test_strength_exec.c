@@ -25,24 +25,6 @@ static void assert_message(const char *want) {
         fail_msg("message \"%s\", expected \"%s\"", cgn_last_error(), want);
 }
 
-static cgn_memset_desc fill_desc(cgn_test_env *env, int buf, uint32_t value, int owned) {
-    cgn_memset_desc d = CGN_MEMSET_DESC_INIT;
-    d.dst = env->buf[buf];
-    d.dst_owner = owned ? env->owner[buf] : NULL;
-    d.value = value;
-    d.width = 8;
-    return d;
-}
-
-/* Runs exec once from zeroed buffers and returns byte 0 of buffer `buf`. */
-static uint8_t run_read(cgn_test_env *env, cgn_exec *e, int buf) {
-    unsigned char zeros[CGN_TEST_BUF_SIZE] = {0}, got[CGN_TEST_BUF_SIZE];
-    env->backend->write(env, env->buf[buf], zeros, sizeof zeros);
-    OK(env->backend->launch(env, e));
-    env->backend->read(env, env->buf[buf], got, sizeof got);
-    return got[0];
-}
-
 #define REFRESH_RULE                                                                               \
     "; rule: an executable keeps its topology (nodes added or destroyed after the instantiation "  \
     "need a new executable)"
@@ -58,7 +40,7 @@ static void test_refresh_refuses_node_of_another_type(void **state) {
     cgn_node *a, *other;
     cgn_exec *e;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &a));
     OK(cgn_graph_instantiate(g, &e));
     OK(cgn_node_destroy(a));
@@ -72,7 +54,7 @@ static void test_refresh_refuses_node_of_another_type(void **state) {
              (void *)g, (void *)other);
     assert_message(want);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecUpdate), 0);
-    assert_int_equal(run_read(env, e, 0), 0x11);
+    assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
     OK(cgn_exec_destroy(e));
     OK(cgn_graph_destroy(g));
 }
@@ -85,11 +67,11 @@ static void test_refresh_refuses_node_added_in_a_destroyed_slot(void **state) {
     cgn_node *a, *c;
     cgn_exec *e;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &a));
     OK(cgn_graph_instantiate(g, &e));
     OK(cgn_node_destroy(a));
-    cgn_memset_desc d2 = fill_desc(env, 0, 0x22, 0);
+    cgn_memset_desc d2 = cgn_test_fill_desc(env, 0, 0x22, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d2, &c));
     assert_int_equal(cgn_node_is_alive(a), 0);
     cgn_fault_reset_counts();
@@ -102,7 +84,7 @@ static void test_refresh_refuses_node_added_in_a_destroyed_slot(void **state) {
              (void *)g, (void *)c);
     assert_message(want);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecUpdate), 0);
-    assert_int_equal(run_read(env, e, 0), 0x11);
+    assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
     OK(cgn_exec_destroy(e));
     OK(cgn_graph_destroy(g));
 }
@@ -115,9 +97,9 @@ static void test_refresh_refuses_fewer_nodes(void **state) {
     cgn_node *a, *b;
     cgn_exec *e;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &a));
-    cgn_memset_desc d2 = fill_desc(env, 1, 0x22, 0);
+    cgn_memset_desc d2 = cgn_test_fill_desc(env, 1, 0x22, 0);
     OK(cgn_graph_add_memset(g, &a, 1, &d2, &b));
     OK(cgn_graph_instantiate(g, &e));
     OK(cgn_node_destroy(b));
@@ -130,7 +112,7 @@ static void test_refresh_refuses_fewer_nodes(void **state) {
              (void *)g);
     assert_message(want);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecUpdate), 0);
-    assert_int_equal(run_read(env, e, 1), 0x22);
+    assert_int_equal(cgn_test_run_read(env, e, 1), 0x22);
     OK(cgn_exec_destroy(e));
     OK(cgn_graph_destroy(g));
 }
@@ -144,7 +126,7 @@ static void test_exec_child_graph_topology_is_checked(void **state) {
     cgn_node *m1, *m2, *k, *x, *y;
     cgn_exec *e;
     OK(cgn_graph_create(&src));
-    cgn_memset_desc d0 = fill_desc(env, 0, 0x11, 0), d1 = fill_desc(env, 1, 0x12, 0);
+    cgn_memset_desc d0 = cgn_test_fill_desc(env, 0, 0x11, 0), d1 = cgn_test_fill_desc(env, 1, 0x12, 0);
     OK(cgn_graph_add_memset(src, NULL, 0, &d0, &m1));
     OK(cgn_graph_add_memset(src, &m1, 1, &d1, &m2));
     OK(cgn_graph_create(&parent));
@@ -154,7 +136,7 @@ static void test_exec_child_graph_topology_is_checked(void **state) {
     OK(cgn_graph_instantiate(parent, &e));
 
     OK(cgn_graph_create(&fewer));
-    cgn_memset_desc f0 = fill_desc(env, 0, 0x21, 0);
+    cgn_memset_desc f0 = cgn_test_fill_desc(env, 0, 0x21, 0);
     OK(cgn_graph_add_memset(fewer, NULL, 0, &f0, &x));
     cgn_child_graph_update u = CGN_CHILD_GRAPH_UPDATE_INIT;
     u.set = CGN_CHILD_GRAPH_SET_GRAPH;
@@ -171,7 +153,7 @@ static void test_exec_child_graph_topology_is_checked(void **state) {
 
     OK(cgn_graph_create(&typed));
     OK(cgn_graph_add_empty(typed, NULL, 0, &y));
-    cgn_memset_desc t1 = fill_desc(env, 1, 0x22, 0);
+    cgn_memset_desc t1 = cgn_test_fill_desc(env, 1, 0x22, 0);
     OK(cgn_graph_add_memset(typed, &y, 1, &t1, &x));
     u.graph = typed;
     cgn_fault_reset_counts();
@@ -182,16 +164,16 @@ static void test_exec_child_graph_topology_is_checked(void **state) {
              (void *)typed, (void *)y);
     assert_message(want);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecNodeSetParams), 0);
-    assert_int_equal(run_read(env, e, 0), 0x11);
+    assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
 
     OK(cgn_graph_create(&same));
-    cgn_memset_desc s0 = fill_desc(env, 0, 0x31, 0), s1 = fill_desc(env, 1, 0x32, 0);
+    cgn_memset_desc s0 = cgn_test_fill_desc(env, 0, 0x31, 0), s1 = cgn_test_fill_desc(env, 1, 0x32, 0);
     OK(cgn_graph_add_memset(same, NULL, 0, &s0, &x));
     OK(cgn_graph_add_memset(same, &x, 1, &s1, &y));
     u.graph = same;
     OK(cgn_child_graph_exec_update(e, k, &u));
-    assert_int_equal(run_read(env, e, 0), 0x31);
-    assert_int_equal(run_read(env, e, 1), 0x32);
+    assert_int_equal(cgn_test_run_read(env, e, 0), 0x31);
+    assert_int_equal(cgn_test_run_read(env, e, 1), 0x32);
 
     OK(cgn_exec_destroy(e));
     OK(cgn_graph_destroy(parent));
@@ -226,7 +208,7 @@ static void test_refresh_refusal_names_result_and_node(void **state) {
     cgn_node *a, *b;
     cgn_exec *e;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &a));
     OK(cgn_graph_add_empty(g, &a, 1, &b));
     OK(cgn_graph_instantiate(g, &e));
@@ -291,7 +273,7 @@ static void test_refresh_refusal_names_result_and_node(void **state) {
     assert_message(want);
 
     cgn_driver_install(refusing_inner);
-    assert_int_equal(run_read(env, e, 0), 0x11);
+    assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
     OK(cgn_exec_destroy(e));
     OK(cgn_graph_destroy(g));
 }
@@ -308,7 +290,7 @@ static void test_version_from_refresh_unseen_is_released_at_once(void **state) {
         cgn_node *n[2];
         cgn_exec *e;
         OK(cgn_graph_create(&g));
-        cgn_memset_desc d0 = fill_desc(env, 0, 0x11, 0), d1 = fill_desc(env, 1, 0x12, 0);
+        cgn_memset_desc d0 = cgn_test_fill_desc(env, 0, 0x11, 0), d1 = cgn_test_fill_desc(env, 1, 0x12, 0);
         OK(cgn_graph_add_memset(g, NULL, 0, &d0, &n[0]));
         OK(cgn_graph_add_memset(g, NULL, 0, &d1, &n[1]));
         OK(cgn_graph_instantiate(g, &e));
@@ -327,7 +309,7 @@ static void test_version_from_refresh_unseen_is_released_at_once(void **state) {
         OK(cgn_exec_launch(e, NULL));
         assert_int_equal(cgn_fault_calls(CGN_FAULT_cuEventRecord), 0);
         assert_int_equal(cgn_fault_calls(CGN_FAULT_cuEventCreate), 0);
-        assert_int_equal(run_read(env, e, 2 + which), 0x11 + which);
+        assert_int_equal(cgn_test_run_read(env, e, 2 + which), 0x11 + which);
         OK(cgn_exec_destroy(e));
         OK(cgn_graph_destroy(g));
     }

@@ -178,14 +178,6 @@ static void test_loader_working_driver(void **state) {
 
 /* ---- version gates --------------------------------------------------------------------------- */
 
-static cgn_memset_desc fill_desc(cgn_test_env *env, int buf, unsigned value) {
-    cgn_memset_desc d = CGN_MEMSET_DESC_INIT;
-    d.dst = env->buf[buf];
-    d.value = value;
-    d.width = 8;
-    return d;
-}
-
 /* Updates need 12.2 at both levels, enabling needs 11.6: older drivers are refused before
  * anything changes, with both versions as major.minor (docs/errors.md, example update_gate). */
 static void test_version_gates(void **state) {
@@ -194,7 +186,7 @@ static void test_version_gates(void **state) {
     cgn_node *n;
     cgn_exec *e;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
     OK(cgn_graph_instantiate(g, &e));
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
@@ -304,7 +296,7 @@ static void test_exec_refused_lists_fields_and_rules(void **state) {
     cgn_node *n;
     cgn_exec *e;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
     OK(cgn_graph_instantiate(g, &e));
     cgn_status st = CGN_OK;

@@ -49,15 +49,6 @@ static size_t node_count(const cgn_graph *g) {
     return n;
 }
 
-static cgn_memset_desc fill_desc(cgn_test_env *env, int buf, unsigned value, int owned) {
-    cgn_memset_desc d = CGN_MEMSET_DESC_INIT;
-    d.dst = env->buf[buf];
-    d.dst_owner = owned ? env->owner[buf] : NULL;
-    d.value = value;
-    d.width = 8;
-    return d;
-}
-
 /* ---- kernels: argument blocks ---------------------------------------------------------------- */
 
 /* A kernel whose first parameter is a device pointer; it writes every other argument's bytes
@@ -666,7 +657,7 @@ static void test_no_context_message(void **state) {
     cgn_graph *g;
     cgn_node *n = NULL;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 1);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 1);
     long refs = owner_refs(env->owner[0]);
     size_t live = cgn__handles_live();
     env->backend->set_context(env, CGN_TEST_CTX_NONE);
@@ -745,7 +736,7 @@ static void test_instantiate_failures(void **state) {
     inst_ctx c;
     OK(cgn_graph_create(&c.g));
     cgn_node *n;
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 1);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 1);
     OK(cgn_graph_add_memset(c.g, NULL, 0, &d, &n));
     cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
     cd.graph = cgn_test_graph(env, 1);
@@ -768,7 +759,7 @@ static void test_raw_handle_keeps_versions_retired_before(void **state) {
     cgn_node *n;
     cgn_exec *e;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
     OK(cgn_graph_instantiate(g, &e));
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
@@ -799,7 +790,7 @@ static void test_refresh_refused_without_result_info(void **state) {
     cgn_node *n;
     cgn_exec *e;
     OK(cgn_graph_create(&g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
     OK(cgn_graph_instantiate(g, &e));
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
@@ -850,7 +841,7 @@ static void exec_with_cgn_only_version(cgn_test_env *env, cgn_graph **g, cgn_nod
     OK(cgn_owner_create(NULL, count_release, &o));
     releases = 0;
     OK(cgn_graph_create(g));
-    cgn_memset_desc d = fill_desc(env, 0, 0x11, 0);
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(*g, NULL, 0, &d, n));
     OK(cgn_graph_instantiate(*g, e));
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
