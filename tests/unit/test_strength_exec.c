@@ -4,7 +4,10 @@
  * the graph and the node; the same rules for an executable's child graph; a driver refusal of
  * cuGraphExecUpdate named by its result and its node; a version installed by a refresh and
  * replaced before any launch saw it (released at once: the next launch records no fence); and
- * the message for a pointer that is no cgn handle. (Issue 8: test strength.) */
+ * the message for a pointer that is no cgn handle; child-graph sources with other dependencies or
+ * a differing nested embedding; an embedding the driver could not locate; fences made and polled
+ * in the executable's own context without touching the context stack, and cgn_collect()'s count;
+ * NULL-argument messages. (Issue 8: test strength.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +21,7 @@
 #include "cgn_fault.h"
 #include "cgn_test_env.h"
 #include "cgn_test_fixture.h"
+#include "fake_driver.h"
 #include "runtime.h"
 
 static void assert_message(const char *want) {
@@ -340,6 +344,269 @@ static void test_not_a_handle_message(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* ---- child graphs: dependencies and nested embeddings ----------------------------------------- */
+
+/* A source of the same node types and dependency counts whose dependency points at another node
+ * than the executable's copy is refused, naming the node; the driver is not asked. */
+static void test_exec_child_graph_other_dependencies_refused(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *src, *parent, *other;
+    cgn_node *a, *b, *c, *x, *y, *z, *k;
+    cgn_exec *e;
+    OK(cgn_graph_create(&src));
+    cgn_memset_desc d0 = cgn_test_fill_desc(env, 0, 0x11, 0), d1 = cgn_test_fill_desc(env, 1, 0x12, 0),
+                    d2 = cgn_test_fill_desc(env, 2, 0x13, 0);
+    OK(cgn_graph_add_memset(src, NULL, 0, &d0, &a));
+    OK(cgn_graph_add_memset(src, NULL, 0, &d1, &b));
+    OK(cgn_graph_add_memset(src, &a, 1, &d2, &c));
+    OK(cgn_graph_create(&parent));
+    cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
+    cd.graph = src;
+    OK(cgn_graph_add_child_graph(parent, NULL, 0, &cd, &k));
+    OK(cgn_graph_instantiate(parent, &e));
+
+    OK(cgn_graph_create(&other));
+    cgn_memset_desc o0 = cgn_test_fill_desc(env, 0, 0x21, 0), o1 = cgn_test_fill_desc(env, 1, 0x22, 0),
+                    o2 = cgn_test_fill_desc(env, 2, 0x23, 0);
+    OK(cgn_graph_add_memset(other, NULL, 0, &o0, &x));
+    OK(cgn_graph_add_memset(other, NULL, 0, &o1, &y));
+    OK(cgn_graph_add_memset(other, &y, 1, &o2, &z)); /* depends on the second node, not the first */
+    cgn_child_graph_update u = CGN_CHILD_GRAPH_UPDATE_INIT;
+    u.set = CGN_CHILD_GRAPH_SET_GRAPH;
+    u.graph = other;
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_child_graph_exec_update(e, k, &u), CGN_ERROR_INVALID_VALUE);
+    char want[512];
+    snprintf(want, sizeof want,
+             "cgn_child_graph_exec_update: field graph: graph %p has different dependencies "
+             "(node %p)" CHILD_RULE,
+             (void *)other, (void *)z);
+    assert_message(want);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecNodeSetParams), 0);
+    assert_int_equal(cgn_test_run_read(env, e, 2), 0x13);
+
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(parent));
+    OK(cgn_graph_destroy(src));
+    OK(cgn_graph_destroy(other));
+}
+
+/* A source whose own child graph differs in topology (one level down) is refused like a
+ * difference at the top: the message names the source; the driver is not asked. */
+static void test_exec_child_graph_nested_topology_is_checked(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *inner, *src, *parent, *inner2, *other;
+    cgn_node *m1, *m2, *c, *k, *x, *c2;
+    cgn_exec *e;
+    OK(cgn_graph_create(&inner));
+    cgn_memset_desc d0 = cgn_test_fill_desc(env, 0, 0x11, 0), d1 = cgn_test_fill_desc(env, 1, 0x12, 0);
+    OK(cgn_graph_add_memset(inner, NULL, 0, &d0, &m1));
+    OK(cgn_graph_add_memset(inner, &m1, 1, &d1, &m2));
+    OK(cgn_graph_create(&src));
+    cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
+    cd.graph = inner;
+    OK(cgn_graph_add_child_graph(src, NULL, 0, &cd, &c));
+    OK(cgn_graph_create(&parent));
+    cd.graph = src;
+    OK(cgn_graph_add_child_graph(parent, NULL, 0, &cd, &k));
+    OK(cgn_graph_instantiate(parent, &e));
+
+    OK(cgn_graph_create(&inner2));
+    cgn_memset_desc f0 = cgn_test_fill_desc(env, 0, 0x21, 0);
+    OK(cgn_graph_add_memset(inner2, NULL, 0, &f0, &x));
+    OK(cgn_graph_create(&other));
+    cd.graph = inner2;
+    OK(cgn_graph_add_child_graph(other, NULL, 0, &cd, &c2));
+    cgn_child_graph_update u = CGN_CHILD_GRAPH_UPDATE_INIT;
+    u.set = CGN_CHILD_GRAPH_SET_GRAPH;
+    u.graph = other;
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_child_graph_exec_update(e, k, &u), CGN_ERROR_INVALID_VALUE);
+    char want[512];
+    snprintf(want, sizeof want,
+             "cgn_child_graph_exec_update: field graph: graph %p has fewer nodes than the "
+             "executable's copy" CHILD_RULE,
+             (void *)other);
+    assert_message(want);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecNodeSetParams), 0);
+    assert_int_equal(cgn_test_run_read(env, e, 1), 0x12);
+
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(parent));
+    OK(cgn_graph_destroy(src));
+    OK(cgn_graph_destroy(inner));
+    OK(cgn_graph_destroy(other));
+    OK(cgn_graph_destroy(inner2));
+}
+
+/* ---- an embedding that could not be located ----------------------------------------------- */
+
+static cgn_driver_table lost_table;
+
+static CUresult lost_child_graph(CUgraphNode node, CUgraph *graph_out) {
+    (void)node;
+    (void)graph_out;
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* When the driver cannot give the new embedding after a child node's graph was replaced, the
+ * embedded graph handle reports it when instantiated (docs/errors.md, CGN_ERROR_DRIVER). */
+static void test_instantiate_lost_embedding_message(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *src, *parent, *repl, *embedded;
+    cgn_node *m, *k, *r;
+    cgn_exec *e = NULL;
+    OK(cgn_graph_create(&src));
+    cgn_memset_desc d0 = cgn_test_fill_desc(env, 0, 0x11, 0);
+    OK(cgn_graph_add_memset(src, NULL, 0, &d0, &m));
+    OK(cgn_graph_create(&parent));
+    cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
+    cd.graph = src;
+    OK(cgn_graph_add_child_graph(parent, NULL, 0, &cd, &k));
+    OK(cgn_graph_create(&repl));
+    cgn_memset_desc r0 = cgn_test_fill_desc(env, 0, 0x21, 0);
+    OK(cgn_graph_add_memset(repl, NULL, 0, &r0, &r));
+
+    const cgn_driver_table *inner = cgn__driver;
+    lost_table = *inner;
+    lost_table.cuGraphChildGraphNodeGetGraph = lost_child_graph;
+    cgn_driver_install(&lost_table);
+    cgn_child_graph_update u = CGN_CHILD_GRAPH_UPDATE_INIT;
+    u.set = CGN_CHILD_GRAPH_SET_GRAPH;
+    u.graph = repl;
+    cgn_status st = cgn_child_graph_node_update(k, &u);
+    cgn_driver_install(inner);
+    OK(st);
+
+    OK(cgn_child_graph_node_embedded(k, &embedded));
+    assert_int_equal(cgn_graph_instantiate(embedded, &e), CGN_ERROR_DRIVER);
+    char want[512];
+    snprintf(want, sizeof want,
+             "cgn_graph_instantiate: embedded graph %p could not be located after its child "
+             "node was replaced",
+             (void *)embedded);
+    assert_message(want);
+    assert_null(e);
+
+    OK(cgn_graph_destroy(parent));
+    OK(cgn_graph_destroy(src));
+    OK(cgn_graph_destroy(repl));
+}
+
+/* ---- fences: contexts and cgn_collect ------------------------------------------------------- */
+
+/* A launch from the executable's own context makes its fence event there without touching the
+ * context stack, and cgn_collect() polls it the same way; cgn_collect() returns the number of
+ * releases it ran: the retired version and its owner. */
+static void test_fence_in_own_context_and_collect_count(void **state) {
+    cgn_test_env *env = *state;
+    CUcontext c0 = cgn_fake_context(0);
+    cgn_fake_set_current_context(c0);
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_dst(&u, env->buf[1], env->owner[1]);
+    OK(cgn_memset_exec_update(e, n, &u)); /* the executable holds owner 1 */
+    cgn_test_env_drop_owners(env);
+    cgn_collect(); /* the owners nothing holds any more */
+    cgn_fake_hold_completion(1);
+    cgn_fault_reset_counts();
+    OK(cgn_exec_launch(e, NULL)); /* in flight, reading owner 1's buffer: fenced */
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuEventCreate), 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuEventRecord), 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent), 0);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPopCurrent), 0);
+    cgn_memset_update back = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_dst(&back, env->buf[2], NULL);
+    OK(cgn_memset_exec_update(e, n, &back)); /* owner 1's version retires, waiting on the fence */
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_collect(), 0); /* its launch has not completed */
+    assert_true(cgn_fault_calls(CGN_FAULT_cuEventQuery) >= 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent), 0);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPopCurrent), 0);
+    assert_int_equal(env->released[1], 0);
+    cgn_fake_hold_completion(0);
+    assert_int_equal(cgn_fake_complete_pending(), 1);
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_collect(), 1); /* the retired version (owner 1 goes with it) */
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent), 0);
+    assert_int_equal(env->released[1], 1);
+    assert_int_equal(cgn_collect(), 0);
+    CUcontext now = NULL;
+    assert_int_equal(cgn_fake_table()->cuCtxGetCurrent(&now), CUDA_SUCCESS);
+    assert_ptr_equal(now, c0);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* An executable destroyed with a launch in flight, from its own context: cgn_collect() polls the
+ * launch's fence without touching the context stack, and once the launch completed releases what
+ * the executable held, returning the number released. */
+static void test_destroyed_in_flight_polled_in_own_context(void **state) {
+    cgn_test_env *env = *state;
+    CUcontext c0 = cgn_fake_context(0);
+    cgn_fake_set_current_context(c0);
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_dst(&u, env->buf[1], env->owner[1]);
+    OK(cgn_memset_exec_update(e, n, &u)); /* the executable holds owner 1 */
+    cgn_test_env_drop_owners(env);
+    cgn_collect(); /* the owners nothing holds any more */
+    cgn_fake_hold_completion(1);
+    OK(cgn_exec_launch(e, NULL));
+    OK(cgn_exec_destroy(e)); /* in flight: owner 1 waits for the launch */
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_collect(), 0);
+    assert_true(cgn_fault_calls(CGN_FAULT_cuEventQuery) >= 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent), 0);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPopCurrent), 0);
+    assert_int_equal(env->released[1], 0);
+    cgn_fake_hold_completion(0);
+    assert_int_equal(cgn_fake_complete_pending(), 1);
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_collect(), 1); /* the executable's version (owner 1 goes with it) */
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent), 0);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPopCurrent), 0);
+    assert_int_equal(env->released[1], 1);
+    CUcontext now = NULL;
+    assert_int_equal(cgn_fake_table()->cuCtxGetCurrent(&now), CUDA_SUCCESS);
+    assert_ptr_equal(now, c0);
+    OK(cgn_graph_destroy(g));
+}
+
+/* ---- NULL arguments ------------------------------------------------------------------------ */
+
+static void test_null_argument_messages(void **state) {
+    (void)state;
+    cgn_graph *g, *out = NULL;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    OK(cgn_graph_add_empty(g, NULL, 0, &n));
+    assert_int_equal(cgn_graph_raw(g, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_message("cgn_graph_raw: raw_out is NULL");
+    assert_int_equal(cgn_node_graph(n, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_message("cgn_node_graph: graph_out is NULL");
+    assert_int_equal(cgn_node_graph(NULL, &out), CGN_ERROR_INVALID_ARGUMENT);
+    assert_message("cgn_node_graph: node is NULL");
+    assert_null(out);
+    assert_int_equal(cgn_graph_destroy(NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_message("cgn_graph_destroy: graph is NULL");
+    OK(cgn_node_graph(n, &out));
+    assert_ptr_equal(out, g);
+    OK(cgn_graph_destroy(g));
+}
+
 int main(void) {
     cgn_test_env probe; /* a GPU build without a device skips (77) */
     int rc = cgn_test_env_open(&probe);
@@ -355,6 +622,12 @@ int main(void) {
         T(test_refresh_refusal_names_result_and_node),
         T(test_version_from_refresh_unseen_is_released_at_once),
         T(test_not_a_handle_message),
+        T(test_exec_child_graph_other_dependencies_refused),
+        T(test_exec_child_graph_nested_topology_is_checked),
+        T(test_instantiate_lost_embedding_message),
+        T(test_fence_in_own_context_and_collect_count),
+        T(test_destroyed_in_flight_polled_in_own_context),
+        T(test_null_argument_messages),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,9 @@
  * forked child, since cgn loads the driver once per process), the driver version gates of
  * updates and of enabling, executable-level changes the driver refuses (the fields set, the
  * rules only the driver checks, the status), and node types in adopted graphs (nodes that run in
- * no context adopt with none current; CUDA-only nodes are named so). (Issue 8: test strength.) */
+ * no context adopt with none current; CUDA-only nodes are named so), the node's context around
+ * executable updates, the kernel grid rule, adoption order and limits, unsupported nodes in
+ * embedded copies, and driver failures without cuGetErrorName. (Issue 8: test strength.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -459,6 +461,269 @@ static void test_cuda_only_node_named(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* ---- the context of executable updates ------------------------------------------------------ */
+
+/* The driver table in use, with cuGraphExecNodeSetParams recording the context current when it
+ * is called. */
+static cgn_driver_table recording_table;
+static CUresult (*inner_exec_set)(CUgraphExec, CUgraphNode, CUgraphNodeParams *);
+static CUresult (*inner_get_current)(CUcontext *);
+static CUcontext ctx_at_exec_set;
+static int exec_set_calls;
+
+static CUresult recording_exec_set(CUgraphExec exec, CUgraphNode node, CUgraphNodeParams *p) {
+    ctx_at_exec_set = (CUcontext)(uintptr_t)1; /* not a context: a failed query shows */
+    (void)inner_get_current(&ctx_at_exec_set);
+    exec_set_calls++;
+    return inner_exec_set(exec, node, p);
+}
+
+/* Child graph and event wait nodes of an executable are updated with the node's context (the
+ * one current at add) current, whatever the caller has current (none or another), and the
+ * caller's is left as found (docs/design.md, docs/adopt.md "Context"). */
+static void test_exec_update_runs_in_node_context(void **state) {
+    cgn_test_env *env = *state;
+    CUcontext own = NULL;
+    CU_OK(drv()->cuCtxGetCurrent(&own));
+    assert_non_null(own);
+    cgn_graph *g, *src[2];
+    cgn_node *child, *wait, *empty;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    for (int i = 0; i < 2; i++) {
+        OK(cgn_graph_create(&src[i]));
+        OK(cgn_graph_add_empty(src[i], NULL, 0, &empty));
+    }
+    cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
+    cd.graph = src[0];
+    OK(cgn_graph_add_child_graph(g, NULL, 0, &cd, &child));
+    cgn_event_wait_desc wd = CGN_EVENT_WAIT_DESC_INIT;
+    wd.event = env->event[0];
+    OK(cgn_graph_add_event_wait(g, &child, 1, &wd, &wait));
+    OK(cgn_graph_instantiate(g, &e));
+
+    recording_table = *drv();
+    inner_exec_set = recording_table.cuGraphExecNodeSetParams;
+    inner_get_current = recording_table.cuCtxGetCurrent;
+    recording_table.cuGraphExecNodeSetParams = recording_exec_set;
+    cgn_driver_install(&recording_table);
+    const int callers[] = {CGN_TEST_CTX_NONE, CGN_TEST_CTX_FOREIGN};
+    for (int i = 0; i < 2; i++) {
+        env->backend->set_context(env, callers[i]);
+        exec_set_calls = 0;
+        ctx_at_exec_set = NULL;
+        cgn_event_wait_update wu = CGN_EVENT_WAIT_UPDATE_INIT;
+        cgn_event_wait_update_set_event(&wu, env->event[1 - i], NULL);
+        OK(cgn_event_wait_exec_update(e, wait, &wu));
+        assert_int_equal(exec_set_calls, 1);
+        assert_ptr_equal(ctx_at_exec_set, own);
+        assert_int_equal(env->backend->current_context(env), callers[i]);
+
+        exec_set_calls = 0;
+        ctx_at_exec_set = NULL;
+        cgn_child_graph_update cu = CGN_CHILD_GRAPH_UPDATE_INIT;
+        cgn_child_graph_update_set_graph(&cu, src[1 - i]);
+        OK(cgn_child_graph_exec_update(e, child, &cu));
+        assert_int_equal(exec_set_calls, 1);
+        assert_ptr_equal(ctx_at_exec_set, own);
+        assert_int_equal(env->backend->current_context(env), callers[i]);
+    }
+    env->backend->set_context(env, CGN_TEST_CTX_OWN);
+    cgn_fault_install(env->backend->driver(env));
+
+    cgn_event_wait_desc wgot;
+    OK(cgn_event_wait_exec_get(e, wait, &wgot));
+    assert_ptr_equal(wgot.event, env->event[0]);
+    cgn_child_graph_desc cgot;
+    OK(cgn_child_graph_exec_get(e, child, &cgot));
+    assert_ptr_equal(cgot.graph, src[0]);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+    for (int i = 0; i < 2; i++)
+        OK(cgn_graph_destroy(src[i]));
+}
+
+/* ---- field rules ----------------------------------------------------------------------------- */
+
+/* A grid of depth 0 is refused by cgn, before the driver, like a zero width or height. */
+static void test_kernel_grid_depth_zero(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n = NULL;
+    OK(cgn_graph_create(&g));
+    cgn_kernel_desc kd = CGN_KERNEL_DESC_INIT;
+    kd.kernel = env->backend->kernel(env, "add_one");
+    kd.grid = CGN_DIM3(2, 3, 0);
+    kd.block = CGN_DIM3(1, 1, 1);
+    cgn_arg args[1] = {CGN_ARG(env->buf[0])};
+    kd.args = args;
+    kd.num_args = 1;
+    assert_int_equal(cgn_graph_add_kernel(g, NULL, 0, &kd, &n), CGN_ERROR_INVALID_VALUE);
+    assert_int_equal(cgn_last_status(), CGN_ERROR_INVALID_VALUE);
+    assert_message("cgn_graph_add_kernel: grid dimensions must be at least 1, not (2, 3, 0)");
+    assert_null(n);
+    CUgraph raw;
+    OK(cgn_graph_raw(g, &raw));
+    assert_int_equal(cgn_fake_graph_node_count(raw), 0);
+    OK(cgn_graph_destroy(g));
+}
+
+/* ---- adoption -------------------------------------------------------------------------------- */
+
+/* Nodes with no dependencies keep the order cuGraphGetNodes lists them in (docs/adopt.md
+ * "Order"); five of them: with four left to pick from, the last is a second choice too. */
+static void test_adopt_independent_nodes_keep_listing_order(void **state) {
+    (void)state;
+    enum { N = 5 };
+    CUgraph raw;
+    CU_OK(drv()->cuGraphCreate(&raw, 0));
+    for (int i = 0; i < N; i++) {
+        CUgraphNode node;
+        CU_OK(drv()->cuGraphAddEmptyNode(&node, raw, NULL, 0));
+    }
+    CUgraphNode listed[N];
+    size_t num = N;
+    CU_OK(drv()->cuGraphGetNodes(raw, listed, &num));
+    assert_int_equal(num, N);
+    cgn_graph *g;
+    OK(cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &g));
+    cgn_node *nodes[N];
+    size_t count = N;
+    OK(cgn_graph_nodes(g, nodes, &count));
+    assert_int_equal(count, N);
+    for (size_t i = 0; i < N; i++) {
+        CUgraphNode r;
+        OK(cgn_node_raw(nodes[i], &r));
+        size_t at = 0;
+        while (at < N && listed[at] != r)
+            at++;
+        if (at != i)
+            fail_msg("node %zu of the adopted graph is listed %zu", i, at);
+    }
+    OK(cgn_graph_destroy(g));
+}
+
+/* The driver's cuGraphGetNodes, reporting more nodes than any listing could hold. */
+static CUresult (*inner_get_nodes)(CUgraph, CUgraphNode *, size_t *);
+static size_t huge_count;
+static CUresult huge_get_nodes(CUgraph g, CUgraphNode *nodes, size_t *n) {
+    if (nodes == NULL) {
+        *n = huge_count;
+        return CUDA_SUCCESS;
+    }
+    return inner_get_nodes(g, nodes, n);
+}
+
+/* A node count too large for cgn's listing arrays is refused before allocating anything, with
+ * CGN_ERROR_OUT_OF_MEMORY naming the count; the graph stays the caller's, untouched. */
+static void test_adopt_node_count_too_large(void **state) {
+    cgn_test_env *env = *state;
+    CUgraph raw;
+    CU_OK(drv()->cuGraphCreate(&raw, 0));
+    CUgraphNode node;
+    CU_OK(drv()->cuGraphAddEmptyNode(&node, raw, NULL, 0));
+    recording_table = *drv();
+    inner_get_nodes = recording_table.cuGraphGetNodes;
+    recording_table.cuGraphGetNodes = huge_get_nodes;
+    cgn_driver_install(&recording_table);
+    /* The smallest count cgn's four size_t per node cannot address. */
+    huge_count = SIZE_MAX / 4 / sizeof(size_t) + 1;
+    cgn_graph *g = NULL;
+    assert_int_equal(cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &g), CGN_ERROR_OUT_OF_MEMORY);
+    char want[128];
+    snprintf(want, sizeof want, "cgn_graph_adopt: %zu nodes do not fit in memory", huge_count);
+    assert_message(want);
+    assert_null(g);
+    cgn_fault_install(env->backend->driver(env));
+    assert_int_equal(cgn_fake_graph_node_count(raw), 1);
+    OK(cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &g));
+    OK(cgn_graph_destroy(g));
+}
+
+/* A node cgn cannot update stays so in the copy a child graph node embeds: the copy is refused
+ * for the same reason as its source. */
+static void test_embedded_copy_of_unsupported_node(void **state) {
+    cgn_test_env *env = *state;
+    CUgraph raw;
+    CU_OK(drv()->cuGraphCreate(&raw, 0));
+    CUDA_MEMCPY3D two_d;
+    memset(&two_d, 0, sizeof two_d);
+    two_d.srcMemoryType = two_d.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    two_d.srcDevice = env->buf[0];
+    two_d.dstDevice = env->buf[1];
+    two_d.WidthInBytes = 4;
+    two_d.Height = 2;
+    two_d.Depth = 1;
+    two_d.srcPitch = two_d.dstPitch = 8;
+    CUcontext own = NULL;
+    CU_OK(drv()->cuCtxGetCurrent(&own));
+    CUgraphNode copy;
+    CU_OK(drv()->cuGraphAddMemcpyNode(&copy, raw, NULL, 0, &two_d, own));
+    cgn_graph *src;
+    OK(cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &src));
+    cgn_node *c = find(src, copy);
+    assert_int_equal(cgn_node_check_updatable(c), CGN_ERROR_NOT_SUPPORTED);
+    char want[512];
+    const char *why = "a multidimensional memcpy node; cgn updates plain 1-D copies between host "
+                      "and device memory";
+    snprintf(want, sizeof want,
+             "cgn_node_check_updatable: node %p cannot be updated by cgn: it is %s", (void *)c,
+             why);
+    assert_message(want);
+
+    cgn_graph *g;
+    cgn_node *child, *embedded;
+    OK(cgn_graph_create(&g));
+    cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
+    cd.graph = src;
+    OK(cgn_graph_add_child_graph(g, NULL, 0, &cd, &child));
+    OK(cgn_child_graph_node_find(child, c, &embedded));
+    assert_ptr_not_equal(embedded, c);
+    assert_int_equal(cgn_node_check_updatable(embedded), CGN_ERROR_NOT_SUPPORTED);
+    snprintf(want, sizeof want,
+             "cgn_node_check_updatable: node %p cannot be updated by cgn: it is %s",
+             (void *)embedded, why);
+    assert_message(want);
+    cgn_memcpy_update u = CGN_MEMCPY_UPDATE_INIT;
+    cgn_memcpy_update_set_size(&u, 2);
+    assert_int_equal(cgn_memcpy_node_update(embedded, &u), CGN_ERROR_NOT_SUPPORTED);
+    OK(cgn_graph_destroy(g));
+    OK(cgn_graph_destroy(src));
+}
+
+/* ---- driver error names ---------------------------------------------------------------------- */
+
+/* A driver table without cuGetErrorName: failures still report, naming the CUresult "an
+ * unknown CUresult" with its number. */
+static void test_driver_failure_without_error_names(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    CUevent ev = cgn_fake_event_create(), dead = cgn_fake_event_create();
+    assert_non_null(ev);
+    assert_non_null(dead);
+    cgn_event_record_desc rd = CGN_EVENT_RECORD_DESC_INIT;
+    rd.event = ev;
+    OK(cgn_graph_add_event_record(g, NULL, 0, &rd, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    CU_OK(drv()->cuEventDestroy(dead));
+    recording_table = *drv();
+    recording_table.cuGetErrorName = NULL;
+    cgn_driver_install(&recording_table);
+    cgn_event_record_update eu = CGN_EVENT_RECORD_UPDATE_INIT;
+    cgn_event_record_update_set_event(&eu, dead, NULL);
+    assert_int_equal(cgn_event_record_exec_update(e, n, &eu), CGN_ERROR_DRIVER);
+    assert_message("cgn_event_record_exec_update: cuGraphExecNodeSetParams returned "
+                   "an unknown CUresult (1); the driver refused this change in the executable "
+                   "(fields set: event event_owner); nothing changed");
+    cgn_fault_install(env->backend->driver(env));
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+    CU_OK(drv()->cuEventDestroy(ev));
+}
+
 int main(void) {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, cgn_test_fixture_setup, cgn_test_fixture_teardown)
     const struct CMUnitTest tests[] = {
@@ -474,6 +739,12 @@ int main(void) {
         T(test_exec_refused_without_rule),
         T(test_adopt_contextless_nodes_without_context),
         T(test_cuda_only_node_named),
+        T(test_exec_update_runs_in_node_context),
+        T(test_kernel_grid_depth_zero),
+        T(test_adopt_independent_nodes_keep_listing_order),
+        T(test_adopt_node_count_too_large),
+        T(test_embedded_copy_of_unsupported_node),
+        T(test_driver_failure_without_error_names),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

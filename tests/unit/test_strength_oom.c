@@ -368,6 +368,31 @@ static cgn_status call_empty(cgn_test_env *env, scenario *s) {
     return cgn_graph_add_empty(s->g, NULL, 0, &s->n);
 }
 
+/* A node with a dependency: the graph keeps only the node it depends on. */
+static void prepare_graph_with_node(cgn_test_env *env, scenario *s) {
+    prepare_graph(env, s);
+    OK(cgn_graph_add_empty(s->g, NULL, 0, &s->n));
+}
+
+static cgn_status call_empty_after(cgn_test_env *env, scenario *s) {
+    (void)env;
+    cgn_node *n = NULL;
+    cgn_status st = cgn_graph_add_empty(s->g, &s->n, 1, &n);
+    if (st != CGN_OK)
+        assert_null(n);
+    return st;
+}
+
+static void check_one_node(cgn_test_env *env, scenario *s) {
+    (void)env;
+    size_t count = 0;
+    OK(cgn_graph_nodes(s->g, NULL, &count));
+    assert_int_equal(count, 1);
+    CUgraph raw;
+    OK(cgn_graph_raw(s->g, &raw));
+    assert_int_equal(cgn_fake_graph_node_count(raw), 1);
+}
+
 static void prepare_all_nodes_graph(cgn_test_env *env, scenario *s) {
     make_all(env, &s->a);
     OK(cgn_exec_destroy(s->a.e));
@@ -397,6 +422,13 @@ static void test_graphs_and_instantiation(void **state) {
                       .check_unchanged = check_no_node,
                       .cleanup = cleanup_graph};
     sweep(*state, &empty);
+    scenario dependent = {.where = "cgn_graph_add_empty",
+                          .prepare = prepare_graph_with_node,
+                          .call = call_empty_after,
+                          .check_unchanged = check_one_node,
+                          .cleanup = cleanup_graph,
+                          .must_see = "cgn_graph_add_empty: out of host memory"};
+    sweep(*state, &dependent);
     scenario inst = {.where = "cgn_graph_instantiate",
                      .prepare = prepare_all_nodes_graph,
                      .call = call_instantiate,
