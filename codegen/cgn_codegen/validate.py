@@ -340,6 +340,70 @@ class SpecValidator:
                 out[pattern.format(name=f.name)] = f
         return out
 
+    def _arg_types(self, fields: dict) -> dict:
+        """{name a rule may use: cexpr.CType} for the printf checks: the C type of the member
+        behind each rule name. A name without a member, of a type cexpr does not know, or
+        ambiguous (a duplicate field, a field clashing with another's member: reported
+        already) is left out, and a message argument using it goes unchecked."""
+        seq = self.root.get("fields")
+        written = [f.get("name").value for f in seq.items if isinstance(f, YMap)
+                   and isinstance(f.get("name"), YScalar)] if isinstance(seq, YSeq) else []
+        out, seen = {}, {n for n in written if written.count(n) > 1}
+        ambiguous = set(seen)
+        for f in fields.values():
+            members = {m.name: m.ctype for m in f.type.members}
+            for pattern in f.type.rule_names:
+                name = pattern.format(name=f.name)
+                if name in seen:
+                    ambiguous.add(name)
+                seen.add(name)
+                t = cexpr.ctype(members[pattern]) if pattern in members else None
+                if t is not None:
+                    out[name] = t
+        return {n: t for n, t in out.items() if n not in ambiguous}
+
+    def _message(self, msg: YScalar, args, types: dict, what: str) -> bool:
+        """A rule's printf `message` against its `args`: no bad or %n conversion, one argument
+        per conversion (and per `*`), and each argument's C type fits its conversion, as
+        -Wformat would say, but at the spec line. An argument whose type the generator cannot
+        derive (cexpr.expr_type gives None: a pointer dereference, indexing, a mix of types
+        that differs between platforms) is not checked here; the C compiler still is."""
+        convs, problem = cexpr.printf_conversions(msg.value)
+        if problem is not None:
+            self.err(msg.mark_at(problem.offset), f"{what}: {problem.message}")
+            return False
+        count = sum(1 + c.width_star + c.prec_star for c in convs)
+        if count != len(args):
+            self.err(msg.mark, f"{what} has {count} printf conversion"
+                               f"{'' if count == 1 else 's'} but args gives {len(args)}")
+            return False
+        ok = True
+        j = 0
+        for n, conv in enumerate(convs, 1):
+            slots = ["width"] * conv.width_star + ["precision"] * conv.prec_star + ["value"]
+            for slot in slots:
+                node = args[j]
+                j += 1
+                t = cexpr.expr_type(node.value, types)
+                if t is None:
+                    continue  # not derivable: left to the C compiler (see the docstring)
+                shown = one_line(node.value)
+                if slot != "value":
+                    hint = cexpr.star_problem(t)
+                    if hint is not None:
+                        self.err(msg.mark_at(conv.offset),
+                                 f"{what} conversion {n} '{conv.text}': the {slot} argument "
+                                 f"'{shown}' ({t.name}) does not fit: {hint}")
+                        ok = False
+                    continue
+                hint = cexpr.conversion_problem(conv, t, shown)
+                if hint is not None:
+                    self.err(msg.mark_at(conv.offset),
+                             f"{what} conversion {n} '{conv.text}' does not fit argument "
+                             f"'{shown}' ({t.name}): {hint}")
+                    ok = False
+        return ok
+
     def _expr(self, node: YScalar, known: dict, what: str) -> bool:
         tokens, problems = cexpr.tokenize(node.value)
         for p in problems:
@@ -361,6 +425,7 @@ class SpecValidator:
         if rnode is None or not self.checker.ok("rules") and not isinstance(rnode, YSeq):
             return []
         known = self._rule_names(fields)
+        types = self._arg_types(fields)
         out = []
         for i, r in enumerate(rnode.items):
             if not self.checker.ok("rules", i):
@@ -370,14 +435,7 @@ class SpecValidator:
             for j, a in enumerate(args):
                 ok = self._expr(a, known, f"rules[{i}].args[{j}]") and ok
             msg = r.get("message")
-            count, problem = cexpr.printf_arg_count(msg.value)
-            if problem is not None:
-                self.err(msg.mark_at(problem.offset), f"rules[{i}].message: {problem.message}")
-                ok = False
-            elif count != len(args):
-                self.err(msg.mark, f"rules[{i}].message has {count} printf conversion"
-                                   f"{'' if count == 1 else 's'} but args gives {len(args)}")
-                ok = False
+            ok = self._message(msg, args, types, f"rules[{i}].message") and ok
             if ok:
                 out.append(Rule(
                     when=cexpr.rewrite(r.get("when").value, set(known)),
@@ -455,6 +513,7 @@ class SpecValidator:
         if not isinstance(rnode, YSeq):
             return []
         known = self._rule_names(fields)
+        types = self._arg_types(fields)
         with_old = dict(known, old=None)
         out = []
         for i, r in enumerate(rnode.items):
@@ -471,21 +530,16 @@ class SpecValidator:
             if fnode.value not in fields:
                 self.err(fnode.mark, f"{what}.field: unknown field '{fnode.value}'")
                 ok = False
-            for key in ("message", "rule"):
-                count, problem = cexpr.printf_arg_count(r.get(key).value)
-                if problem is not None:
-                    self.err(r.get(key).mark_at(problem.offset), f"{what}.{key}: "
-                                                                 f"{problem.message}")
-                    ok = False
-                elif key == "rule" and count:
-                    self.err(r.get(key).mark, f"{what}.rule is plain text: no printf "
-                                              f"conversions")
-                    ok = False
-                elif key == "message" and count != len(args):
-                    self.err(r.get(key).mark, f"{what}.message has {count} printf conversion"
-                                              f"{'' if count == 1 else 's'} but args gives "
-                                              f"{len(args)}")
-                    ok = False
+            ok = self._message(r.get("message"), args, types, f"{what}.message") and ok
+            count, problem = cexpr.printf_arg_count(r.get("rule").value)
+            if problem is not None:
+                self.err(r.get("rule").mark_at(problem.offset), f"{what}.rule: "
+                                                                f"{problem.message}")
+                ok = False
+            elif count:
+                self.err(r.get("rule").mark, f"{what}.rule is plain text: no printf "
+                                             f"conversions")
+                ok = False
             if ok:
                 status = r.get("status")
                 out.append(ExecRule(
