@@ -585,6 +585,130 @@ static void test_destroyed_in_flight_polled_in_own_context(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* ---- version gate, driver failures, contexts (seed-5 survivors) ----------------------------- */
+
+/* Executable node updates need cuGraphExecNodeSetParams (CUDA 12.2): a driver of exactly 12.2 is
+ * accepted, 12.1 refused with the documented message and nothing changed. */
+static void test_exec_update_version_gate_boundary(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_fault_set_version(12010);
+    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_value(&u, 0x22, 1);
+    assert_int_equal(cgn_memset_exec_update(e, n, &u), CGN_ERROR_DRIVER_TOO_OLD);
+    assert_message("executable node updates need CUDA driver 12.2 or newer; this driver is 12.1");
+    cgn_fault_set_version(12020);
+    assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
+    OK(cgn_memset_exec_update(e, n, &u));
+    assert_int_equal(cgn_test_run_read(env, e, 0), 0x22);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* cuGraphDestroyNode failing: the status and message name the driver's result, the node stays
+ * alive and in the graph. */
+static void test_node_destroy_driver_failure(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    cgn_fault_arm(1, CUDA_ERROR_INVALID_VALUE);
+    assert_int_equal(cgn_node_destroy(n), CGN_ERROR_DRIVER);
+    cgn_fault_entry which;
+    assert_true(cgn_fault_triggered(&which));
+    assert_int_equal(which, CGN_FAULT_cuGraphDestroyNode);
+    assert_message("cgn_node_destroy: cuGraphDestroyNode returned CUDA_ERROR_INVALID_VALUE (1)");
+    assert_int_equal(cgn_node_is_alive(n), 1);
+    OK(cgn_graph_instantiate(g, &e));
+    assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_node_destroy(n));
+    OK(cgn_graph_destroy(g));
+}
+
+/* Enabling a node of another context than the current one pushes the node's context for the
+ * call and pops it: one push, one pop, the caller's context current after. */
+static void test_set_enabled_in_node_context(void **state) {
+    cgn_test_env *env = *state;
+    CUcontext c0 = cgn_fake_context(0), c1 = cgn_fake_context(1);
+    cgn_fake_set_current_context(c1);
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_fake_set_current_context(c0);
+    cgn_fault_reset_counts();
+    OK(cgn_exec_node_set_enabled(e, n, 0));
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent), 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPopCurrent), 1);
+    CUcontext now = NULL;
+    assert_int_equal(cgn_fake_table()->cuCtxGetCurrent(&now), CUDA_SUCCESS);
+    assert_ptr_equal(now, c0);
+    int enabled = -1;
+    OK(cgn_exec_node_get_enabled(e, n, &enabled));
+    assert_int_equal(enabled, 0);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* A driver whose cuGraphExecNodeSetParams makes a context current when none was (seen on the
+ * H200): cgn puts the caller's state back, none current after the update. */
+static cgn_driver_table sneaky_table;
+static CUresult sneaky_exec_set_params(CUgraphExec x, CUgraphNode node, CUgraphNodeParams *p) {
+    cgn_fake_set_current_context(cgn_fake_context(2));
+    return cgn_fake_table()->cuGraphExecNodeSetParams(x, node, p);
+}
+
+static int host_calls;
+static void count_host_call(void *data) {
+    (void)data;
+    host_calls++;
+}
+static void count_host_call_twice(void *data) {
+    (void)data;
+    host_calls += 2;
+}
+
+static void test_exec_update_restores_no_context(void **state) {
+    cgn_test_env *env = *state;
+    sneaky_table = *cgn_fake_table();
+    sneaky_table.cuGraphExecNodeSetParams = sneaky_exec_set_params;
+    cgn_fault_install(&sneaky_table);
+    cgn_fake_set_current_context(NULL);
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_host_callback_desc d = CGN_HOST_CALLBACK_DESC_INIT;
+    d.fn = count_host_call;
+    OK(cgn_graph_add_host_callback(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_host_callback_update u = CGN_HOST_CALLBACK_UPDATE_INIT;
+    cgn_host_callback_update_set_fn(&u, count_host_call_twice, NULL, NULL, NULL, 0);
+    OK(cgn_host_callback_exec_update(e, n, &u));
+    CUcontext now = cgn_fake_context(3);
+    assert_int_equal(cgn_fake_table()->cuCtxGetCurrent(&now), CUDA_SUCCESS);
+    assert_null(now);
+    cgn_fake_set_current_context(cgn_fake_context(0));
+    host_calls = 0;
+    OK(env->backend->launch(env, e));
+    assert_int_equal(host_calls, 2);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
 /* ---- NULL arguments ------------------------------------------------------------------------ */
 
 static void test_null_argument_messages(void **state) {
@@ -628,6 +752,10 @@ int main(void) {
         T(test_fence_in_own_context_and_collect_count),
         T(test_destroyed_in_flight_polled_in_own_context),
         T(test_null_argument_messages),
+        T(test_exec_update_version_gate_boundary),
+        T(test_node_destroy_driver_failure),
+        T(test_set_enabled_in_node_context),
+        T(test_exec_update_restores_no_context),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -724,6 +724,217 @@ static void test_driver_failure_without_error_names(void **state) {
     CU_OK(drv()->cuEventDestroy(ev));
 }
 
+/* ---- survivors of mutation sample seed 5 ------------------------------------------------------ */
+
+static void noop_host_fn(void *user_data) {
+    (void)user_data;
+}
+
+/* Host callback updates are gated at exactly 12.2: a table reporting 12.1 is refused, one
+ * reporting 12.2 is accepted (node and executable level). */
+static void test_host_callback_gate_at_12_2(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_host_callback_desc d = CGN_HOST_CALLBACK_DESC_INIT;
+    d.fn = noop_host_fn;
+    OK(cgn_graph_add_host_callback(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    int marker = 0;
+    cgn_host_callback_update u = CGN_HOST_CALLBACK_UPDATE_INIT;
+    cgn_host_callback_update_set_fn(&u, noop_host_fn, &marker, NULL, NULL, 0);
+    static cgn_driver_table old;
+    old = *cgn_fake_table();
+    old.version = 12010;
+    cgn_driver_install(&old);
+    assert_int_equal(cgn_host_callback_node_update(n, &u), CGN_ERROR_DRIVER_TOO_OLD);
+    assert_message("graph node updates need CUDA driver 12.2 or newer; this driver is 12.1");
+    assert_int_equal(cgn_host_callback_exec_update(e, n, &u), CGN_ERROR_DRIVER_TOO_OLD);
+    assert_message("executable node updates need CUDA driver 12.2 or newer; this driver is 12.1");
+    old.version = 12020;
+    OK(cgn_host_callback_node_update(n, &u));
+    OK(cgn_host_callback_exec_update(e, n, &u));
+    cgn_fault_install(env->backend->driver(env));
+    cgn_host_callback_desc got;
+    OK(cgn_host_callback_node_get(n, &got));
+    assert_ptr_equal(got.user_data, &marker);
+    OK(cgn_host_callback_exec_get(e, n, &got));
+    assert_ptr_equal(got.user_data, &marker);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* A host node runs in no context: adopting it with none current succeeds. */
+static void test_adopt_host_node_without_context(void **state) {
+    cgn_test_env *env = *state;
+    CUgraph raw;
+    CU_OK(drv()->cuGraphCreate(&raw, 0));
+    CUDA_HOST_NODE_PARAMS hp;
+    memset(&hp, 0, sizeof hp);
+    hp.fn = noop_host_fn;
+    CUgraphNode host;
+    CU_OK(drv()->cuGraphAddHostNode(&host, raw, NULL, 0, &hp));
+    env->backend->set_context(env, CGN_TEST_CTX_NONE);
+    cgn_graph *g = NULL;
+    cgn_status st = cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &g);
+    env->backend->set_context(env, CGN_TEST_CTX_OWN);
+    OK(st);
+    cgn_node_type t;
+    OK(cgn_node_type_of(find(g, host), &t));
+    assert_int_equal(t, CGN_NODE_HOST);
+    cgn_host_callback_desc got;
+    OK(cgn_host_callback_node_get(find(g, host), &got));
+    assert_ptr_equal(got.fn, noop_host_fn);
+    OK(cgn_graph_destroy(g));
+}
+
+/* A refresh keeps the owner of a host callback whose fn and user_data did not change. */
+static void test_refresh_keeps_host_callback_owner(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    int marker = 0;
+    cgn_host_callback_desc d = CGN_HOST_CALLBACK_DESC_INIT;
+    d.fn = noop_host_fn;
+    d.user_data = &marker;
+    d.user_data_owner = env->owner[0];
+    OK(cgn_graph_add_host_callback(g, NULL, 0, &d, &n));
+    OK(cgn_node_refresh(n));
+    cgn_host_callback_desc got;
+    OK(cgn_host_callback_node_get(n, &got));
+    assert_ptr_equal(got.fn, noop_host_fn);
+    assert_ptr_equal(got.user_data, &marker);
+    assert_ptr_equal(got.user_data_owner, env->owner[0]);
+    OK(cgn_graph_destroy(g));
+    assert_int_equal(env->released[0], 0); /* the env still holds its own reference */
+}
+
+/* Adoption order is the topological order that always takes the ready node listed first:
+ * listing 0..5 with edges 0->1->2 adopts as 0 1 2 3 4 5. */
+static void test_adopt_order_with_chain(void **state) {
+    (void)state;
+    enum { N = 6 };
+    CUgraph raw;
+    CU_OK(drv()->cuGraphCreate(&raw, 0));
+    CUgraphNode made[N];
+    for (int i = 0; i < N; i++) {
+        const CUgraphNode *dep = (i == 1 || i == 2) ? &made[i - 1] : NULL;
+        CU_OK(drv()->cuGraphAddEmptyNode(&made[i], raw, dep, dep ? 1 : 0));
+    }
+    CUgraphNode listed[N];
+    size_t num = N;
+    CU_OK(drv()->cuGraphGetNodes(raw, listed, &num));
+    assert_int_equal(num, N);
+    for (int i = 0; i < N; i++)
+        assert_ptr_equal(listed[i], made[i]); /* the fake lists in creation order */
+    cgn_graph *g;
+    OK(cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &g));
+    cgn_node *nodes[N];
+    size_t count = N;
+    OK(cgn_graph_nodes(g, nodes, &count));
+    assert_int_equal(count, N);
+    for (size_t i = 0; i < N; i++) {
+        CUgraphNode r;
+        OK(cgn_node_raw(nodes[i], &r));
+        if (r != listed[i])
+            fail_msg("node %zu of the adopted graph is not listed node %zu", i, i);
+    }
+    OK(cgn_graph_destroy(g));
+}
+
+/* cgn_driver_proc without a symbol or an out pointer. */
+static void test_driver_proc_null_arguments(void **state) {
+    (void)state;
+    void *pfn = NULL;
+    assert_int_equal(cgn_driver_proc(NULL, 12000, &pfn), CGN_ERROR_INVALID_ARGUMENT);
+    assert_message("cgn_driver_proc: symbol and pfn_out must not be NULL");
+    assert_int_equal(cgn_driver_proc("cuInit", 2000, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_message("cgn_driver_proc: symbol and pfn_out must not be NULL");
+}
+
+/* A batch memory operations node (the driver's type reported for one raw node) adopts as a
+ * CUDA-only node that cgn_node_check_updatable names. */
+static CUresult (*inner_get_type)(CUgraphNode, CUgraphNodeType *);
+static CUgraphNode batch_node;
+static CUresult batch_get_type(CUgraphNode node, CUgraphNodeType *t) {
+    if (node == batch_node) {
+        *t = CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
+        return CUDA_SUCCESS;
+    }
+    return inner_get_type(node, t);
+}
+
+static void test_batch_mem_op_node_named(void **state) {
+    cgn_test_env *env = *state;
+    CUgraph raw;
+    CU_OK(drv()->cuGraphCreate(&raw, 0));
+    CU_OK(drv()->cuGraphAddEmptyNode(&batch_node, raw, NULL, 0));
+    static cgn_driver_table table;
+    table = *drv();
+    inner_get_type = table.cuGraphNodeGetType;
+    table.cuGraphNodeGetType = batch_get_type;
+    cgn_driver_install(&table);
+    cgn_graph *g = NULL;
+    cgn_status st = cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &g);
+    cgn_fault_install(env->backend->driver(env));
+    OK(st);
+    cgn_node *n = find(g, batch_node);
+    cgn_node_type t;
+    OK(cgn_node_type_of(n, &t));
+    assert_int_equal(t, CGN_NODE_OTHER);
+    assert_int_equal(cgn_node_check_updatable(n), CGN_ERROR_NOT_SUPPORTED);
+    char want[400];
+    snprintf(want, sizeof want,
+             "cgn_node_check_updatable: node %p cannot be updated by cgn: it is a "
+             "CU_GRAPH_NODE_TYPE_BATCH_MEM_OP node (batch memory operations), a type cgn does "
+             "not update",
+             (void *)n);
+    assert_message(want);
+    OK(cgn_graph_destroy(g));
+}
+
+/* cgn_graph_find_kernel by CUfunction finds the nodes launching that function only. */
+static void test_find_kernel_by_function_exact(void **state) {
+    cgn_test_env *env = *state;
+    cgn_kernel k1 = cgn_test_kernel(env, "add_one"), k2 = cgn_test_kernel(env, "write_config");
+    if (k2.function == NULL && k2.kernel != NULL && drv()->cuKernelGetFunction != NULL) {
+        CUfunction f = NULL; /* the CUkernel's function in the current context */
+        CU_OK(drv()->cuKernelGetFunction(&f, k2.kernel));
+        k2 = CGN_FUNCTION(f);
+    }
+    if (k1.function == NULL || k2.function == NULL || k1.kernel != NULL || k2.kernel != NULL)
+        skip();
+    /* big: the function whose handle compares higher */
+    cgn_kernel big = (uintptr_t)k1.function > (uintptr_t)k2.function ? k1 : k2;
+    cgn_kernel small = big.function == k1.function ? k2 : k1;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    CUdeviceptr ptr = 0;
+    cgn_arg args[1] = {CGN_ARG(ptr)};
+    cgn_kernel_desc d = CGN_KERNEL_DESC_INIT;
+    d.grid = d.block = CGN_DIM3(1, 1, 1);
+    d.args = args;
+    d.num_args = 1;
+    cgn_node *n_small, *n_big;
+    d.kernel = small;
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n_small));
+    d.kernel = big;
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n_big));
+    cgn_node *found[4];
+    size_t count = 4;
+    OK(cgn_graph_find_kernel(g, big, found, &count));
+    assert_int_equal(count, 1);
+    assert_ptr_equal(found[0], n_big);
+    count = 4;
+    OK(cgn_graph_find_kernel(g, small, found, &count));
+    assert_int_equal(count, 1);
+    assert_ptr_equal(found[0], n_small);
+    OK(cgn_graph_destroy(g));
+}
+
 int main(void) {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, cgn_test_fixture_setup, cgn_test_fixture_teardown)
     const struct CMUnitTest tests[] = {
@@ -745,6 +956,13 @@ int main(void) {
         T(test_adopt_node_count_too_large),
         T(test_embedded_copy_of_unsupported_node),
         T(test_driver_failure_without_error_names),
+        T(test_host_callback_gate_at_12_2),
+        T(test_adopt_host_node_without_context),
+        T(test_refresh_keeps_host_callback_owner),
+        T(test_adopt_order_with_chain),
+        T(test_driver_proc_null_arguments),
+        T(test_batch_mem_op_node_named),
+        T(test_find_kernel_by_function_exact),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
