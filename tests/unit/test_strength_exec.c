@@ -495,26 +495,34 @@ static void test_instantiate_lost_embedding_message(void **state) {
 
 /* ---- fences: contexts and cgn_collect ------------------------------------------------------- */
 
+/* From context 0: a memset executable whose exec-level version alone holds owner 1 (the
+ * caller's references are dropped), with launch completion held back. Returns context 0. */
+static CUcontext exec_holding_owner_1(cgn_test_env *env, cgn_graph **g, cgn_node **n,
+                                      cgn_exec **e) {
+    CUcontext c0 = cgn_fake_context(0);
+    cgn_fake_set_current_context(c0);
+    OK(cgn_graph_create(g));
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
+    OK(cgn_graph_add_memset(*g, NULL, 0, &d, n));
+    OK(cgn_graph_instantiate(*g, e));
+    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_dst(&u, env->buf[1], env->owner[1]);
+    OK(cgn_memset_exec_update(*e, *n, &u));
+    cgn_test_env_drop_owners(env);
+    cgn_collect(); /* the owners nothing holds any more */
+    cgn_fake_hold_completion(1);
+    return c0;
+}
+
 /* A launch from the executable's own context makes its fence event there without touching the
  * context stack, and cgn_collect() polls it the same way; cgn_collect() returns the number of
  * releases it ran: the retired version and its owner. */
 static void test_fence_in_own_context_and_collect_count(void **state) {
     cgn_test_env *env = *state;
-    CUcontext c0 = cgn_fake_context(0);
-    cgn_fake_set_current_context(c0);
     cgn_graph *g;
     cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-    OK(cgn_graph_instantiate(g, &e));
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_dst(&u, env->buf[1], env->owner[1]);
-    OK(cgn_memset_exec_update(e, n, &u)); /* the executable holds owner 1 */
-    cgn_test_env_drop_owners(env);
-    cgn_collect(); /* the owners nothing holds any more */
-    cgn_fake_hold_completion(1);
+    CUcontext c0 = exec_holding_owner_1(env, &g, &n, &e);
     cgn_fault_reset_counts();
     OK(cgn_exec_launch(e, NULL)); /* in flight, reading owner 1's buffer: fenced */
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuEventCreate), 1);
@@ -549,21 +557,10 @@ static void test_fence_in_own_context_and_collect_count(void **state) {
  * the executable held, returning the number released. */
 static void test_destroyed_in_flight_polled_in_own_context(void **state) {
     cgn_test_env *env = *state;
-    CUcontext c0 = cgn_fake_context(0);
-    cgn_fake_set_current_context(c0);
     cgn_graph *g;
     cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-    OK(cgn_graph_instantiate(g, &e));
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_dst(&u, env->buf[1], env->owner[1]);
-    OK(cgn_memset_exec_update(e, n, &u)); /* the executable holds owner 1 */
-    cgn_test_env_drop_owners(env);
-    cgn_collect(); /* the owners nothing holds any more */
-    cgn_fake_hold_completion(1);
+    CUcontext c0 = exec_holding_owner_1(env, &g, &n, &e);
     OK(cgn_exec_launch(e, NULL));
     OK(cgn_exec_destroy(e)); /* in flight: owner 1 waits for the launch */
     cgn_fault_reset_counts();
