@@ -57,77 +57,19 @@ static cgn_node_type cgn__type_of(CUgraphNodeType t) {
     return CGN_NODE_OTHER;
 }
 
-/* The node's parameters through its typed getter (they exist from 10.0 to 12.0, unlike the
- * generic cuGraphNodeGetParams of 13.2), in the CUgraphNodeParams form builds produce. Pointers
- * in them (kernel arguments) are the driver's: read, never written, never kept. */
+/* The node's parameters through its typed getter (spec: cuda.get; they exist from 10.0 to 12.0,
+ * unlike the generic cuGraphNodeGetParams of 13.2), in the CUgraphNodeParams form builds
+ * produce. Pointers in them (kernel arguments) are the driver's: read, never written, never
+ * kept. Empty nodes and the types cgn records without reading have nothing to read. */
 static CUresult cgn__get_params(CUgraphNode raw, CUgraphNodeType t, CUgraphNodeParams *p,
                                 const char **entry) {
-    const cgn_driver_table *drv = cgn__driver;
     memset(p, 0, sizeof *p);
     p->type = t;
-    CUresult r = CUDA_SUCCESS;
-    switch (t) {
-    case CU_GRAPH_NODE_TYPE_KERNEL: {
-        CUDA_KERNEL_NODE_PARAMS_v2 k;
-        memset(&k, 0, sizeof k);
-        *entry = "cuGraphKernelNodeGetParams";
-        r = drv->cuGraphKernelNodeGetParams(raw, &k);
-        p->kernel.func = k.func;
-        p->kernel.gridDimX = k.gridDimX;
-        p->kernel.gridDimY = k.gridDimY;
-        p->kernel.gridDimZ = k.gridDimZ;
-        p->kernel.blockDimX = k.blockDimX;
-        p->kernel.blockDimY = k.blockDimY;
-        p->kernel.blockDimZ = k.blockDimZ;
-        p->kernel.sharedMemBytes = k.sharedMemBytes;
-        p->kernel.kernelParams = k.kernelParams;
-        p->kernel.extra = k.extra;
-        p->kernel.kern = k.kern;
-        p->kernel.ctx = k.ctx;
-        break;
-    }
-    case CU_GRAPH_NODE_TYPE_MEMSET: {
-        CUDA_MEMSET_NODE_PARAMS_v1 m;
-        memset(&m, 0, sizeof m);
-        *entry = "cuGraphMemsetNodeGetParams";
-        r = drv->cuGraphMemsetNodeGetParams(raw, &m);
-        p->memset.dst = m.dst;
-        p->memset.pitch = m.pitch;
-        p->memset.value = m.value;
-        p->memset.elementSize = m.elementSize;
-        p->memset.width = m.width;
-        p->memset.height = m.height;
-        break;
-    }
-    case CU_GRAPH_NODE_TYPE_MEMCPY:
-        *entry = "cuGraphMemcpyNodeGetParams";
-        r = drv->cuGraphMemcpyNodeGetParams(raw, &p->memcpy.copyParams);
-        break;
-    case CU_GRAPH_NODE_TYPE_HOST: {
-        CUDA_HOST_NODE_PARAMS_v1 h;
-        memset(&h, 0, sizeof h);
-        *entry = "cuGraphHostNodeGetParams";
-        r = drv->cuGraphHostNodeGetParams(raw, &h);
-        p->host.fn = h.fn;
-        p->host.userData = h.userData;
-        break;
-    }
-    case CU_GRAPH_NODE_TYPE_GRAPH:
-        *entry = "cuGraphChildGraphNodeGetGraph";
-        r = drv->cuGraphChildGraphNodeGetGraph(raw, &p->graph.graph);
-        break;
-    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
-        *entry = "cuGraphEventRecordNodeGetEvent";
-        r = drv->cuGraphEventRecordNodeGetEvent(raw, &p->eventRecord.event);
-        break;
-    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
-        *entry = "cuGraphEventWaitNodeGetEvent";
-        r = drv->cuGraphEventWaitNodeGetEvent(raw, &p->eventWait.event);
-        break;
-    default:
-        break; /* empty nodes and the types cgn records without reading */
-    }
-    return r;
+    const cgn__node_type_info *info = &cgn__node_types[cgn__type_of(t)];
+    if (info->get == NULL)
+        return CUDA_SUCCESS;
+    *entry = info->get_entry;
+    return info->get(cgn__driver, raw, p);
 }
 
 /* The context the params name for a node type that runs in one; NULL when none is named. */

@@ -282,6 +282,13 @@ typedef struct cgn__node_type_info {
     /* Runs in a recorded context: where CUgraphNodeParams names it (the spec's context_field;
      * a getter may leave it NULL); 0 for node types without one. */
     size_t context_offset;
+    /* The typed adder (spec: cuda.add) and getter (cuda.get), with their entry names for
+     * messages; NULL for empty nodes (added in txn.c) and CUDA-only types. */
+    CUresult (*add)(const cgn_driver_table *drv, CUgraphNode *out, CUgraph graph,
+                    const CUgraphNode *deps, size_t num_deps, const CUgraphNodeParams *p);
+    const char *add_entry;
+    CUresult (*get)(const cgn_driver_table *drv, CUgraphNode raw, CUgraphNodeParams *p);
+    const char *get_entry;
 } cgn__node_type_info;
 
 extern const cgn__node_type_info cgn__node_types[CGN_NODE_TYPE_COUNT_];

@@ -399,47 +399,19 @@ static CUresult cgn__add_raw(const cgn_driver_table *drv, cgn__txn *txn,
                              const CUgraphNodeParams *p, const char **entry) {
     CUgraphNode *out = &txn->node->raw;
     CUgraph g = txn->node->graph->raw;
-    const CUgraphNode *d = txn->deps;
-    size_t nd = txn->num_deps;
-    /* The typed adders exist from 12.0 on, so graph building works on drivers without the
-     * generic cuGraphAddNode (12.2). */
-    switch (p->type) {
-    case CU_GRAPH_NODE_TYPE_KERNEL:
-        *entry = "cuGraphAddKernelNode";
-        return drv->cuGraphAddKernelNode(out, g, d, nd,
-                                         (const CUDA_KERNEL_NODE_PARAMS_v2 *)&p->kernel);
-    case CU_GRAPH_NODE_TYPE_MEMSET: {
-        CUDA_MEMSET_NODE_PARAMS_v1 m = {p->memset.dst,         p->memset.pitch,
-                                        p->memset.value,       p->memset.elementSize,
-                                        p->memset.width,       p->memset.height};
-        *entry = "cuGraphAddMemsetNode";
-        return drv->cuGraphAddMemsetNode(out, g, d, nd, &m, p->memset.ctx);
-    }
-    case CU_GRAPH_NODE_TYPE_MEMCPY:
-        *entry = "cuGraphAddMemcpyNode";
-        return drv->cuGraphAddMemcpyNode(out, g, d, nd, &p->memcpy.copyParams,
-                                         p->memcpy.copyCtx);
-    case CU_GRAPH_NODE_TYPE_HOST: {
-        CUDA_HOST_NODE_PARAMS_v1 h = {p->host.fn, p->host.userData};
-        *entry = "cuGraphAddHostNode";
-        return drv->cuGraphAddHostNode(out, g, d, nd, &h);
-    }
-    case CU_GRAPH_NODE_TYPE_GRAPH:
-        *entry = "cuGraphAddChildGraphNode";
-        return drv->cuGraphAddChildGraphNode(out, g, d, nd, p->graph.graph);
-    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
-        *entry = "cuGraphAddEventRecordNode";
-        return drv->cuGraphAddEventRecordNode(out, g, d, nd, p->eventRecord.event);
-    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
-        *entry = "cuGraphAddEventWaitNode";
-        return drv->cuGraphAddEventWaitNode(out, g, d, nd, p->eventWait.event);
-    case CU_GRAPH_NODE_TYPE_EMPTY:
+    /* The typed adders (spec: cuda.add) exist from 12.0 on, so graph building works on
+     * drivers without the generic cuGraphAddNode (12.2). Empty nodes have no spec. */
+    const cgn__node_type_info *info = &cgn__node_types[txn->node->type];
+    if (txn->node->type == CGN_NODE_EMPTY) {
         *entry = "cuGraphAddEmptyNode";
-        return drv->cuGraphAddEmptyNode(out, g, d, nd);
-    default:
+        return drv->cuGraphAddEmptyNode(out, g, txn->deps, txn->num_deps);
+    }
+    if (info->add == NULL || info->cu_type != p->type) {
         *entry = "adding a node";
         return CUDA_ERROR_NOT_SUPPORTED;
     }
+    *entry = info->add_entry;
+    return info->add(drv, out, g, txn->deps, txn->num_deps, p);
 }
 
 /* The failure path, kept out of line so the hot path carries no message buffer. */

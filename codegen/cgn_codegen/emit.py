@@ -583,8 +583,11 @@ class Emitter:
         names = [n.node for n in nodes]
         out["include/cgn/cgn_nodes.h"] = self._render("nodes.h.j2", origin=AGGREGATE_ORIGIN,
                                                       nodes=names)
-        out["tests/cgn_cases_all.c"] = self._render("cases_all.c.j2", origin=AGGREGATE_ORIGIN,
-                                                    nodes=names, count=len(names))
+        out["tests/cgn_cases_all.c"] = self._render(
+            "cases_all.c.j2", origin=AGGREGATE_ORIGIN, nodes=names, count=len(names),
+            models=[dict(node=n.node, type_enum=n.type_enum,
+                         pad=" " * len(f"void cgn_test_model_{n.node}("))
+                    for n in sorted(nodes, key=lambda n: n.node)])
         out["src/cgn_registry.c"] = self._render("registry.c.j2", origin=AGGREGATE_ORIGIN, nodes=[
             dict(node=n.node, type_enum=n.type_enum, name=n.node.replace("_", " "),
                  enable=int(n.exec_enable),
@@ -595,10 +598,59 @@ class Emitter:
                      f"cgn__{n.node}_exec_check", n.cu_node_type, f"sizeof(cgn_{n.node}_desc)",
                      f"cgn__{n.node}_read",
                      f"offsetof(CUgraphNodeParams, {n.member}.{n.context_field})"
-                     if n.context_field else "0"), "},")))
+                     if n.context_field else "0",
+                     f"cgn__{n.node}_add_raw", c_string(n.add.entry),
+                     f"cgn__{n.node}_get_raw", c_string(n.get.entry)), "},")),
+                 calls=_driver_call_fns(n))
             for n in nodes])
         out["docs/nodes.md"] = self._render("docs.md.j2", **DocsView(nodes).render_ctx())
         return dict(sorted(out.items()))
+
+
+def _null_params(member: str) -> str:
+    """`p->x.y` as a member of a null CUgraphNodeParams pointer, for sizeof."""
+    return member.replace("p->", "((CUgraphNodeParams *)0)->")
+
+
+def _driver_call_fns(n) -> list:
+    """cgn__<node>_add_raw and cgn__<node>_get_raw: the spec's typed adder and getter, with
+    CUgraphNodeParams mapped onto their arguments (a struct prefix copied, or one member)."""
+    m = f"p->{n.member}"
+    lines = []
+    add, get = n.add, n.get
+    lines += wrap_call("", Call(f"static CUresult cgn__{n.node}_add_raw(", (
+        "const cgn_driver_table *drv", "CUgraphNode *out", "CUgraph g", "const CUgraphNode *deps",
+        "size_t num_deps", "const CUgraphNodeParams *p"), ") {"))
+    args = ["out", "g", "deps", "num_deps"]
+    if add.params is not None:
+        at = f"{m}.{add.at}" if add.at else m
+        lines += [f"    {add.params} a;",
+                  f"    _Static_assert(sizeof a <= sizeof {_null_params(at)},",
+                  f'                   "{add.params} is a prefix of the params");',
+                  f"    memcpy(&a, &{at}, sizeof a);"]
+        args.append("&a")
+    else:
+        args.append(f"{m}.{add.value}")
+    if add.context is not None:
+        args.append(f"{m}.{add.context}")
+    lines += wrap_call("    ", Call(f"return drv->{add.entry}(", tuple(args), ");"))
+    lines.append("}")
+    lines.append("")
+    lines += wrap_call("", Call(f"static CUresult cgn__{n.node}_get_raw(", (
+        "const cgn_driver_table *drv", "CUgraphNode raw", "CUgraphNodeParams *p"), ") {"))
+    if get.params is not None:
+        at = f"{m}.{get.at}" if get.at else m
+        lines += [f"    {get.params} a;",
+                  f"    _Static_assert(sizeof a <= sizeof {_null_params(at)},",
+                  f'                   "{get.params} is a prefix of the params");',
+                  "    memset(&a, 0, sizeof a);",
+                  f"    CUresult r = drv->{get.entry}(raw, &a);",
+                  f"    memcpy(&{at}, &a, sizeof a);",
+                  "    return r;"]
+    else:
+        lines.append(f"    return drv->{get.entry}(raw, &{m}.{get.value});")
+    lines.append("}")
+    return lines
 
 
 # ---- docs ------------------------------------------------------------------------------------

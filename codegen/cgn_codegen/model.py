@@ -83,6 +83,16 @@ class Case:
 
 
 @dataclass(frozen=True)
+class DriverCall:
+    """A typed adder or getter: entry point, and either a struct prefix or one member."""
+    entry: str
+    params: Optional[str] = None    # CUDA_* struct, a layout prefix of the member (at `at`)
+    at: Optional[str] = None        # member path the prefix starts at; None: the whole member
+    value: Optional[str] = None     # member passed by value (add) or by address (get)
+    context: Optional[str] = None   # add: trailing CUcontext argument, a member
+
+
+@dataclass(frozen=True)
 class Node:
     spec_file: str              # "memset.yaml"
     node: str
@@ -92,7 +102,8 @@ class Node:
     member: str
     context_field: Optional[str]
     context_current: bool
-    add: str
+    add: DriverCall
+    get: DriverCall
     update_gate: int
     reference: str
     fields: tuple

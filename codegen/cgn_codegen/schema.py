@@ -170,6 +170,27 @@ CASE = Map({
             "`exec.rules` must refuse before any mutation."),
 })
 
+# A typed driver call (adder or getter) and how CUgraphNodeParams maps onto its arguments.
+DRIVER_CALL = Map({
+    "entry": Key(Str(pattern=r"cuGraph[A-Za-z0-9]+", what="a cuGraph* driver entry point"),
+                 doc="The driver entry point, as named in runtime/driver_entries.h."),
+    "params": Key(Str(pattern=r"CUDA_[A-Z0-9_]+(_v[0-9]+)?", what="a CUDA_* struct type"),
+                  required=False,
+                  doc="The call takes a pointer to this struct, whose layout is a prefix of the "
+                      "params member (or of its `at` member): cgn copies that prefix in (add) or "
+                      "out (get). Exactly one of `params` and `value`."),
+    "at": Key(Str(pattern=C_MEMBER_PATH, what="a C member name"), required=False,
+              doc="With `params`: the member of the params struct the prefix starts at "
+                  "(memcpy: `copyParams`); default: the whole member."),
+    "value": Key(Str(pattern=C_MEMBER_PATH, what="a C member name"), required=False,
+                 doc="The call takes this member by value (add) or its address (get) instead of "
+                     "a struct (event nodes: `event`). Exactly one of `params` and `value`."),
+    "context": Key(Str(pattern=C_IDENT, what="a C member name"), required=False,
+                   doc="Add only: the adder's last argument is this `CUcontext` member "
+                       "(memset: `ctx`)."),
+})
+
+
 SPEC = Map({
     "node": Key(Str(pattern=IDENT, what="a lowercase C identifier"),
                 doc="The node type's name: `cgn_<node>_desc`, `cgn_graph_add_<node>`, "
@@ -195,11 +216,15 @@ SPEC = Map({
                                doc="true: cgn makes the node's recorded context current around "
                                    "each update (the driver needs it for memset and memcpy "
                                    "before 13.2). Default false."),
-        "add": Key(Str(pattern=IDENT, what="a lowercase C identifier"),
-                   doc="The runtime adder for this CUDA node type, by name. Validated and "
-                       "recorded in the model only: no generated code uses it today (the "
-                       "typed `cuGraphAdd*Node` call is chosen by CUDA node type in "
-                       "runtime/txn.c)."),
+        "add": Key(DRIVER_CALL,
+                   doc="How a node of this type is added on every driver cgn loads (12.0+): "
+                       "the typed `cuGraphAdd*Node` entry point and its arguments after the "
+                       "graph and dependencies (see [Driver calls](#driver-calls)). cgn "
+                       "generates the call; the entry must be in runtime/driver_entries.h."),
+        "get": Key(DRIVER_CALL,
+                   doc="How adoption and `cgn_node_refresh` read a node of this type: the typed "
+                       "getter (`cuGraph*NodeGetParams` or the like, 10.0+) and where its "
+                       "result goes (see [Driver calls](#driver-calls))."),
         # CUDA members every build sets to a constant (memcpy: copyParams.Height: 1).
         "fixed": Key(MapOf(), required=False,
                      doc="Params members every build sets to a constant: member name to an "

@@ -12,7 +12,7 @@ from .cfmt import one_line
 from .diag import Diagnostics
 from .fieldtypes import FIELD_TYPES, NODE_CHECKS, ROLE_ARG_EDITS, ROLE_ARGS, ROLE_KERNEL
 from .load import YMap, YNode, YScalar, YSeq
-from .model import Case, ExecInvalid, ExecRule, Field, Fill, Invalid, Node, Rule
+from .model import Case, DriverCall, ExecInvalid, ExecRule, Field, Fill, Invalid, Node, Rule
 from .schema import CU_NODE_TYPES, CU_PARAMS_MEMBERS, SPEC, Checker
 
 C_KEYWORDS = frozenset("""
@@ -113,7 +113,8 @@ class SpecValidator:
             context_field=ctx.value if ctx is not None else None,
             context_current=bool(cuda.get("context_current").value)
             if cuda.get("context_current") is not None else False,
-            add=cuda.get("add").value,
+            add=self._driver_call(cuda.get("add")),
+            get=self._driver_call(cuda.get("get")),
             update_gate=r.get("gates").get("update").value,
             reference=one_line(r.get("reference").value),
             fields=tuple(fields.values()),
@@ -170,8 +171,11 @@ class SpecValidator:
         if ctx is not None and ctx.value not in known:
             self.err(ctx.mark, f"cuda.context_field: '{ctx.value}' is not a member of the "
                                f"{member} params (expected one of: {', '.join(known)})")
+        ok = True
+        for key in ("add", "get"):
+            ok = self._check_driver_call(cuda.get(key), key, member, known) and ok
         if fields is None:
-            return True
+            return ok
         for fnode in self.root.get("fields").items:
             cnode = fnode.get("cuda")
             f = fields.get(fnode.get("name").value)
@@ -184,7 +188,39 @@ class SpecValidator:
                                      f"{'is not a member' if len(missing) == 1 else 'are not members'}"
                                      f" of the {member} params (expected one of: "
                                      f"{', '.join(known)})")
-        return True
+        return ok
+
+    def _check_driver_call(self, call: YMap, key: str, member: str, known: tuple) -> bool:
+        """cuda.add / cuda.get: one of params and value; members named exist in the params."""
+        params, value = call.get("params"), call.get("value")
+        if (params is None) == (value is None):
+            self.err(call.mark, f"cuda.{key}: give exactly one of 'params' (a struct the call "
+                                f"takes a pointer to) and 'value' (a member it takes)")
+            return False
+        ok = True
+        for sub in ("at", "value", "context"):
+            node = call.get(sub)
+            if node is None:
+                continue
+            if sub == "at" and params is None:
+                self.err(node.mark, f"cuda.{key}.at: only with 'params'")
+                ok = False
+            elif sub == "context" and key != "add":
+                self.err(node.mark, f"cuda.{key}.context: only adders take a context")
+                ok = False
+            elif not any(m == node.value or m.startswith(node.value + ".") for m in known):
+                self.err(node.mark, f"cuda.{key}.{sub}: '{node.value}' is not a member of the "
+                                    f"{member} params (expected one of: {', '.join(known)})")
+                ok = False
+        return ok
+
+    @staticmethod
+    def _driver_call(call: YMap) -> DriverCall:
+        def text(k):
+            n = call.get(k)
+            return n.value if n is not None else None
+        return DriverCall(entry=call.get("entry").value, params=text("params"), at=text("at"),
+                          value=text("value"), context=text("context"))
 
     # ---- fields --------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 /* Generated from spec/ by codegen; do not edit. */
 /* Per-node-type facts the runtime needs, from the spec. */
 #include <stddef.h>
+#include <string.h>
 
 #include "runtime.h"
 
@@ -33,27 +34,164 @@ cgn_status cgn__memset_exec_check(const void *cur, const void *d, CUcontext ctx,
 cgn_status cgn__memset_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
                             const void *prev, const char *where);
 
+/* The typed adders and getters (spec: cuda.add, cuda.get). */
+
+static CUresult cgn__child_graph_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
+                                         const CUgraphNode *deps, size_t num_deps,
+                                         const CUgraphNodeParams *p) {
+    return drv->cuGraphAddChildGraphNode(out, g, deps, num_deps, p->graph.graph);
+}
+
+static CUresult cgn__child_graph_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
+                                         CUgraphNodeParams *p) {
+    return drv->cuGraphChildGraphNodeGetGraph(raw, &p->graph.graph);
+}
+
+static CUresult cgn__event_record_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
+                                          const CUgraphNode *deps, size_t num_deps,
+                                          const CUgraphNodeParams *p) {
+    return drv->cuGraphAddEventRecordNode(out, g, deps, num_deps, p->eventRecord.event);
+}
+
+static CUresult cgn__event_record_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
+                                          CUgraphNodeParams *p) {
+    return drv->cuGraphEventRecordNodeGetEvent(raw, &p->eventRecord.event);
+}
+
+static CUresult cgn__event_wait_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
+                                        const CUgraphNode *deps, size_t num_deps,
+                                        const CUgraphNodeParams *p) {
+    return drv->cuGraphAddEventWaitNode(out, g, deps, num_deps, p->eventWait.event);
+}
+
+static CUresult cgn__event_wait_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
+                                        CUgraphNodeParams *p) {
+    return drv->cuGraphEventWaitNodeGetEvent(raw, &p->eventWait.event);
+}
+
+static CUresult cgn__host_callback_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
+                                           const CUgraphNode *deps, size_t num_deps,
+                                           const CUgraphNodeParams *p) {
+    CUDA_HOST_NODE_PARAMS_v1 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->host,
+                   "CUDA_HOST_NODE_PARAMS_v1 is a prefix of the params");
+    memcpy(&a, &p->host, sizeof a);
+    return drv->cuGraphAddHostNode(out, g, deps, num_deps, &a);
+}
+
+static CUresult cgn__host_callback_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
+                                           CUgraphNodeParams *p) {
+    CUDA_HOST_NODE_PARAMS_v1 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->host,
+                   "CUDA_HOST_NODE_PARAMS_v1 is a prefix of the params");
+    memset(&a, 0, sizeof a);
+    CUresult r = drv->cuGraphHostNodeGetParams(raw, &a);
+    memcpy(&p->host, &a, sizeof a);
+    return r;
+}
+
+static CUresult cgn__kernel_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
+                                    const CUgraphNode *deps, size_t num_deps,
+                                    const CUgraphNodeParams *p) {
+    CUDA_KERNEL_NODE_PARAMS_v2 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->kernel,
+                   "CUDA_KERNEL_NODE_PARAMS_v2 is a prefix of the params");
+    memcpy(&a, &p->kernel, sizeof a);
+    return drv->cuGraphAddKernelNode(out, g, deps, num_deps, &a);
+}
+
+static CUresult cgn__kernel_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
+                                    CUgraphNodeParams *p) {
+    CUDA_KERNEL_NODE_PARAMS_v2 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->kernel,
+                   "CUDA_KERNEL_NODE_PARAMS_v2 is a prefix of the params");
+    memset(&a, 0, sizeof a);
+    CUresult r = drv->cuGraphKernelNodeGetParams(raw, &a);
+    memcpy(&p->kernel, &a, sizeof a);
+    return r;
+}
+
+static CUresult cgn__memcpy_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
+                                    const CUgraphNode *deps, size_t num_deps,
+                                    const CUgraphNodeParams *p) {
+    CUDA_MEMCPY3D_v2 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memcpy.copyParams,
+                   "CUDA_MEMCPY3D_v2 is a prefix of the params");
+    memcpy(&a, &p->memcpy.copyParams, sizeof a);
+    return drv->cuGraphAddMemcpyNode(out, g, deps, num_deps, &a, p->memcpy.copyCtx);
+}
+
+static CUresult cgn__memcpy_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
+                                    CUgraphNodeParams *p) {
+    CUDA_MEMCPY3D_v2 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memcpy.copyParams,
+                   "CUDA_MEMCPY3D_v2 is a prefix of the params");
+    memset(&a, 0, sizeof a);
+    CUresult r = drv->cuGraphMemcpyNodeGetParams(raw, &a);
+    memcpy(&p->memcpy.copyParams, &a, sizeof a);
+    return r;
+}
+
+static CUresult cgn__memset_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
+                                    const CUgraphNode *deps, size_t num_deps,
+                                    const CUgraphNodeParams *p) {
+    CUDA_MEMSET_NODE_PARAMS_v1 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memset,
+                   "CUDA_MEMSET_NODE_PARAMS_v1 is a prefix of the params");
+    memcpy(&a, &p->memset, sizeof a);
+    return drv->cuGraphAddMemsetNode(out, g, deps, num_deps, &a, p->memset.ctx);
+}
+
+static CUresult cgn__memset_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
+                                    CUgraphNodeParams *p) {
+    CUDA_MEMSET_NODE_PARAMS_v1 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memset,
+                   "CUDA_MEMSET_NODE_PARAMS_v1 is a prefix of the params");
+    memset(&a, 0, sizeof a);
+    CUresult r = drv->cuGraphMemsetNodeGetParams(raw, &a);
+    memcpy(&p->memset, &a, sizeof a);
+    return r;
+}
+
+/* Every enumerator of cgn_node_type (include/cgn/cgn.h) but EMPTY and OTHER has a spec, and
+ * every spec an enumerator: a row left out would be a NULL name at run time. */
+_Static_assert(CGN_NODE_TYPE_COUNT_ == 2 + 7,
+               "cgn_node_type and spec/ disagree: each enumerator needs a spec/<node>.yaml");
+
 const cgn__node_type_info cgn__node_types[CGN_NODE_TYPE_COUNT_] = {
-    [CGN_NODE_EMPTY] = {"empty", 0, NULL, CU_GRAPH_NODE_TYPE_EMPTY, 0, NULL, 0},
-    [CGN_NODE_OTHER] = {"CUDA-only", 0, NULL, CU_GRAPH_NODE_TYPE_EMPTY, 0, NULL, 0},
+    [CGN_NODE_EMPTY] = {"empty", 0, NULL, CU_GRAPH_NODE_TYPE_EMPTY, 0, NULL, 0, NULL, NULL, NULL,
+                        NULL},
+    [CGN_NODE_OTHER] = {"CUDA-only", 0, NULL, CU_GRAPH_NODE_TYPE_EMPTY, 0, NULL, 0, NULL, NULL,
+                        NULL, NULL},
     [CGN_NODE_CHILD_GRAPH] = {"child graph", 0, cgn__child_graph_exec_check,
                               CU_GRAPH_NODE_TYPE_GRAPH, sizeof(cgn_child_graph_desc),
-                              cgn__child_graph_read, 0},
+                              cgn__child_graph_read, 0, cgn__child_graph_add_raw,
+                              "cuGraphAddChildGraphNode", cgn__child_graph_get_raw,
+                              "cuGraphChildGraphNodeGetGraph"},
     [CGN_NODE_EVENT_RECORD] = {"event record", 0, cgn__event_record_exec_check,
                                CU_GRAPH_NODE_TYPE_EVENT_RECORD, sizeof(cgn_event_record_desc),
-                               cgn__event_record_read, 0},
+                               cgn__event_record_read, 0, cgn__event_record_add_raw,
+                               "cuGraphAddEventRecordNode", cgn__event_record_get_raw,
+                               "cuGraphEventRecordNodeGetEvent"},
     [CGN_NODE_EVENT_WAIT] = {"event wait", 0, cgn__event_wait_exec_check,
                              CU_GRAPH_NODE_TYPE_WAIT_EVENT, sizeof(cgn_event_wait_desc),
-                             cgn__event_wait_read, 0},
+                             cgn__event_wait_read, 0, cgn__event_wait_add_raw,
+                             "cuGraphAddEventWaitNode", cgn__event_wait_get_raw,
+                             "cuGraphEventWaitNodeGetEvent"},
     [CGN_NODE_HOST] = {"host callback", 0, cgn__host_callback_exec_check, CU_GRAPH_NODE_TYPE_HOST,
-                       sizeof(cgn_host_callback_desc), cgn__host_callback_read, 0},
+                       sizeof(cgn_host_callback_desc), cgn__host_callback_read, 0,
+                       cgn__host_callback_add_raw, "cuGraphAddHostNode", cgn__host_callback_get_raw,
+                       "cuGraphHostNodeGetParams"},
     [CGN_NODE_KERNEL] = {"kernel", 1, cgn__kernel_exec_check, CU_GRAPH_NODE_TYPE_KERNEL,
                          sizeof(cgn_kernel_desc), cgn__kernel_read,
-                         offsetof(CUgraphNodeParams, kernel.ctx)},
+                         offsetof(CUgraphNodeParams, kernel.ctx), cgn__kernel_add_raw,
+                         "cuGraphAddKernelNode", cgn__kernel_get_raw, "cuGraphKernelNodeGetParams"},
     [CGN_NODE_MEMCPY] = {"memcpy", 1, cgn__memcpy_exec_check, CU_GRAPH_NODE_TYPE_MEMCPY,
                          sizeof(cgn_memcpy_desc), cgn__memcpy_read,
-                         offsetof(CUgraphNodeParams, memcpy.copyCtx)},
+                         offsetof(CUgraphNodeParams, memcpy.copyCtx), cgn__memcpy_add_raw,
+                         "cuGraphAddMemcpyNode", cgn__memcpy_get_raw, "cuGraphMemcpyNodeGetParams"},
     [CGN_NODE_MEMSET] = {"memset", 1, cgn__memset_exec_check, CU_GRAPH_NODE_TYPE_MEMSET,
                          sizeof(cgn_memset_desc), cgn__memset_read,
-                         offsetof(CUgraphNodeParams, memset.ctx)},
+                         offsetof(CUgraphNodeParams, memset.ctx), cgn__memset_add_raw,
+                         "cuGraphAddMemsetNode", cgn__memset_get_raw, "cuGraphMemsetNodeGetParams"},
 };

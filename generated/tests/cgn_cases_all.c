@@ -22,3 +22,29 @@ const cgn_test_type *const cgn_test_types[] = {
     &cgn_test_type_memset,
 };
 const size_t cgn_test_types_count = 7;
+
+/* Each node type's model (tests/support/cgn_test_env.c): a missing one does not link. */
+void cgn_test_model_child_graph(cgn_test_env *env, const void *desc,
+                                cgn_test_observation *expected);
+void cgn_test_model_event_record(cgn_test_env *env, const void *desc,
+                                 cgn_test_observation *expected);
+void cgn_test_model_event_wait(cgn_test_env *env, const void *desc,
+                               cgn_test_observation *expected);
+void cgn_test_model_host_callback(cgn_test_env *env, const void *desc,
+                                  cgn_test_observation *expected);
+void cgn_test_model_kernel(cgn_test_env *env, const void *desc,
+                           cgn_test_observation *expected);
+void cgn_test_model_memcpy(cgn_test_env *env, const void *desc,
+                           cgn_test_observation *expected);
+void cgn_test_model_memset(cgn_test_env *env, const void *desc,
+                           cgn_test_observation *expected);
+
+const cgn_test_model_fn cgn_test_models[CGN_NODE_TYPE_COUNT_] = {
+    [CGN_NODE_CHILD_GRAPH] = cgn_test_model_child_graph,
+    [CGN_NODE_EVENT_RECORD] = cgn_test_model_event_record,
+    [CGN_NODE_EVENT_WAIT] = cgn_test_model_event_wait,
+    [CGN_NODE_HOST] = cgn_test_model_host_callback,
+    [CGN_NODE_KERNEL] = cgn_test_model_kernel,
+    [CGN_NODE_MEMCPY] = cgn_test_model_memcpy,
+    [CGN_NODE_MEMSET] = cgn_test_model_memset,
+};

@@ -158,6 +158,12 @@ void cgn_test_initial_contents(unsigned char contents[CGN_TEST_NUM_REGIONS][CGN_
  * the initial contents and nothing else. */
 void cgn_test_predict(cgn_test_env *env, cgn_node_type type, const void *desc,
                       cgn_test_observation *expected);
+/* The model of one node type (cgn_test_model_<node> in cgn_test_env.c), reached through the
+ * table generated from spec/ (generated/tests/cgn_cases_all.c): a spec without its model is a
+ * link error, not a failure at run time. */
+typedef void (*cgn_test_model_fn)(cgn_test_env *env, const void *desc,
+                                  cgn_test_observation *expected);
+extern const cgn_test_model_fn cgn_test_models[CGN_NODE_TYPE_COUNT_];
 /* Fills the buffers with their initial contents, launches exec (observing events as the node
  * type needs), and compares buffers, event records and waits, and host callback runs with the
  * prediction for desc (NULL: the launch must change nothing at all, a disabled node). Returns
