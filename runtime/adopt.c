@@ -88,8 +88,10 @@ static cgn_status cgn__driver_failed(CUresult r, const char *entry, const char *
 
 /* ---- one graph: nodes, edges, topological order -------------------------------------------- */
 
-/* A raw graph's nodes and edges as the driver lists them, with a map from raw handle to index. */
+/* A raw graph's nodes and edges as the driver lists them, with a map from raw handle to index.
+ * Every array, the sort's scratch included, lives in one allocation (`block`). */
 typedef struct cgn__listing {
+    void *block;
     CUgraphNode *nodes;
     size_t num_nodes;
     CUgraphNode *from, *to;
@@ -98,16 +100,14 @@ typedef struct cgn__listing {
     size_t mask;
     size_t *order;              /* topological order, ties in listing order */
     size_t *in_start, *in_list; /* each node's dependencies (indices), in edge order */
+    cgn__handle *handles;       /* each node's handle, by index (cgn__adopt_graph) */
+    size_t *types;              /* each node's CUgraphNodeType, by position in order */
+    /* cgn__sort's scratch */
+    size_t *from_i, *to_i, *out_start, *out_list, *missing, *heap;
 } cgn__listing;
 
 static void cgn__listing_free(cgn__listing *l) {
-    free(l->nodes);
-    free(l->from);
-    free(l->to);
-    free(l->slots);
-    free(l->order);
-    free(l->in_start);
-    free(l->in_list);
+    free(l->block);
     memset(l, 0, sizeof *l);
 }
 
@@ -126,6 +126,46 @@ static size_t cgn__listing_index(const cgn__listing *l, CUgraphNode raw) {
     }
 }
 
+/* The listing's arrays for n nodes and e edges, carved from one block of size_t words (cap +
+ * 2 (n + 1) + 6 max(n, 1) + 6 max(e, 1) of them): the ones used zeroed (slots, in_start,
+ * out_start, missing) together at the start. */
+static void cgn__listing_carve(cgn__listing *l, size_t n, size_t e, size_t cap, void *block) {
+    _Static_assert(sizeof(CUgraphNode) == sizeof(size_t) && sizeof(cgn__handle) == sizeof(size_t),
+                   "the listing's arrays share one block of size_t words");
+    size_t n1 = n ? n : 1, e1 = e ? e : 1;
+    size_t *w = block;
+    l->slots = w;
+    w += cap;
+    l->in_start = w;
+    w += n + 1;
+    l->out_start = w;
+    w += n + 1;
+    l->missing = w;
+    w += n1;
+    /* not zeroed */
+    l->nodes = (CUgraphNode *)w;
+    w += n1;
+    l->order = w;
+    w += n1;
+    l->heap = w;
+    w += n1;
+    l->handles = (cgn__handle *)w;
+    w += n1;
+    l->types = w;
+    w += n1;
+    l->from = (CUgraphNode *)w;
+    w += e1;
+    l->to = (CUgraphNode *)w;
+    w += e1;
+    l->in_list = w;
+    w += e1;
+    l->from_i = w;
+    w += e1;
+    l->to_i = w;
+    w += e1;
+    l->out_list = w;
+}
+
 /* The driver's count-then-fill convention; the graph must not change in between. */
 static cgn_status cgn__list(CUgraph raw, cgn__listing *l, const char *where) {
     const cgn_driver_table *drv = cgn__driver;
@@ -141,15 +181,17 @@ static cgn_status cgn__list(CUgraph raw, cgn__listing *l, const char *where) {
     size_t cap = 4;
     while (cap < 2 * n)
         cap *= 2;
-    l->nodes = malloc((n ? n : 1) * sizeof *l->nodes);
-    l->from = malloc((e ? e : 1) * sizeof *l->from);
-    l->to = malloc((e ? e : 1) * sizeof *l->to);
-    l->slots = calloc(cap, sizeof *l->slots);
-    l->order = malloc((n ? n : 1) * sizeof *l->order);
-    l->in_start = calloc(n + 1, sizeof *l->in_start);
-    l->in_list = malloc((e ? e : 1) * sizeof *l->in_list);
-    if (!l->nodes || !l->from || !l->to || !l->slots || !l->order || !l->in_start || !l->in_list)
+    /* Words: the slots, 2 (n + 1) starts, 6 arrays of n, 6 of e (n, e at least 1 each). */
+    size_t n1 = n ? n : 1, e1 = e ? e : 1, per_n, per_e, words, bytes;
+    if (!cgn__mul_size(n1, 8, &per_n) || !cgn__mul_size(e1, 6, &per_e) ||
+        !cgn__add_size(per_n, per_e, &words) || !cgn__add_size(words, cap + 2, &words) ||
+        !cgn__mul_size(words, sizeof(size_t), &bytes))
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: %zu nodes do not fit in memory", where, n);
+    l->block = malloc(bytes);
+    if (l->block == NULL)
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    cgn__listing_carve(l, n, e, cap, l->block);
+    memset(l->block, 0, (cap + 2 * (n + 1) + n1) * sizeof(size_t)); /* the zeroed arrays */
     l->mask = cap - 1;
     /* The H200's driver refuses arrays with a count of zero (CUDA_ERROR_INVALID_VALUE): list
      * only what exists. */
@@ -176,41 +218,37 @@ static cgn_status cgn__list(CUgraph raw, cgn__listing *l, const char *where) {
 
 /* Dependencies per node (in edge order) and a topological order: Kahn's algorithm taking the
  * ready node listed first, so a listing already in topological order (a capture, a graph built
- * node by node) is kept as it is. */
+ * node by node) is kept as it is. Allocates nothing. */
 static cgn_status cgn__sort(cgn__listing *l, const char *where) {
     size_t n = l->num_nodes, e = l->num_edges;
-    size_t *from_i = malloc((e ? e : 1) * sizeof *from_i);
-    size_t *to_i = malloc((e ? e : 1) * sizeof *to_i);
-    size_t *out_start = calloc(n + 1, sizeof *out_start);
-    size_t *out_list = malloc((e ? e : 1) * sizeof *out_list);
-    size_t *missing = calloc(n ? n : 1, sizeof *missing); /* dependencies not yet ordered */
-    size_t *heap = malloc((n ? n : 1) * sizeof *heap);
-    cgn_status st = CGN_OK;
-    if (!from_i || !to_i || !out_start || !out_list || !missing || !heap) {
-        st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
-        goto done;
-    }
+    size_t *from_i = l->from_i, *to_i = l->to_i, *out_start = l->out_start, *out_list = l->out_list,
+           *heap = l->heap;
+    size_t *missing = l->missing; /* dependencies not yet ordered (zeroed) */
+    int forward = 1;              /* every edge goes to a node listed later */
     for (size_t k = 0; k < e; k++) {
         from_i[k] = cgn__listing_index(l, l->from[k]);
         to_i[k] = cgn__listing_index(l, l->to[k]);
-        if (from_i[k] == SIZE_MAX || to_i[k] == SIZE_MAX) {
-            st = cgn__fail(CGN_ERROR_DRIVER,
-                           "%s: cuGraphGetEdges named a node cuGraphGetNodes did not list", where);
-            goto done;
-        }
+        if (from_i[k] == SIZE_MAX || to_i[k] == SIZE_MAX)
+            return cgn__fail(CGN_ERROR_DRIVER,
+                             "%s: cuGraphGetEdges named a node cuGraphGetNodes did not list",
+                             where);
+        forward &= from_i[k] < to_i[k];
         l->in_start[to_i[k] + 1]++;
-        out_start[from_i[k] + 1]++;
-        missing[to_i[k]]++;
     }
-    for (size_t i = 0; i < n; i++) {
-        l->in_start[i + 1] += l->in_start[i];
-        out_start[i + 1] += out_start[i];
-    }
-    /* Fill in edge order (missing[] doubles as a cursor, then is recounted). */
     for (size_t i = 0; i < n; i++)
-        missing[i] = 0;
+        l->in_start[i + 1] += l->in_start[i];
+    /* Fill in edge order (missing[] serves as the in-edge cursor, ending as the count). */
     for (size_t k = 0; k < e; k++)
         l->in_list[l->in_start[to_i[k]] + missing[to_i[k]]++] = from_i[k];
+    if (forward) { /* the listing is an order already, the one Kahn's algorithm would take */
+        for (size_t i = 0; i < n; i++)
+            l->order[i] = i;
+        return CGN_OK;
+    }
+    for (size_t k = 0; k < e; k++)
+        out_start[from_i[k] + 1]++;
+    for (size_t i = 0; i < n; i++)
+        out_start[i + 1] += out_start[i];
     size_t *cursor = heap; /* borrowed as the out-edge cursor before the heap is used */
     for (size_t i = 0; i < n; i++)
         cursor[i] = 0;
@@ -253,25 +291,30 @@ static cgn_status cgn__sort(cgn__listing *l, const char *where) {
         }
     }
     if (num_order != n)
-        st = cgn__fail(CGN_ERROR_DRIVER, "%s: the graph's edges form a cycle", where);
-done:
-    free(from_i);
-    free(to_i);
-    free(out_start);
-    free(out_list);
-    free(missing);
-    free(heap);
-    return st;
+        return cgn__fail(CGN_ERROR_DRIVER, "%s: the graph's edges form a cycle", where);
+    return CGN_OK;
 }
 
 /* ---- records --------------------------------------------------------------------------------- */
+
+#define CGN__TYPE_MEMO 32 /* CUDA node types remembered by an adoption (those below 32) */
 
 typedef struct cgn__adoption {
     cgn__graph_rec *root;
     CUcontext current;     /* the caller's context: the node's context unless params say */
     cgn__layouts *layouts; /* kernels' parameter layouts, asked once per kernel */
     const char *where;
+    signed char types[CGN__TYPE_MEMO]; /* cgn node type + 1 by CUDA type; 0: not seen yet */
 } cgn__adoption;
+
+/* cgn__type_of, remembered for the adoption. */
+static cgn_node_type cgn__adopted_type(cgn__adoption *a, CUgraphNodeType t) {
+    if ((unsigned)t >= CGN__TYPE_MEMO)
+        return cgn__type_of(t);
+    if (a->types[t] == 0)
+        a->types[t] = (signed char)(cgn__type_of(t) + 1);
+    return (cgn_node_type)(a->types[t] - 1);
+}
 
 static cgn_status cgn__adopt_graph(cgn__adoption *a, cgn__graph_rec *g, CUgraph raw);
 
@@ -292,28 +335,80 @@ static cgn_status cgn__embedded_rec(cgn__adoption *a, cgn__node_rec *n, CUgraph 
     return cgn__adopt_graph(a, g, raw);
 }
 
-/* Fills the new record n for raw node `raw` from the driver. */
-static cgn_status cgn__adopt_node(cgn__adoption *a, cgn__node_rec *n, CUgraphNode raw) {
+#define CGN__ALIGN16(x) (((x) + 15) / 16 * 16)
+
+/* The records of one adopted graph: one block, this header then the records, each with its
+ * dependencies' handles and its state (CGN__PACKED_*). Each record holds a reference; the last
+ * one freed frees the block, so records are still destroyed one by one. */
+typedef struct cgn__slab {
+    atomic_size_t live;
+} cgn__slab;
+#define CGN__SLAB_HEADER CGN__ALIGN16(sizeof(cgn__slab))
+
+void cgn__slab_release(void *slab) {
+    cgn__slab *s = slab;
+    if (atomic_fetch_sub_explicit(&s->live, 1, memory_order_acq_rel) == 1)
+        free(s);
+}
+
+/* The state a node of CUDA type t keeps: its desc, or one zero byte for an empty node or a type
+ * cgn records without reading. */
+static size_t cgn__state_size(const cgn__node_type_info *info) {
+    return info->read != NULL ? info->desc_size : 1;
+}
+
+/* A record's bytes in the slab: the record, its dependencies, its state, each 16-aligned. */
+static size_t cgn__record_bytes(size_t num_deps, size_t state_size) {
+    return CGN__ALIGN16(sizeof(cgn__node_rec)) + CGN__ALIGN16(num_deps * sizeof(cgn__handle)) +
+           CGN__ALIGN16(state_size);
+}
+
+/* The record of the graph's k-th node in topological order, made at `block` in the slab and
+ * filled from the driver (its type already asked, l->types[k]). Once made it is g's, its
+ * handle with it (the caller discards g on failure). */
+static cgn_status cgn__adopt_node(cgn__adoption *a, cgn__graph_rec *g, const cgn__listing *l,
+                                  size_t k, cgn__slab *slab, unsigned char *block) {
     const char *where = a->where;
-    CUgraphNodeType t;
-    CUresult r = cgn__driver->cuGraphNodeGetType(raw, &t);
-    if (r != CUDA_SUCCESS)
-        return cgn__driver_failed(r, "cuGraphNodeGetType", where);
+    size_t i = l->order[k];
+    CUgraphNode raw = l->nodes[i];
+    CUgraphNodeType t = (CUgraphNodeType)l->types[k];
+    cgn_node_type type = cgn__adopted_type(a, t);
+    const cgn__node_type_info *info = &cgn__node_types[type];
+    size_t state_size = cgn__state_size(info);
+    const size_t *dep = l->in_list + l->in_start[i];
+    size_t num_deps = l->in_start[i + 1] - l->in_start[i];
+    size_t deps_at = CGN__ALIGN16(sizeof(cgn__node_rec));
+    size_t state_at = deps_at + CGN__ALIGN16(num_deps * sizeof(cgn__handle));
+    cgn__node_rec *n = (cgn__node_rec *)(void *)block;
+    memset(n, 0, sizeof *n);
+    n->handle = l->handles[i];
+    n->graph = g;
+    n->index = k;
     n->raw = raw;
+    n->type = type;
+    n->packed = CGN__PACKED_SLAB | CGN__PACKED_STATE;
+    n->slab = slab;
     n->ctx = a->current;
-    n->type = cgn__type_of(t);
-    const cgn__node_type_info *info = &cgn__node_types[n->type];
+    n->state = block + state_at;
+    n->state_size = state_size;
+    if (num_deps > 0) {
+        n->deps = (cgn__handle *)(void *)(block + deps_at);
+        n->packed |= CGN__PACKED_DEPS;
+        for (size_t d = 0; d < num_deps; d++) /* ordered before: handles made for all */
+            n->deps[d] = l->handles[dep[d]];
+        n->num_deps = num_deps;
+    }
+    g->nodes[g->num_nodes++] = n; /* discarded with g from here on (slab->live counts it) */
+    cgn__handle_set_record(n->handle, n);
     if (info->read == NULL) { /* empty, or a type cgn does not update: nothing to read */
-        if (n->type == CGN_NODE_OTHER)
+        if (type == CGN_NODE_OTHER)
             n->unsupported = cgn__other_reason(t);
-        n->state = calloc(1, 1);
-        n->state_size = 1;
-        return n->state ? CGN_OK
-                        : cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+        memset(n->state, 0, state_size);
+        return CGN_OK;
     }
     CUgraphNodeParams p;
     const char *entry = "";
-    r = cgn__get_params(raw, t, &p, &entry);
+    CUresult r = cgn__get_params(raw, t, &p, &entry);
     if (r != CUDA_SUCCESS)
         return cgn__driver_failed(r, entry, where);
     /* The context the node runs in, which every update makes current: the one the driver
@@ -328,10 +423,6 @@ static cgn_status cgn__adopt_node(cgn__adoption *a, cgn__node_rec *n, CUgraphNod
                          "and none is current: make the context the graph was built in current "
                          "(cuCtxSetCurrent) before adopting it",
                          where, info->name, cgn__handle_ptr(n->handle), (void *)raw);
-    n->state = malloc(info->desc_size);
-    if (n->state == NULL)
-        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
-    n->state_size = info->desc_size;
     cgn__reader rd = {a->layouts, NULL, NULL};
     cgn_status st = info->read(&rd, &p, n->state, NULL, where);
     n->storage = rd.storage; /* freed with the record on failure */
@@ -343,8 +434,10 @@ static cgn_status cgn__adopt_node(cgn__adoption *a, cgn__node_rec *n, CUgraphNod
     return CGN_OK;
 }
 
-/* Records for every node of raw in g (allocated, its handle made; nodes empty). On failure the
- * records made so far stay in g for the caller to discard. */
+/* Records for every node of raw in g: the handles made in one go, every node's type asked,
+ * then the records made in one slab. On failure the records made so far stay in g for the
+ * caller to discard (with their handles); the handles of nodes not recorded yet are freed
+ * here, and the slab when no record was made in it. */
 static cgn_status cgn__adopt_graph(cgn__adoption *a, cgn__graph_rec *g, CUgraph raw) {
     const char *where = a->where;
     g->raw = raw;
@@ -353,43 +446,57 @@ static cgn_status cgn__adopt_graph(cgn__adoption *a, cgn__graph_rec *g, CUgraph 
     cgn_status st = cgn__list(raw, &l, where);
     if (st == CGN_OK)
         st = cgn__sort(&l, where);
-    cgn__node_rec **by_index = NULL;
     if (st == CGN_OK) {
-        g->nodes = calloc(l.num_nodes ? l.num_nodes : 1, sizeof *g->nodes);
-        by_index = calloc(l.num_nodes ? l.num_nodes : 1, sizeof *by_index);
-        if (g->nodes == NULL || by_index == NULL)
+        g->nodes = malloc((l.num_nodes ? l.num_nodes : 1) * sizeof *g->nodes);
+        if (g->nodes == NULL)
             st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
         g->cap_nodes = g->nodes ? l.num_nodes : 0;
     }
+    int handles_made = 0;
+    if (st == CGN_OK) {
+        st = cgn__handles_new(CGN__KIND_NODE, l.num_nodes, l.handles, where);
+        handles_made = st == CGN_OK;
+    }
+    size_t bytes = CGN__SLAB_HEADER;
     for (size_t k = 0; st == CGN_OK && k < l.num_nodes; k++) {
         size_t i = l.order[k];
-        cgn__node_rec *n = calloc(1, sizeof *n);
-        if (n == NULL) {
-            st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+        CUgraphNodeType t;
+        CUresult r = cgn__driver->cuGraphNodeGetType(l.nodes[i], &t);
+        if (r != CUDA_SUCCESS) {
+            st = cgn__driver_failed(r, "cuGraphNodeGetType", where);
             break;
         }
-        st = cgn__handle_new(CGN__KIND_NODE, n, &n->handle, where);
-        if (st != CGN_OK) {
-            free(n);
-            break;
-        }
-        n->graph = g;
-        n->index = k;
-        g->nodes[g->num_nodes++] = n; /* discarded with g from here on */
-        by_index[i] = n;
-        size_t num_deps = l.in_start[i + 1] - l.in_start[i];
-        if (num_deps > 0) {
-            n->deps = malloc(num_deps * sizeof *n->deps);
-            if (n->deps == NULL) {
-                st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
-                break;
-            }
-            for (size_t d = 0; d < num_deps; d++) /* ordered before: already made */
-                n->deps[n->num_deps++] = by_index[l.in_list[l.in_start[i] + d]]->handle;
-        }
-        st = cgn__adopt_node(a, n, l.nodes[i]);
+        l.types[k] = (size_t)t;
+        size_t num_deps = l.in_start[i + 1] - l.in_start[i]; /* the listing's: it fits */
+        if (!cgn__add_size(
+                bytes,
+                cgn__record_bytes(num_deps,
+                                  cgn__state_size(&cgn__node_types[cgn__adopted_type(a, t)])),
+                &bytes))
+            st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: %zu nodes do not fit in memory", where,
+                           l.num_nodes);
     }
-    free(by_index);
+    cgn__slab *slab = NULL;
+    if (st == CGN_OK && l.num_nodes > 0) {
+        slab = malloc(bytes);
+        if (slab == NULL)
+            st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    }
+    /* No slab for an empty graph or after a failure (no offset from NULL: UB). */
+    unsigned char *at = slab != NULL ? (unsigned char *)slab + CGN__SLAB_HEADER : NULL;
+    for (size_t k = 0; st == CGN_OK && k < l.num_nodes; k++) {
+        size_t i = l.order[k];
+        st = cgn__adopt_node(a, g, &l, k, slab, at);
+        at += cgn__record_bytes(l.in_start[i + 1] - l.in_start[i], g->nodes[k]->state_size);
+    }
+    /* One reference per record made in the slab (none is freed before this returns). */
+    if (slab != NULL && g->num_nodes == 0)
+        free(slab);
+    else if (slab != NULL)
+        atomic_init(&slab->live, g->num_nodes);
+    if (handles_made) /* nodes left without a record: their handles go now */
+        for (size_t k = g->num_nodes; k < l.num_nodes; k++)
+            cgn__handle_free(l.handles[l.order[k]]);
     cgn__listing_free(&l);
     return st;
 }
@@ -407,7 +514,7 @@ cgn_status cgn_graph_adopt(CUgraph raw, unsigned flags, cgn_graph **graph_out) {
         return st;
     cgn__collect_pending();
     const cgn_driver_table *drv = cgn__driver;
-    cgn__adoption a = {NULL, NULL, NULL, where};
+    cgn__adoption a = {.where = where};
     CUresult r = drv->cuCtxGetCurrent(&a.current);
     if (r != CUDA_SUCCESS)
         return cgn__driver_failed(r, "cuCtxGetCurrent", where);
@@ -633,7 +740,7 @@ static cgn_status cgn__refresh_embedding(cgn__node_rec *n, CUgraph raw, const ch
     if (n->embedded != NULL && n->embedded->raw == raw)
         return CGN_OK; /* the same graph: its nodes refresh one by one */
     const cgn_driver_table *drv = cgn__driver;
-    cgn__adoption a = {n->graph->root, NULL, cgn__layouts_new(), where};
+    cgn__adoption a = {.root = n->graph->root, .layouts = cgn__layouts_new(), .where = where};
     if (a.layouts == NULL)
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
     CUresult r = drv->cuCtxGetCurrent(&a.current);
@@ -685,8 +792,8 @@ cgn_status cgn_node_refresh(cgn_node *node) {
     }
     /* Publish. Executables keep their own copies; the attachment stays (it holds at least the
      * owners the new record names, which were kept only for unchanged values). */
-    free(n->state);
-    n->state = state;
+    memcpy(n->state, state, n->state_size); /* the record's own block may hold n->state */
+    free(state);
     if (rd.storage != NULL || n->storage != NULL) {
         cgn__block_release(n->storage);
         n->storage = rd.storage;

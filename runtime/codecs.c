@@ -77,6 +77,8 @@ typedef struct cgn__layout {
     uint32_t count;
     size_t *sizes;     /* count entries each, one allocation (NULL for none) */
     size_t *offsets;
+    size_t block_total; /* read path (cgn__layout_of): the argument block of these sizes;
+                           0 when cgn__write_kernel_args has to check (and refuse) them */
 } cgn__layout;
 
 /* Asks the driver for the kernel's parameter sizes and offsets, probing indices until
@@ -423,6 +425,25 @@ static cgn__layout *cgn__layout_slot(cgn__layout *slots, size_t cap, cgn_kernel 
             return &slots[i];
 }
 
+/* The size of the argument block cgn__write_kernel_args would write for arguments of exactly
+ * the layout's sizes, when it would accept them (every size non-zero, the totals within its
+ * bounds, checked the way it checks them); else 0. Computed once per kernel, so reading a node
+ * checks nothing per argument. */
+static void cgn__layout_plan(cgn__layout *l) {
+    l->block_total = 0;
+    if (!l->checked || l->count > CGN__MAX_KERNEL_PARAMS)
+        return;
+    size_t off_ptrs = cgn__kargs_ptrs_offset(l->count);
+    size_t off_args = CGN__ALIGN_UP(off_ptrs + l->count * sizeof(void *), alignof(cgn_arg));
+    size_t total = CGN__ALIGN_UP(off_args + l->count * sizeof(cgn_arg), 16);
+    for (uint32_t i = 0; i < l->count; i++) {
+        if (l->sizes[i] == 0 || l->sizes[i] > CGN__MAX_ARG_BYTES || total > CGN__MAX_ARG_BYTES)
+            return;
+        total += CGN__ALIGN_UP(l->sizes[i], 16);
+    }
+    l->block_total = total;
+}
+
 /* The kernel's layout: cached, or asked of the driver (and cached when there is a cache; else
  * into *scratch, whose arrays the caller frees). */
 static cgn_status cgn__layout_of(cgn__layouts *cache, cgn_kernel k, cgn__layout *scratch,
@@ -442,13 +463,16 @@ static cgn_status cgn__layout_of(cgn__layouts *cache, cgn_kernel k, cgn__layout 
         scratch->sizes = scratch->offsets = NULL;
     } else if (scratch->sizes == sizes) { /* kept beyond this call: one heap allocation */
         size_t *heap = malloc(2 * (size_t)scratch->count * sizeof *heap);
-        if (heap == NULL)
+        if (heap == NULL) {
+            scratch->sizes = scratch->offsets = NULL; /* this frame's arrays: not the caller's */
             return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+        }
         memcpy(heap, sizes, scratch->count * sizeof *heap);
         memcpy(heap + scratch->count, offsets, scratch->count * sizeof *heap);
         scratch->sizes = heap;
         scratch->offsets = heap + scratch->count;
     }
+    cgn__layout_plan(scratch);
     *out = scratch;
     if (cache == NULL)
         return CGN_OK;
@@ -523,6 +547,63 @@ static const void *cgn__read_source(const CUDA_KERNEL_NODE_PARAMS_v3 *params,
     return packed ? (const void *)(packed + l->offsets[i]) : params->kernelParams[i];
 }
 
+/* The argument block of a node read from the driver, for a layout whose sizes
+ * cgn__write_kernel_args accepts (l->block_total): the block it would write for the same
+ * arguments (the format of cgn__kargs_header), without the intermediate cgn_arg array or the
+ * per-argument checks, which the layout passed once. Values come from the driver (non-NULL:
+ * checked by the caller). A refresh (prev) keeps the owner of an argument whose bytes did not
+ * change. */
+static cgn_status cgn__read_args_block(cgn__reader *rd, const cgn__layout *l,
+                                       const CUDA_KERNEL_NODE_PARAMS_v3 *params,
+                                       const unsigned char *packed, const cgn_arg *prev,
+                                       uint32_t num_prev, const cgn_arg **args_out) {
+    uint32_t count = l->count;
+    size_t off_ptrs = cgn__kargs_ptrs_offset(count);
+    size_t off_args = CGN__ALIGN_UP(off_ptrs + count * sizeof(void *), alignof(cgn_arg));
+    size_t at = CGN__ALIGN_UP(off_args + count * sizeof(cgn_arg), 16);
+    cgn__txn t;
+    memset(&t, 0, sizeof t);
+    t.adding = 1; /* a fresh block, not a spare */
+    unsigned char *block = cgn__txn_storage(&t, l->block_total);
+    if (block == NULL)
+        return CGN_ERROR_OUT_OF_MEMORY;
+    cgn__kargs_header *h = (cgn__kargs_header *)(void *)block;
+    h->kernel = l->kernel;
+    h->opaque = NULL;
+    h->total = l->block_total;
+    h->checked = 1;
+    h->num_params = count;
+    h->num_args = count;
+    size_t *block_sizes = (size_t *)(void *)(h + 1);
+    void **ptrs = (void **)(void *)(block + off_ptrs);
+    cgn_arg *copies = (cgn_arg *)(void *)(block + off_args);
+    const size_t *sizes = l->sizes;
+    int plain = prev == NULL && packed == NULL; /* adoption from kernelParams: no owners */
+    for (uint32_t i = 0; i < count; i++) {
+        const void *value =
+            plain ? params->kernelParams[i] : cgn__read_source(params, packed, l, i);
+        size_t size = sizes[i];
+        unsigned char *to = block + at;
+        if (size == 8) /* fixed sizes: the common pointer and scalar copies inline */
+            memcpy(to, value, 8);
+        else if (size == 4)
+            memcpy(to, value, 4);
+        else
+            memcpy(to, value, size);
+        cgn_owner *owner = NULL; /* a refresh keeps the owner of an unchanged argument */
+        if (!plain && prev != NULL && i < num_prev && prev[i].size == size &&
+            memcmp(prev[i].value, value, size) == 0)
+            owner = prev[i].owner;
+        block_sizes[i] = size;
+        ptrs[i] = to;
+        copies[i] = (cgn_arg){to, size, owner};
+        at += CGN__ALIGN_UP(size, 16);
+    }
+    rd->storage = block;
+    *args_out = count ? copies : NULL;
+    return CGN_OK;
+}
+
 cgn_status cgn__read_kernel_args(cgn__reader *rd, cgn_kernel kernel,
                                  const CUDA_KERNEL_NODE_PARAMS_v3 *params, const cgn_arg *prev,
                                  uint32_t num_prev, const cgn_arg **args_out, uint32_t *num_out,
@@ -561,6 +642,14 @@ cgn_status cgn__read_kernel_args(cgn__reader *rd, cgn_kernel kernel,
     if (opaque != NULL) {
         st = cgn__write_opaque_args(rd, l, opaque, where);
         free(scratch.sizes);
+        return st;
+    }
+    if (l->block_total != 0) { /* sizes the writer accepts: the block is written here */
+        st = cgn__read_args_block(rd, l, params, packed, prev, num_prev, args_out);
+        if (scratch.sizes != NULL) /* no cache (a refresh) */
+            free(scratch.sizes);
+        if (st == CGN_OK)
+            *num_out = l->count;
         return st;
     }
     cgn_arg stack[CGN__STACK_PARAMS] = {{NULL, 0, NULL}}; /* filled below; gcc 13 -O3 cannot tell */

@@ -115,9 +115,14 @@ cgn_status cgn_graph_create(cgn_graph **graph_out) {
 void cgn__node_free(cgn__node_rec *n) {
     cgn__block_release(n->storage);
     cgn__block_release(n->spare);
-    free(n->deps);
-    free(n->state);
-    free(n);
+    if (!(n->packed & CGN__PACKED_DEPS))
+        free(n->deps);
+    if (!(n->packed & CGN__PACKED_STATE))
+        free(n->state);
+    if (n->packed & CGN__PACKED_SLAB)
+        cgn__slab_release(n->slab);
+    else
+        free(n);
 }
 
 static size_t cgn__count_nodes(const cgn__graph_rec *g) {

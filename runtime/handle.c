@@ -76,6 +76,44 @@ cgn_status cgn__handle_new(cgn__kind kind, void *record, cgn__handle *out, const
     return CGN_OK;
 }
 
+cgn_status cgn__handles_new(cgn__kind kind, size_t count, cgn__handle *out, const char *where) {
+    if (count == 0)
+        return CGN_OK;
+    pthread_mutex_lock(&cgn__handles_mutex);
+    /* Take every slot first (out holds bare indices meanwhile), so running out part-way puts
+     * them back as they were: nothing was published. */
+    size_t got = 0;
+    for (; got < count; got++) {
+        if (cgn__free_head == 0 && !cgn__grow())
+            break;
+        uint32_t index = cgn__free_head - 1;
+        cgn__free_head = cgn__slot_at(index)->next_free;
+        out[got] = index;
+    }
+    if (got < count) {
+        while (got > 0) { /* in reverse: the free list is restored exactly */
+            uint32_t index = (uint32_t)out[--got];
+            cgn__slot_at(index)->next_free = cgn__free_head;
+            cgn__free_head = index + 1;
+        }
+        pthread_mutex_unlock(&cgn__handles_mutex);
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory for handles", where);
+    }
+    for (size_t i = 0; i < count; i++) {
+        uint32_t index = (uint32_t)out[i];
+        cgn__slot *s = cgn__slot_at(index);
+        unsigned tag = (atomic_load_explicit(&s->tag, memory_order_relaxed) &
+                        ~((1u << CGN__KIND_BITS) - 1)) |
+                       (unsigned)kind;
+        atomic_store_explicit(&s->record, NULL, memory_order_relaxed);
+        atomic_store_explicit(&s->tag, tag, memory_order_release);
+        out[i] = ((cgn__handle)tag << 32) | ((cgn__handle)index + 1);
+    }
+    cgn__live += count;
+    pthread_mutex_unlock(&cgn__handles_mutex);
+    return CGN_OK;
+}
+
 void cgn__handle_free(cgn__handle h) {
     uint32_t index = (uint32_t)(h & 0xffffffffu) - 1;
     cgn__slot *s = cgn__slot_at(index);

@@ -72,6 +72,10 @@ typedef enum cgn__lookup {
 
 /* A new live slot for `record`. CGN_ERROR_OUT_OF_MEMORY (message naming `where`) on failure. */
 cgn_status cgn__handle_new(cgn__kind kind, void *record, cgn__handle *out, const char *where);
+/* `count` new live slots at once (one lock), each pointing at no record until
+ * cgn__handle_set_record. All or nothing: CGN_ERROR_OUT_OF_MEMORY (message naming `where`)
+ * leaves no slot taken. */
+cgn_status cgn__handles_new(cgn__kind kind, size_t count, cgn__handle *out, const char *where);
 /* Ends the handle: its slot is reused with a new generation; the old value reports STALE. */
 void cgn__handle_free(cgn__handle h);
 /* Points a live handle at another record (NULL: the handle stays valid without a record). */
@@ -155,20 +159,34 @@ struct cgn__node_rec {
     size_t index; /* position in graph->nodes */
     CUgraphNode raw;
     cgn_node_type type;
+    unsigned packed;        /* CGN__PACKED_*: parts living in the record's own allocation */
     CUcontext ctx;          /* current when the node was added; made current for updates */
-    void *state;            /* the node type's generated desc struct, cgn-owned copy */
+    void *state;            /* the node type's generated desc struct, cgn-owned copy; its size
+                               never changes (updates copy into it, never replace it) */
     size_t state_size;
     void *storage;          /* cgn-owned block the state and params point into; refcounted and
                                shared with copies in embeddings and executables */
     void *spare;            /* a previous block held by this node alone, for reuse */
-    cgn__handle *deps;      /* dependencies, as node handles of the same graph */
+    cgn__handle *deps;      /* dependencies, as node handles of the same graph (shrunk in
+                               place when one is destroyed, never reallocated) */
     size_t num_deps;
     cgn__graph_rec *embedded; /* child-graph node: its embedded graph's record */
     cgn__handle source;     /* node in an embedding: the node it was copied from */
     CUgraphNode source_raw;
     cgn__attachment *attachment; /* owners of the current version; NULL when none */
     const char *unsupported; /* adopted in a form cgn does not update: why (static text) */
+    void *slab;             /* CGN__PACKED_SLAB: the block holding the record */
 };
+
+/* Parts of a node record allocated with it (adoption makes a record, its dependencies and its
+ * state in one block, and the records of one graph in one slab): never freed or replaced on
+ * their own; cgn__node_free knows. A record from calloc has none. */
+#define CGN__PACKED_DEPS 1u
+#define CGN__PACKED_STATE 2u
+#define CGN__PACKED_SLAB 4u /* the record is in n->slab, freed with the last record in it */
+
+/* Drops a slab's reference for one of its records; the last frees the slab (adopt.c). */
+void cgn__slab_release(void *slab);
 
 /* An executable's own copy of one node: taken at instantiation (or refresh), changed only by
  * that executable's updates, never read from the definition afterwards. */

@@ -471,11 +471,10 @@ static void test_whole_graph_refresh(void **state) {
 
 /* ---- adoption -------------------------------------------------------------------------------- */
 
-/* A raw graph of a kernel (arguments to copy), a memset and a child graph holding a memset.
- * The kernel takes more parameters than cgn asks the driver for on the stack (64): with fewer,
- * a failed allocation while adopting it frees a stack array (runtime/codecs.c, cgn__layout_of
- * leaves scratch->sizes pointing at its own `sizes` when the heap copy fails; reported on issue
- * 8), which this test cannot survive. */
+/* A raw graph of two kernels (arguments to copy), a memset and a child graph holding a
+ * memset. One kernel takes more parameters than cgn asks the driver about on the stack (64),
+ * the other two: both layout paths of adoption see every allocation fail in turn (with two,
+ * a failed heap copy once freed a stack array in cgn__layout_of). */
 enum { WIDE = 65 };
 static size_t wide_sizes[WIDE];
 static uint32_t wide_values[WIDE];
@@ -483,7 +482,7 @@ static void *wide_params[WIDE];
 
 static void prepare_raw(cgn_test_env *env, scenario *s) {
     const cgn_driver_table *drv = cgn__driver;
-    static CUfunction wide;
+    static CUfunction wide, narrow;
     static CUdeviceptr out;
     if (wide == NULL || cgn_fake_kernel_of(wide) == NULL) { /* registered again after a reset */
         for (int i = 0; i < WIDE; i++) {
@@ -495,6 +494,8 @@ static void prepare_raw(cgn_test_env *env, scenario *s) {
         wide_params[0] = &out;
         wide = cgn_fake_register_kernel("wide", WIDE, wide_sizes, NULL, NULL);
         assert_non_null(wide);
+        narrow = cgn_fake_register_kernel("narrow", 2, wide_sizes, NULL, NULL);
+        assert_non_null(narrow);
     }
     out = env->buf[0];
     CU_OK(drv->cuGraphCreate(&s->raw, 0));
@@ -511,6 +512,9 @@ static void prepare_raw(cgn_test_env *env, scenario *s) {
     k.gridDimX = k.gridDimY = k.gridDimZ = k.blockDimX = k.blockDimY = k.blockDimZ = 1;
     k.kernelParams = wide_params;
     CU_OK(drv->cuGraphAddKernelNode(&a, s->raw, NULL, 0, &k));
+    k.func = narrow;
+    CU_OK(drv->cuGraphAddKernelNode(&b, s->raw, &a, 1, &k));
+    a = b;
     CU_OK(drv->cuGraphAddMemsetNode(&b, s->raw, &a, 1, &m, ctx));
     CU_OK(drv->cuGraphAddChildGraphNode(&c, s->raw, &b, 1, inner));
     CU_OK(drv->cuGraphDestroy(inner));
@@ -558,10 +562,10 @@ static void prepare_replaced_child(cgn_test_env *env, scenario *s) {
     CUgraphNode x;
     CU_OK(drv->cuGraphAddEmptyNode(&x, other, NULL, 0));
     CU_OK(drv->cuGraphAddEmptyNode(&x, other, &x, 1));
-    size_t count = 3;
-    cgn_node *nodes[3];
+    size_t count = 4;
+    cgn_node *nodes[4];
     OK(cgn_graph_nodes(s->g, nodes, &count));
-    s->n = nodes[2];
+    s->n = nodes[3]; /* the child graph, last in order */
     CUgraphNode raw_child;
     OK(cgn_node_raw(s->n, &raw_child));
     CUgraphNodeParams p;
@@ -574,8 +578,8 @@ static void prepare_replaced_child(cgn_test_env *env, scenario *s) {
 
 static cgn_status call_refresh_nodes(cgn_test_env *env, scenario *s) {
     (void)env;
-    size_t count = 3;
-    cgn_node *nodes[3];
+    size_t count = 4;
+    cgn_node *nodes[4];
     OK(cgn_graph_nodes(s->g, nodes, &count));
     for (size_t i = 0; i < count; i++) {
         cgn_status st = cgn_node_refresh(nodes[i]);
