@@ -334,6 +334,17 @@ class NodeView:
         build = render_lines(INDENT, build)
         build_voids = _voids(build, ("d", "ctx"))
 
+        # Per-field driver gates (`since`), before anything else an update checks.
+        field_gates = []
+        for f in n.fields:
+            if not f.since:
+                continue
+            field_gates.append(INDENT + f"if ((set & {self.bit(f)}) && cgn__driver->version < "
+                                        f"{f.since})")
+            field_gates += wrap_call(INDENT * 2, Call("return cgn__require_driver(", (
+                str(f.since), "1", c_string(f"{n.node.replace('_', ' ')} updates that set "
+                                            f"{f.name}")), ");"))
+
         requires = []
         for f in n.fields:
             for r in f.requires:
@@ -447,7 +458,7 @@ class NodeView:
             exec_get_begin=wrap_call(INDENT, Call("cgn_status st = cgn__exec_update_begin(", (
                 "&txn", "(cgn_exec *)(uintptr_t)exec", "(cgn_node *)(uintptr_t)node",
                 n.type_enum, "0", "where"), ");")),
-            requires=requires, merge=merge,
+            requires=requires, merge=merge, field_gates=field_gates,
             get_sig=wrap_call("", Call(f"cgn_status cgn_{node}_node_get(", (
                 "const cgn_node *node", f"{self.desc} *desc_out"), ") {")),
             exec_sig=wrap_call("", Call(f"cgn_status cgn_{node}_exec_update(", (
@@ -726,7 +737,10 @@ class DocsView:
                           + "".join(f", {_code(m)} always {val}" for m, val in n.fixed)),
             ("Context", context),
             ("Driver gates", f"add: every driver cgn loads (12.0+, typed adder); update: "
-                             f"{version_text(n.update_gate)} ({_code('cuGraphNodeSetParams')})"),
+                             f"{version_text(n.update_gate)} ({_code('cuGraphNodeSetParams')})"
+                             + "".join(f"; an update setting {_code(f.name)}: "
+                                       f"{version_text(f.since)}"
+                                       for f in n.fields if f.since)),
         ]
         return [(k, _md_cell(val)) for k, val in facts]
 

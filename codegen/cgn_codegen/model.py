@@ -18,6 +18,7 @@ class Field:
     follows: Optional[str]
     followers: tuple            # names of the fields that follow this one
     index: int                  # bit number
+    since: int = 0              # driver version an update setting it needs (0: gates.update)
 
     @property
     def bit_value(self) -> int:

@@ -100,6 +100,12 @@ FIELD = Map({
                    doc="The value `CGN_<NODE>_DESC_INIT` gives the field, in the kind's default "
                        "syntax; only kinds that take a default (see [Field kinds](#field-kinds)). "
                        "Without it the field starts zeroed (0, NULL)."),
+    "since": Key(Int(min=10000, max=99990), required=False,
+                 doc="The driver version (`CUDA_VERSION` form: 12040 is 12.4) an update setting "
+                     "this field needs, when that is newer than `gates.update`: node and "
+                     "executable updates that set it on an older driver fail with "
+                     "CGN_ERROR_DRIVER_TOO_OLD, naming both versions, before anything else is "
+                     "checked. Only for update-only kinds (an add cannot set them)."),
     "requires": Key(List(Str(pattern=IDENT, what="a field name"), min_items=1), required=False,
                     doc="Fields an update must set together with this one: an update setting "
                         "this field without one of them fails with CGN_ERROR_MISSING_FIELD "

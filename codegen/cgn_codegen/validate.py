@@ -332,9 +332,27 @@ class SpecValidator:
                 follows=fol.value if fol is not None else None,
                 followers=tuple(followers[name]),
                 index=i,
+                since=self._since(name, fnode, update_only),
             )
         self._defaults = {n: v[1] for n, v in defaults.items()}
         return out
+
+    def _since(self, name: str, fnode: YMap, update_only: bool) -> int:
+        """A field's `since`: newer than gates.update, on an update-only kind."""
+        node = fnode.get("since")
+        if node is None:
+            return 0
+        if not update_only:
+            self.err(node.mark, f"field '{name}': since gates updates only, so it is for "
+                                f"update-only kinds (an add would set a {fnode.get('type').value} "
+                                f"field on any driver)")
+            return 0
+        gate = self.root.get("gates").get("update") if isinstance(self.root.get("gates"),
+                                                                  YMap) else None
+        if gate is not None and isinstance(gate.value, int) and node.value <= gate.value:
+            self.err(node.mark, f"field '{name}': since {node.value} is not newer than "
+                                f"gates.update ({gate.value}); leave it out")
+        return node.value
 
     # ---- owners --------------------------------------------------------------------------
 

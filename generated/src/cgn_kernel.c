@@ -126,6 +126,8 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
                          (unsigned long long)(set & ~CGN_KERNEL_SET_ALL));
     if (set == 0)
         return CGN_OK;
+    if ((set & CGN_KERNEL_SET_ARG) && cgn__driver->version < 12040)
+        return cgn__require_driver(12040, 1, "kernel updates that set arg");
     if ((set & CGN_KERNEL_SET_KERNEL) && !(set & CGN_KERNEL_SET_ARGS))
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel requires args", where);
     if ((set & CGN_KERNEL_SET_KERNEL_OWNER) && !(set & CGN_KERNEL_SET_KERNEL))
@@ -209,6 +211,8 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
                          (unsigned long long)(set & ~CGN_KERNEL_SET_ALL));
     if (set == 0)
         return CGN_OK;
+    if ((set & CGN_KERNEL_SET_ARG) && cgn__driver->version < 12040)
+        return cgn__require_driver(12040, 1, "kernel updates that set arg");
     if ((set & CGN_KERNEL_SET_KERNEL) && !(set & CGN_KERNEL_SET_ARGS))
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel requires args", where);
     if ((set & CGN_KERNEL_SET_KERNEL_OWNER) && !(set & CGN_KERNEL_SET_KERNEL))

@@ -730,6 +730,11 @@ static void test_arg_updates_on_cgn_nodes(void **state) {
     cgn_kernel_update whole = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_args(&whole, args, 2);
     OK(cgn_kernel_node_update(n2, &whole));
+    /* Exactly 12.4 is enough: the sizes are there and the gate opens. */
+    cgn_fault_set_version(12040);
+    cgn_node *n3;
+    OK(cgn_graph_add_kernel(g2, NULL, 0, &d, &n3));
+    OK(cgn_kernel_node_update(n3, &s));
     cgn_fault_set_version(version);
     OK(cgn_graph_destroy(g2));
     OK(cgn_exec_destroy(x));
@@ -817,10 +822,15 @@ static void test_packed_arguments(void **state) {
             assert_int_equal(cgn_kernel_node_update(packed, &grid), CGN_ERROR_NOT_SUPPORTED);
             assert_non_null(strstr(cgn_last_error(), "could not copy"));
             assert_non_null(strstr(cgn_last_error(), "this driver is 12.3"));
-            assert_int_equal(cgn_kernel_node_update(packed, &arg), CGN_ERROR_NOT_SUPPORTED);
+            /* Argument-level updates need 12.4 on any node (spec: the arg field's since). */
+            assert_int_equal(cgn_kernel_node_update(packed, &arg), CGN_ERROR_DRIVER_TOO_OLD);
+            assert_non_null(strstr(cgn_last_error(), "kernel updates that set arg need CUDA "
+                                                     "driver 12.4 or newer; this driver is 12.3"));
             cgn_exec *x;
             OK(cgn_graph_instantiate(g, &x));
             assert_int_equal(cgn_kernel_exec_update(x, packed, &grid), CGN_ERROR_NOT_SUPPORTED);
+            assert_int_equal(cgn_kernel_exec_update(x, packed, &arg), CGN_ERROR_DRIVER_TOO_OLD);
+            assert_non_null(strstr(cgn_last_error(), "12.4"));
             OK(cgn_exec_destroy(x));
             /* Every argument given: accepted, and the node is like any other from then on. */
             cgn_arg args[1] = {CGN_ARG(three)};
