@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Generator tests on small fixture specs (tests/codegen/fixtures/), not on the product's spec/:
+a change to spec/ cannot break them, and they pin what the generator makes of each spec key.
+
+    python3 tests/codegen/test_fixtures.py [-v]
+
+- the fixtures generate, deterministically, one header, source and case table per spec;
+- cuda.add / cuda.get become the typed calls (struct prefix with `at` and a trailing context,
+  or one member), registered with their entry names;
+- a field's `since` becomes a driver gate in the node and executable updates, before anything
+  else they check;
+- the test models are named per node type in the generated table;
+- the generated node sources compile with the project's warnings, and the registry refuses to
+  compile for a spec set that misses cgn_node_type enumerators (when gcc and cuda.h exist).
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GENERATE = os.path.join(ROOT, "codegen", "generate.py")
+FIXTURES = os.path.join(ROOT, "tests", "codegen", "fixtures")
+CUDA_INC = next((os.path.join(b, "include") for b in
+                 (os.environ.get("CUDA_PATH"), os.environ.get("CUDA_HOME"), "/usr/local/cuda")
+                 if b and os.path.isfile(os.path.join(b, "include", "cuda.h"))), None)
+
+
+def generate(out):
+    return subprocess.run([sys.executable, GENERATE, "--spec-dir", FIXTURES, "--out", out],
+                          cwd=ROOT, capture_output=True, text=True)
+
+
+class Fixtures(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.out = os.path.join(cls.tmp, "gen")
+        r = generate(cls.out)
+        if r.returncode != 0:
+            raise AssertionError(f"fixtures do not generate:\n{r.stderr}")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def read(self, *parts):
+        with open(os.path.join(self.out, *parts)) as f:
+            return f.read()
+
+    def test_outputs_per_spec_and_deterministic(self):
+        for node in ("fill", "tick", "launch", "copy"):
+            for parts in (("include", "cgn", f"cgn_{node}.h"), ("src", f"cgn_{node}.c"),
+                          ("tests", f"cgn_cases_{node}.c")):
+                self.assertTrue(os.path.isfile(os.path.join(self.out, *parts)), parts)
+        again = os.path.join(self.tmp, "again")
+        self.assertEqual(generate(again).returncode, 0)
+        for dirpath, _, files in os.walk(self.out):
+            for name in files:
+                a = os.path.join(dirpath, name)
+                with open(a, "rb") as f1, open(os.path.join(again, os.path.relpath(a, self.out)),
+                                                "rb") as f2:
+                    self.assertEqual(f1.read(), f2.read(), name)
+
+    def test_struct_prefix_adder_with_context(self):
+        r = self.read("src", "cgn_registry.c")
+        add = r[r.index("static CUresult cgn__fill_add_raw("):]
+        add = add[:add.index("\n}\n")]
+        self.assertIn("CUDA_MEMSET_NODE_PARAMS_v1 a;", add)
+        self.assertIn("_Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memset,", add)
+        self.assertIn("memcpy(&a, &p->memset, sizeof a);", add)
+        self.assertIn("return drv->cuGraphAddMemsetNode(out, g, deps, num_deps, &a, "
+                      "p->memset.ctx);", add)
+        get = r[r.index("static CUresult cgn__fill_get_raw("):]
+        get = get[:get.index("\n}\n")]
+        self.assertIn("memset(&a, 0, sizeof a);", get)  # nothing uninitialised reaches p
+        self.assertLess(get.index("drv->cuGraphMemsetNodeGetParams(raw, &a);"),
+                        get.index("memcpy(&p->memset, &a, sizeof a);"))
+
+    def test_nested_struct_adder_and_getter(self):
+        r = self.read("src", "cgn_registry.c")
+        self.assertIn("memcpy(&a, &p->memcpy.copyParams, sizeof a);", r)
+        self.assertIn("return drv->cuGraphAddMemcpyNode(out, g, deps, num_deps, &a, "
+                      "p->memcpy.copyCtx);", r)
+        self.assertIn("memcpy(&p->memcpy.copyParams, &a, sizeof a);", r)
+        self.assertIn("sizeof ((CUgraphNodeParams *)0)->memcpy.copyParams,", r)
+
+    def test_member_adder_and_getter(self):
+        r = self.read("src", "cgn_registry.c")
+        self.assertIn("return drv->cuGraphAddEventRecordNode(out, g, deps, num_deps, "
+                      "p->eventRecord.event);", r)
+        self.assertIn("return drv->cuGraphEventRecordNodeGetEvent(raw, &p->eventRecord.event);",
+                      r)
+
+    def test_registry_rows_name_the_calls(self):
+        r = " ".join(self.read("src", "cgn_registry.c").split())
+        self.assertRegex(r, r"\[CGN_NODE_MEMSET\] = \{\"fill\", 0, cgn__fill_exec_check, "
+                            r"CU_GRAPH_NODE_TYPE_MEMSET, sizeof\(cgn_fill_desc\), cgn__fill_read, "
+                            r"offsetof\(CUgraphNodeParams, memset.ctx\), cgn__fill_add_raw, "
+                            r"\"cuGraphAddMemsetNode\", cgn__fill_get_raw, "
+                            r"\"cuGraphMemsetNodeGetParams\"\}")
+        self.assertIn("_Static_assert(CGN_NODE_TYPE_COUNT_ == 2 + 4,", r)
+
+    def test_field_gate_comes_first(self):
+        c = self.read("src", "cgn_launch.c")
+        gate = ("if ((set & CGN_LAUNCH_SET_ARG) && cgn__driver->version < 12050)\n"
+                "        return cgn__require_driver(12050, 1, \"launch updates that set arg\");")
+        for fn in ("cgn_status cgn_launch_node_update(", "cgn_status cgn_launch_exec_update("):
+            body = c[c.index(fn):]
+            body = body[:body.index("\n}\n")]
+            self.assertIn(gate, body, fn)
+            # after the empty-update return, before the requires checks and any merging
+            self.assertLess(body.index("if (set == 0)"), body.index(gate))
+            self.assertLess(body.index(gate), body.index("kernel requires args"))
+        add = c[c.index("cgn_status cgn_graph_add_launch("):]
+        add = add[:add.index("\n}\n")]
+        self.assertNotIn("12050", add)  # an add cannot set the gated field
+        self.assertNotIn("12050", self.read("src", "cgn_fill.c"))
+        self.assertIn("an update setting `arg`: 12.5", self.read("docs", "nodes.md"))
+
+    def test_models_are_named_per_type(self):
+        t = self.read("tests", "cgn_cases_all.c")
+        for enum, node in (("CGN_NODE_MEMSET", "fill"), ("CGN_NODE_EVENT_RECORD", "tick"),
+                           ("CGN_NODE_KERNEL", "launch"), ("CGN_NODE_MEMCPY", "copy")):
+            self.assertIn(f"[{enum}] = cgn_test_model_{node},", t)
+            self.assertRegex(t, rf"void cgn_test_model_{node}\(cgn_test_env \*env, const void "
+                                rf"\*desc,\s+cgn_test_observation \*expected\);")
+
+    @unittest.skipUnless(CUDA_INC and shutil.which("gcc"), "needs gcc and cuda.h")
+    def test_sources_compile_and_the_registry_needs_every_enumerator(self):
+        inc = [os.path.join(self.out, "include"), os.path.join(ROOT, "include"),
+               os.path.join(ROOT, "runtime"), CUDA_INC]
+        cmd = ["gcc", "-std=c11", "-fsyntax-only", "-Wall", "-Wextra", "-Werror",
+               *("-I" + i for i in inc)]
+        for node in ("fill", "tick", "launch", "copy"):
+            r = subprocess.run(cmd + [os.path.join(self.out, "src", f"cgn_{node}.c")],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+        r = subprocess.run(cmd + [os.path.join(self.out, "src", "cgn_registry.c")],
+                           capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("cgn_node_type and spec/ disagree", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
