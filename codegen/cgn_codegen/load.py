@@ -123,6 +123,11 @@ class _Builder:
                 self.diags.error(mark, f"unsupported YAML tag {node.tag}")
                 return YScalar(node.value, node.value, node.style, mark,
                                self.pos.mark(node.end_mark))
+            if node.tag in (_INT, _FLOAT) and node.value.strip() == "":
+                # PyYAML indexes the empty text (`update: !!int`): IndexError, not YAMLError.
+                self.diags.error(mark, f"bad YAML scalar: {node.tag} with no value")
+                return YScalar(node.value, node.value, node.style, mark,
+                               self.pos.mark(node.end_mark))
             try:
                 value = self.ctor.construct_object(node, deep=True)
             except yaml.YAMLError as e:  # e.g. a malformed !!int
