@@ -347,9 +347,10 @@ class SpecValidator:
                                 f"update-only kinds (an add would set a {fnode.get('type').value} "
                                 f"field on any driver)")
             return 0
-        gate = self.root.get("gates").get("update") if isinstance(self.root.get("gates"),
-                                                                  YMap) else None
-        if gate is not None and isinstance(gate.value, int) and node.value <= gate.value:
+        gates = self.root.get("gates")
+        gate = gates.get("update") if isinstance(gates, YMap) else None
+        # gates.update has its own errors when it is not an integer: compare only with one.
+        if isinstance(gate, YScalar) and type(gate.value) is int and node.value <= gate.value:
             self.err(node.mark, f"field '{name}': since {node.value} is not newer than "
                                 f"gates.update ({gate.value}); leave it out")
         return node.value
