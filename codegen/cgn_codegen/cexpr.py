@@ -54,6 +54,10 @@ def tokenize(expr: str):
             continue
         if m.lastgroup != "ws":
             tokens.append(Token(m.lastgroup, m.group(0), pos))
+            lit = _INT_LIT.fullmatch(m.group(0)) if m.lastgroup == "num" else None
+            if lit and _int_value(lit.group(1)) > 0xFFFFFFFFFFFFFFFF:
+                problems.append(ExprProblem(pos, f"integer literal {m.group(0)} does not fit "
+                                                 f"64 bits"))
         pos = m.end()
     depth = 0
     for t in tokens:
@@ -512,6 +516,11 @@ class _Typer:
         return None if old else v
 
 
+def _int_value(digits: str) -> int:
+    return int(digits, 16) if digits[:2] in ("0x", "0X") else \
+        int(digits, 8) if digits.startswith("0") else int(digits)
+
+
 def _literal(text: str):
     if _FLOAT_LIT.fullmatch(text):
         return CType("long double", "ldouble") if text[-1] in "lL" \
@@ -521,8 +530,7 @@ def _literal(text: str):
         return None
     suffix = (m.group(2) or "").lower()
     digits = m.group(1)
-    value = int(digits, 16) if digits[:2] in ("0x", "0X") else \
-        int(digits, 8) if digits.startswith("0") else int(digits)
+    value = _int_value(digits)
     unsigned = "u" in suffix
     if "ll" in suffix:
         return CType("unsigned long long" if unsigned else "long long", "llong")
