@@ -26,7 +26,8 @@ static CUresult stub_driver_get_version(int *version) {
 }
 
 static CUresult stub_init(unsigned int flags) {
-    (void)flags;
+    if (flags != 0) /* as the real driver: the flags must be 0 */
+        return CUDA_ERROR_INVALID_VALUE;
     return STUB_INIT_RESULT;
 }
 

@@ -41,7 +41,8 @@ static void assert_message(const char *want) {
 
 /* What a child saw; plain data, written back through a pipe. */
 typedef struct loader_result {
-    int loaded; /* the stub could be loaded by path */
+    int loaded; /* the stub could be loaded by path (no stub: no libcuda.so.1 could be loaded) */
+    char no_driver[256]; /* no stub: dlerror() of dlopen("libcuda.so.1") */
     cgn_status init, init_last, init_again, version_st, proc_old, proc_new;
     int version;
     int proc_old_found, proc_new_null;
@@ -53,7 +54,8 @@ static void copy_message(char *to) {
 }
 
 /* In a fresh child: loads `stub` (its soname is libcuda.so.1, so cgn's dlopen finds it), then
- * asks cgn_init, cgn_init again (the result is kept), cgn_driver_version and cgn_driver_proc. */
+ * asks cgn_init, cgn_init again (the result is kept), cgn_driver_version and cgn_driver_proc.
+ * With no stub, the same where no libcuda.so.1 can be loaded at all (loaded says so). */
 static void run_loader(const char *stub, loader_result *out) {
     int fds[2];
     assert_int_equal(pipe(fds), 0);
@@ -65,7 +67,13 @@ static void run_loader(const char *stub, loader_result *out) {
         loader_result r;
         memset(&r, 0, sizeof r);
         close(fds[0]);
-        r.loaded = dlopen(stub, RTLD_NOW | RTLD_GLOBAL) != NULL;
+        if (stub != NULL) {
+            r.loaded = dlopen(stub, RTLD_NOW | RTLD_GLOBAL) != NULL;
+        } else {
+            r.loaded = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL) == NULL;
+            if (r.loaded)
+                snprintf(r.no_driver, sizeof r.no_driver, "%s", dlerror());
+        }
         if (r.loaded) {
             cgn_driver_install(NULL); /* the real driver: the stub */
             r.init = cgn_init();
@@ -99,8 +107,11 @@ static void run_loader(const char *stub, loader_result *out) {
     int status = 0;
     assert_int_equal(waitpid(pid, &status, 0), pid);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        fail_msg("the loader child for %s did not exit cleanly (wait status 0x%x)", stub, status);
+        fail_msg("the loader child for %s did not exit cleanly (wait status 0x%x)",
+                 stub ? stub : "no driver", status);
     assert_int_equal(got, sizeof *out);
+    if (stub == NULL && !out->loaded)
+        skip(); /* this machine has a libcuda.so.1 */
     assert_true(out->loaded);
 }
 
@@ -119,6 +130,29 @@ static void assert_load_failed(const loader_result *r, cgn_status st, const char
     assert_false(r->proc_old_found);
     assert_int_equal(r->proc_new, st);
     assert_true(r->proc_new_null);
+}
+
+/* No libcuda.so.1 at all: CGN_ERROR_NO_DRIVER, with the loader's reason (docs/errors.md). */
+static void test_loader_no_driver(void **state) {
+    (void)state;
+    loader_result r;
+    run_loader(NULL, &r);
+    char want[512];
+    snprintf(want, sizeof want,
+             "the CUDA driver library libcuda.so.1 could not be loaded (%s); install the NVIDIA "
+             "driver to run graphs",
+             r.no_driver);
+    assert_load_failed(&r, CGN_ERROR_NO_DRIVER, want);
+}
+
+/* The version as major.minor: a minor version of 9 is 9 (the version is 1000*major + 10*minor). */
+static void test_loader_minor_version_nine(void **state) {
+    (void)state;
+    loader_result r;
+    run_loader(CGN_STUB_MINOR_NINE, &r);
+    assert_load_failed(&r, CGN_ERROR_DRIVER_TOO_OLD,
+                       "cgn needs CUDA driver 12.0 or newer; this driver is 11.9, which lacks "
+                       "cuGraphAddKernelNode");
 }
 
 /* 11.8 lacks entry points cgn needs: the first is named (docs/errors.md, example old_driver). */
@@ -939,6 +973,8 @@ int main(void) {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, cgn_test_fixture_setup, cgn_test_fixture_teardown)
     const struct CMUnitTest tests[] = {
         /* First, before anything in this process could have loaded a driver. */
+        cmocka_unit_test(test_loader_no_driver),
+        cmocka_unit_test(test_loader_minor_version_nine),
         cmocka_unit_test(test_loader_driver_too_old),
         cmocka_unit_test(test_loader_version_gate),
         cmocka_unit_test(test_loader_no_device),

@@ -29,9 +29,10 @@
 /* ---- failing allocations --------------------------------------------------------------------- */
 
 static struct {
-    long countdown; /* 0: nothing fails; else the countdown-th allocation from now fails */
-    int triggered;  /* it did */
-    int in_driver;  /* inside a driver call: the fake's own allocations never fail */
+    long countdown;     /* 0: nothing fails; else the countdown-th allocation from now fails */
+    int triggered;      /* it did */
+    int in_driver;      /* inside a driver call: the fake's own allocations never fail */
+    long chunk_callocs; /* calloc(4096, slot size) calls that succeeded: the handle table grew */
 } oom;
 
 void *__real_malloc(size_t size);
@@ -55,7 +56,11 @@ void *__wrap_malloc(size_t size) {
 }
 
 void *__wrap_calloc(size_t n, size_t size) {
-    return oom_now() ? NULL : __real_calloc(n, size);
+    if (oom_now())
+        return NULL;
+    void *p = __real_calloc(n, size);
+    oom.chunk_callocs += p != NULL && n == 4096 && !oom.in_driver;
+    return p;
 }
 
 void *__wrap_realloc(void *p, size_t size) {
@@ -689,12 +694,64 @@ static void test_owners(void **state) {
     sweep(*state, &owner);
 }
 
+/* The handle table growing by a chunk (4096 slots) when host memory runs out: cgn_graph_create
+ * fails with its own message and leaves nothing; the next one grows the table. The table is
+ * first filled up to the last slot of its newest chunk. */
+static void test_handle_table_growth(void **state) {
+    (void)state;
+    enum { MAX = 3 * 4096 };
+    cgn_graph **g = malloc(MAX * sizeof *g);
+    assert_non_null(g);
+    size_t n = 0, capacity = 0;
+    long chunks = oom.chunk_callocs;
+    while (n < MAX && (capacity == 0 || cgn__handles_live() < capacity)) {
+        OK(cgn_graph_create(&g[n++]));
+        if (capacity == 0 && oom.chunk_callocs != chunks) /* it grew: all slots were live */
+            capacity = cgn__handles_live() - 1 + 4096;
+    }
+    assert_int_not_equal(capacity, 0);
+    assert_int_equal(cgn__handles_live(), capacity);
+    chunks = oom.chunk_callocs;
+    size_t live = cgn__handles_live(), objects = cgn_fake_live_objects();
+    int seen = 0;
+    long k;
+    for (k = 1; k < 20; k++) {
+        cgn_graph *extra = NULL;
+        oom_arm(k);
+        cgn_status st = cgn_graph_create(&extra);
+        if (!oom_disarm()) {
+            OK(st);
+            g[n++] = extra;
+            break;
+        }
+        assert_int_equal(st, CGN_ERROR_OUT_OF_MEMORY);
+        seen |= strcmp(cgn_last_error(), "cgn_graph_create: out of host memory for handles") == 0;
+        assert_int_equal(cgn__handles_live(), live);
+        assert_int_equal(cgn_fake_live_objects(), objects);
+        assert_int_equal(oom.chunk_callocs, chunks);
+    }
+    assert_true(k < 20);
+    assert_true(seen);
+    assert_int_equal(oom.chunk_callocs, chunks + 1);
+    assert_int_equal(cgn__handles_live(), live + 1);
+    for (size_t i = 0; i < n; i++)
+        OK(cgn_graph_destroy(g[i]));
+    free(g);
+}
+
 int main(void) {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, oom_setup, cgn_test_fixture_teardown)
     const struct CMUnitTest tests[] = {
-        T(test_adding_nodes),   T(test_updating_nodes),           T(test_updating_executables),
-        T(test_argument_edits), T(test_graphs_and_instantiation), T(test_whole_graph_refresh),
-        T(test_adoption),       T(test_destroy_in_flight),        T(test_owners),
+        T(test_adding_nodes),
+        T(test_updating_nodes),
+        T(test_updating_executables),
+        T(test_argument_edits),
+        T(test_graphs_and_instantiation),
+        T(test_whole_graph_refresh),
+        T(test_adoption),
+        T(test_destroy_in_flight),
+        T(test_owners),
+        T(test_handle_table_growth),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
