@@ -303,6 +303,7 @@ typedef struct cgn__adoption {
     cgn__graph_rec *root;
     CUcontext current;     /* the caller's context: the node's context unless params say */
     cgn__layouts *layouts; /* kernels' parameter layouts, asked once per kernel */
+    cgn__arena *arena;     /* kernels' argument blocks are cut from it (txn.c) */
     const char *where;
     signed char types[CGN__TYPE_MEMO]; /* cgn node type + 1 by CUDA type; 0: not seen yet */
 } cgn__adoption;
@@ -423,7 +424,7 @@ static cgn_status cgn__adopt_node(cgn__adoption *a, cgn__graph_rec *g, const cgn
                          "and none is current: make the context the graph was built in current "
                          "(cuCtxSetCurrent) before adopting it",
                          where, info->name, cgn__handle_ptr(n->handle), (void *)raw);
-    cgn__reader rd = {a->layouts, NULL, NULL};
+    cgn__reader rd = {a->layouts, NULL, NULL, &a->arena};
     cgn_status st = info->read(&rd, &p, n->state, NULL, where);
     n->storage = rd.storage; /* freed with the record on failure */
     if (st != CGN_OK)
@@ -525,6 +526,7 @@ cgn_status cgn_graph_adopt(CUgraph raw, unsigned flags, cgn_graph **graph_out) {
         free(g);
         free(h);
         cgn__layouts_free(a.layouts);
+        cgn__arena_done(a.arena);
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
     }
     st = cgn__handle_new(CGN__KIND_GRAPH, g, &g->handle, where);
@@ -532,6 +534,7 @@ cgn_status cgn_graph_adopt(CUgraph raw, unsigned flags, cgn_graph **graph_out) {
         free(g);
         free(h);
         cgn__layouts_free(a.layouts);
+        cgn__arena_done(a.arena);
         return st;
     }
     atomic_init(&h->refs, 1);
@@ -542,6 +545,7 @@ cgn_status cgn_graph_adopt(CUgraph raw, unsigned flags, cgn_graph **graph_out) {
     a.root = g;
     st = cgn__adopt_graph(&a, g, raw);
     cgn__layouts_free(a.layouts);
+    cgn__arena_done(a.arena);
     /* The caller's context as it was (a driver call may have made one current). */
     cgn__restore_context(a.current);
     if (st != CGN_OK) {
@@ -746,12 +750,14 @@ static cgn_status cgn__refresh_embedding(cgn__node_rec *n, CUgraph raw, const ch
     CUresult r = drv->cuCtxGetCurrent(&a.current);
     if (r != CUDA_SUCCESS) {
         cgn__layouts_free(a.layouts);
+        cgn__arena_done(a.arena);
         return cgn__driver_failed(r, "cuCtxGetCurrent", where);
     }
     cgn__graph_rec *old = n->embedded;
     n->embedded = NULL;
     cgn_status st = cgn__embedded_rec(&a, n, raw);
     cgn__layouts_free(a.layouts);
+    cgn__arena_done(a.arena);
     if (st != CGN_OK) {
         cgn__discard_embedding(n->embedded);
         n->embedded = old;
@@ -783,7 +789,7 @@ cgn_status cgn_node_refresh(cgn_node *node) {
     void *state = malloc(n->state_size);
     if (state == NULL)
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
-    cgn__reader rd = {NULL, NULL, NULL};
+    cgn__reader rd = {NULL, NULL, NULL, NULL};
     st = info->read(&rd, &p, state, n->state, where);
     if (st != CGN_OK) {
         cgn__block_release(rd.storage);

@@ -561,10 +561,15 @@ static cgn_status cgn__read_args_block(cgn__reader *rd, const cgn__layout *l,
     size_t off_ptrs = cgn__kargs_ptrs_offset(count);
     size_t off_args = CGN__ALIGN_UP(off_ptrs + count * sizeof(void *), alignof(cgn_arg));
     size_t at = CGN__ALIGN_UP(off_args + count * sizeof(cgn_arg), 16);
-    cgn__txn t;
-    memset(&t, 0, sizeof t);
-    t.adding = 1; /* a fresh block, not a spare */
-    unsigned char *block = cgn__txn_storage(&t, l->block_total);
+    unsigned char *block;
+    if (rd->arena != NULL) { /* adoption: cut from the adoption's arena, no allocation each */
+        block = cgn__arena_block(rd->arena, l->block_total);
+    } else {
+        cgn__txn t;
+        memset(&t, 0, sizeof t);
+        t.adding = 1; /* a fresh block, not a spare */
+        block = cgn__txn_storage(&t, l->block_total);
+    }
     if (block == NULL)
         return CGN_ERROR_OUT_OF_MEMORY;
     cgn__kargs_header *h = (cgn__kargs_header *)(void *)block;

@@ -277,10 +277,20 @@ typedef cgn_status (*cgn__exec_check_fn)(const void *cur, const void *next, CUco
 
 /* Adoption and refresh (adopt.c): reading a node's driver params into its desc. */
 typedef struct cgn__layouts cgn__layouts; /* kernels' parameter layouts seen by one adoption */
+/* Storage blocks cut from shared allocations (txn.c): adoption makes one argument block per
+ * kernel node without one allocation each. */
+typedef struct cgn__arena cgn__arena;
+/* A block of `size` payload bytes from *arena (a new arena when it is full or NULL); NULL with
+ * the error set when out of memory. The block is released like any other. */
+void *cgn__arena_block(cgn__arena **arena, size_t size);
+/* The maker is done cutting blocks: the arena goes with its last block. NULL: nothing. */
+void cgn__arena_done(cgn__arena *arena);
+
 typedef struct cgn__reader {
     cgn__layouts *layouts;   /* NULL: ask the driver for each kernel */
     void *storage;           /* out: the storage block the desc points into, if any */
     const char *unsupported; /* out: why cgn cannot update the node in this form, or NULL */
+    cgn__arena **arena;      /* adoption: where argument blocks come from; NULL: own allocations */
 } cgn__reader;
 
 /* The inverse of a node type's build: fills `desc` (zeroed first) from params read with the

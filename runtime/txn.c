@@ -253,12 +253,68 @@ const void *cgn__txn_current_storage(const cgn__txn *txn) {
 
 /* ---- storage blocks -------------------------------------------------------------------------- */
 
+/* Many storage blocks cut from one allocation (adoption: a kernel's argument block per node):
+ * freed when its last block and its maker are done with it. */
+struct cgn__arena {
+    atomic_long live; /* blocks not yet released, plus one while the maker cuts from it */
+    size_t used, cap;
+    alignas(16) unsigned char data[];
+};
+
 /* A storage block: this header, then the payload the node points at. */
 typedef struct cgn__block_header {
     atomic_long refs;
     size_t size;
+    cgn__arena *arena; /* the arena it was cut from, or NULL: an allocation of its own */
     alignas(16) unsigned char payload[];
 } cgn__block_header;
+
+static void cgn__arena_unref(cgn__arena *a) {
+    if (atomic_fetch_sub_explicit(&a->live, 1, memory_order_acq_rel) == 1)
+        free(a);
+}
+
+void cgn__arena_done(cgn__arena *a) {
+    if (a != NULL)
+        cgn__arena_unref(a);
+}
+
+#define CGN__ARENA_BYTES ((size_t)64 * 1024)
+
+void *cgn__arena_block(cgn__arena **arena, size_t size) {
+    size_t bytes;
+    if (!cgn__add_size(size ? size : 1, sizeof(cgn__block_header) + 15, &bytes)) {
+        cgn__fail(CGN_ERROR_OUT_OF_RANGE, "staging node parameters: %zu bytes is too large", size);
+        return NULL;
+    }
+    bytes &= ~(size_t)15; /* the next block's header stays 16-aligned */
+    cgn__arena *a = *arena;
+    if (a == NULL || a->cap - a->used < bytes) {
+        /* 4 KiB first, doubling to 64 KiB: a small graph holds little, a big one allocates
+         * rarely. */
+        size_t cap = a == NULL ? 4096 : a->cap < CGN__ARENA_BYTES / 2 ? 2 * a->cap
+                                                                       : CGN__ARENA_BYTES;
+        if (cap < bytes)
+            cap = bytes;
+        cgn__arena *fresh = malloc(sizeof *fresh + cap);
+        if (fresh == NULL) {
+            cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "staging node parameters: out of host memory");
+            return NULL;
+        }
+        atomic_init(&fresh->live, 1); /* the maker's */
+        fresh->used = 0;
+        fresh->cap = cap;
+        cgn__arena_done(a); /* the full one lives on through its blocks */
+        *arena = a = fresh;
+    }
+    cgn__block_header *h = (cgn__block_header *)(void *)(a->data + a->used);
+    a->used += bytes;
+    atomic_fetch_add_explicit(&a->live, 1, memory_order_relaxed);
+    atomic_init(&h->refs, 1);
+    h->size = size;
+    h->arena = a;
+    return h->payload;
+}
 
 static cgn__block_header *cgn__block_of(void *payload) {
     return (cgn__block_header *)((unsigned char *)payload - offsetof(cgn__block_header, payload));
@@ -271,8 +327,13 @@ void cgn__block_retain(void *block) {
 
 void cgn__block_release(void *block) {
     if (block && atomic_fetch_sub_explicit(&cgn__block_of(block)->refs, 1,
-                                           memory_order_acq_rel) == 1)
-        free(cgn__block_of(block));
+                                           memory_order_acq_rel) == 1) {
+        cgn__block_header *h = cgn__block_of(block);
+        if (h->arena != NULL)
+            cgn__arena_unref(h->arena);
+        else
+            free(h);
+    }
 }
 
 int cgn__block_exclusive(void *block) {
@@ -298,6 +359,7 @@ void *cgn__txn_storage(cgn__txn *txn, size_t size) {
         }
         atomic_init(&h->refs, 1);
         h->size = size;
+        h->arena = NULL;
         txn->storage = h->payload;
     }
     txn->storage_set = 1;
