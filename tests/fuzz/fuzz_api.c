@@ -1776,6 +1776,9 @@ static int update_pred(int type, const mdesc *cur, int cur_kh, const mupd *u, md
         *noop = 1;
         return CGN_OK;
     }
+    /* spec: the arg field's since (12.4), before every other check */
+    if (type == CGN_NODE_KERNEL && (u->set & CGN_KERNEL_SET_ARG) && M.version < 12040)
+        return CGN_ERROR_DRIVER_TOO_OLD;
     int st = coupling_pred(type, u->set);
     if (st != CGN_OK)
         return st;
@@ -1789,8 +1792,6 @@ static int update_pred(int type, const mdesc *cur, int cur_kh, const mupd *u, md
         /* cgn__check_arg_edits, against the block this update builds or the current one */
         if (u->nedits > CGN_MAX_ARG_EDITS)
             return CGN_ERROR_INVALID_ARGUMENT;
-        if (M.version < 12040)
-            return CGN_ERROR_DRIVER_TOO_OLD;
         const size_t *sizes = k_sizes[kh[merged->kh].kernel];
         for (uint32_t i = 0; i < u->nedits; i++) {
             const medit *e = &u->edit[i];
