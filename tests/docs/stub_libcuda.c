@@ -31,9 +31,15 @@ static CUresult stub_init(unsigned int flags) {
     return STUB_INIT_RESULT;
 }
 
+/* As the driver: a name for the codes it knows (these two here), CUDA_ERROR_INVALID_VALUE and
+ * NULL for any other number. */
 static CUresult stub_get_error_name(CUresult error, const char **name) {
-    *name = error == CUDA_ERROR_NO_DEVICE ? "CUDA_ERROR_NO_DEVICE" : "CUDA_ERROR_UNKNOWN";
-    return CUDA_SUCCESS;
+    if (error == CUDA_ERROR_NO_DEVICE || error == CUDA_ERROR_UNKNOWN) {
+        *name = error == CUDA_ERROR_NO_DEVICE ? "CUDA_ERROR_NO_DEVICE" : "CUDA_ERROR_UNKNOWN";
+        return CUDA_SUCCESS;
+    }
+    *name = NULL;
+    return CUDA_ERROR_INVALID_VALUE;
 }
 
 static CUresult stub_not_supported(void) {

@@ -193,6 +193,15 @@ static void test_loader_init_fails(void **state) {
     assert_load_failed(&r, CGN_ERROR_DRIVER, "cuInit(0) returned CUDA_ERROR_UNKNOWN (999)");
 }
 
+/* ... and a result the driver cannot name (cuGetErrorName refuses it) is still reported, by
+ * number. */
+static void test_loader_init_fails_unnamed(void **state) {
+    (void)state;
+    loader_result r;
+    run_loader(CGN_STUB_INIT_UNNAMED, &r);
+    assert_load_failed(&r, CGN_ERROR_DRIVER, "cuInit(0) returned an unknown error (12345)");
+}
+
 /* A 12.8 driver loads: cgn_init succeeds, the version is the driver's, and cgn_driver_proc
  * resolves what the driver has at the requested ABI version and refuses what it has not. */
 static void test_loader_working_driver(void **state) {
@@ -979,6 +988,7 @@ int main(void) {
         cmocka_unit_test(test_loader_version_gate),
         cmocka_unit_test(test_loader_no_device),
         cmocka_unit_test(test_loader_init_fails),
+        cmocka_unit_test(test_loader_init_fails_unnamed),
         cmocka_unit_test(test_loader_working_driver),
         T(test_version_gates),
         T(test_exec_refused_names_driver_rule),
