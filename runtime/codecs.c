@@ -32,13 +32,39 @@ typedef struct cgn__kargs_header {
 static size_t cgn__kargs_ptrs_offset(uint32_t cached) {
     return sizeof(cgn__kargs_header) + cached * sizeof(size_t);
 }
+/* Where the cgn_arg copies and the argument bytes start, after the kernelParams array of
+ * `num_args`: with cgn__kargs_ptrs_offset, the block's whole format. num_args and cached are at
+ * most CGN__MAX_KERNEL_PARAMS, so these offsets cannot overflow. */
+static size_t cgn__kargs_copies_offset(uint32_t cached, uint32_t num_args) {
+    return CGN__ALIGN_UP(cgn__kargs_ptrs_offset(cached) + num_args * sizeof(void *),
+                         alignof(cgn_arg));
+}
+static size_t cgn__kargs_bytes_offset(uint32_t cached, uint32_t num_args) {
+    return CGN__ALIGN_UP(cgn__kargs_copies_offset(cached, num_args) + num_args * sizeof(cgn_arg),
+                         16);
+}
 static void **cgn__kargs_ptrs(const cgn__kargs_header *h) {
     return (void **)((unsigned char *)(uintptr_t)h + cgn__kargs_ptrs_offset(h->num_params));
 }
 static cgn_arg *cgn__kargs_copies(const cgn__kargs_header *h) {
-    size_t off_ptrs = cgn__kargs_ptrs_offset(h->num_params);
-    size_t off_args = CGN__ALIGN_UP(off_ptrs + h->num_args * sizeof(void *), alignof(cgn_arg));
-    return (cgn_arg *)((unsigned char *)(uintptr_t)h + off_args);
+    return (cgn_arg *)((unsigned char *)(uintptr_t)h +
+                       cgn__kargs_copies_offset(h->num_params, h->num_args));
+}
+
+/* Copies one argument's bytes to `*at` in the block and points its kernelParams entry and its
+ * cgn_arg copy there; *at moves past them. */
+static void cgn__kargs_put(unsigned char *block, size_t *at, void **ptr, cgn_arg *copy,
+                           const void *value, size_t size, cgn_owner *owner) {
+    unsigned char *to = block + *at;
+    if (size == 8) /* fixed sizes: the common pointer and scalar copies inline */
+        memcpy(to, value, 8);
+    else if (size == 4)
+        memcpy(to, value, 4);
+    else
+        memcpy(to, value, size);
+    *ptr = to;
+    *copy = (cgn_arg){to, size, owner};
+    *at += CGN__ALIGN_UP(size, 16);
 }
 static const size_t *cgn__kargs_sizes(const cgn__kargs_header *h) {
     return (const size_t *)(h + 1);
@@ -184,9 +210,8 @@ static cgn_status cgn__write_kernel_args(cgn__txn *txn, cgn_kernel kernel, const
     uint32_t cached = checked ? num_params : 0;
     size_t off_sizes = sizeof(cgn__kargs_header);
     size_t off_ptrs = cgn__kargs_ptrs_offset(cached);
-    /* num_args and cached are at most CGN__MAX_KERNEL_PARAMS: these offsets cannot overflow. */
-    size_t off_args = CGN__ALIGN_UP(off_ptrs + num_args * sizeof(void *), alignof(cgn_arg));
-    size_t off_bytes = CGN__ALIGN_UP(off_args + num_args * sizeof(cgn_arg), 16);
+    size_t off_args = cgn__kargs_copies_offset(cached, num_args);
+    size_t off_bytes = cgn__kargs_bytes_offset(cached, num_args);
     size_t total = off_bytes;
     for (uint32_t i = 0; i < num_args; i++) { /* one pass: values, sizes, block size */
         if (args[i].value == NULL || args[i].size == 0)
@@ -221,18 +246,9 @@ static cgn_status cgn__write_kernel_args(cgn__txn *txn, cgn_kernel kernel, const
     void **ptrs = (void **)(block + off_ptrs);
     cgn_arg *copies = (cgn_arg *)(block + off_args);
     size_t at = off_bytes;
-    for (uint32_t i = 0; i < num_args; i++) {
-        /* Fixed sizes let the compiler inline the common pointer and scalar copies. */
-        if (args[i].size == 8)
-            memcpy(block + at, args[i].value, 8);
-        else if (args[i].size == 4)
-            memcpy(block + at, args[i].value, 4);
-        else
-            memcpy(block + at, args[i].value, args[i].size);
-        ptrs[i] = block + at;
-        copies[i] = (cgn_arg){block + at, args[i].size, args[i].owner};
-        at += CGN__ALIGN_UP(args[i].size, 16);
-    }
+    for (uint32_t i = 0; i < num_args; i++)
+        cgn__kargs_put(block, &at, &ptrs[i], &copies[i], args[i].value, args[i].size,
+                       args[i].owner);
     *args_copy_out = num_args ? copies : NULL;
     *params_out = num_args ? ptrs : NULL;
     return CGN_OK;
@@ -433,9 +449,7 @@ static void cgn__layout_plan(cgn__layout *l) {
     l->block_total = 0;
     if (!l->checked || l->count > CGN__MAX_KERNEL_PARAMS)
         return;
-    size_t off_ptrs = cgn__kargs_ptrs_offset(l->count);
-    size_t off_args = CGN__ALIGN_UP(off_ptrs + l->count * sizeof(void *), alignof(cgn_arg));
-    size_t total = CGN__ALIGN_UP(off_args + l->count * sizeof(cgn_arg), 16);
+    size_t total = cgn__kargs_bytes_offset(l->count, l->count);
     for (uint32_t i = 0; i < l->count; i++) {
         if (l->sizes[i] == 0 || l->sizes[i] > CGN__MAX_ARG_BYTES || total > CGN__MAX_ARG_BYTES)
             return;
@@ -501,11 +515,8 @@ static cgn_status cgn__layout_of(cgn__layouts *cache, cgn_kernel k, cgn__layout 
 static cgn_status cgn__write_opaque_args(cgn__reader *rd, const cgn__layout *l, const char *why,
                                          const char *where) {
     uint32_t cached = l->checked ? l->count : 0;
-    cgn__txn t;
-    memset(&t, 0, sizeof t);
-    t.adding = 1; /* a fresh block, not a spare */
     size_t total = cgn__kargs_ptrs_offset(cached);
-    cgn__kargs_header *h = cgn__txn_storage(&t, total);
+    cgn__kargs_header *h = cgn__block_new(total);
     if (h == NULL)
         return cgn_last_status();
     (void)where;
@@ -558,18 +569,10 @@ static cgn_status cgn__read_args_block(cgn__reader *rd, const cgn__layout *l,
                                        const unsigned char *packed, const cgn_arg *prev,
                                        uint32_t num_prev, const cgn_arg **args_out) {
     uint32_t count = l->count;
-    size_t off_ptrs = cgn__kargs_ptrs_offset(count);
-    size_t off_args = CGN__ALIGN_UP(off_ptrs + count * sizeof(void *), alignof(cgn_arg));
-    size_t at = CGN__ALIGN_UP(off_args + count * sizeof(cgn_arg), 16);
-    unsigned char *block;
-    if (rd->arena != NULL) { /* adoption: cut from the adoption's arena, no allocation each */
-        block = cgn__arena_block(rd->arena, l->block_total);
-    } else {
-        cgn__txn t;
-        memset(&t, 0, sizeof t);
-        t.adding = 1; /* a fresh block, not a spare */
-        block = cgn__txn_storage(&t, l->block_total);
-    }
+    size_t at = cgn__kargs_bytes_offset(count, count);
+    /* Adoption cuts it from the adoption's arena, with no allocation each. */
+    unsigned char *block = rd->arena != NULL ? cgn__arena_block(rd->arena, l->block_total)
+                                             : cgn__block_new(l->block_total);
     if (block == NULL)
         return CGN_ERROR_OUT_OF_MEMORY;
     cgn__kargs_header *h = (cgn__kargs_header *)(void *)block;
@@ -580,29 +583,20 @@ static cgn_status cgn__read_args_block(cgn__reader *rd, const cgn__layout *l,
     h->num_params = count;
     h->num_args = count;
     size_t *block_sizes = (size_t *)(void *)(h + 1);
-    void **ptrs = (void **)(void *)(block + off_ptrs);
-    cgn_arg *copies = (cgn_arg *)(void *)(block + off_args);
+    void **ptrs = cgn__kargs_ptrs(h);
+    cgn_arg *copies = cgn__kargs_copies(h);
     const size_t *sizes = l->sizes;
     int plain = prev == NULL && packed == NULL; /* adoption from kernelParams: no owners */
     for (uint32_t i = 0; i < count; i++) {
         const void *value =
             plain ? params->kernelParams[i] : cgn__read_source(params, packed, l, i);
         size_t size = sizes[i];
-        unsigned char *to = block + at;
-        if (size == 8) /* fixed sizes: the common pointer and scalar copies inline */
-            memcpy(to, value, 8);
-        else if (size == 4)
-            memcpy(to, value, 4);
-        else
-            memcpy(to, value, size);
         cgn_owner *owner = NULL; /* a refresh keeps the owner of an unchanged argument */
         if (!plain && prev != NULL && i < num_prev && prev[i].size == size &&
             memcmp(prev[i].value, value, size) == 0)
             owner = prev[i].owner;
         block_sizes[i] = size;
-        ptrs[i] = to;
-        copies[i] = (cgn_arg){to, size, owner};
-        at += CGN__ALIGN_UP(size, 16);
+        cgn__kargs_put(block, &at, &ptrs[i], &copies[i], value, size, owner);
     }
     rd->storage = block;
     *args_out = count ? copies : NULL;

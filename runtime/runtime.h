@@ -277,6 +277,9 @@ typedef cgn_status (*cgn__exec_check_fn)(const void *cur, const void *next, CUco
 
 /* Adoption and refresh (adopt.c): reading a node's driver params into its desc. */
 typedef struct cgn__layouts cgn__layouts; /* kernels' parameter layouts seen by one adoption */
+/* A fresh storage block of `size` payload bytes (reference count 1), not tied to a transaction;
+ * NULL with the error set when out of memory. Released with cgn__block_release. */
+void *cgn__block_new(size_t size);
 /* Storage blocks cut from shared allocations (txn.c): adoption makes one argument block per
  * kernel node without one allocation each. */
 typedef struct cgn__arena cgn__arena;

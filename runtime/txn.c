@@ -340,27 +340,33 @@ int cgn__block_exclusive(void *block) {
     return atomic_load_explicit(&cgn__block_of(block)->refs, memory_order_acquire) == 1;
 }
 
+void *cgn__block_new(size_t size) {
+    size_t bytes;
+    if (!cgn__add_size(size ? size : 1, sizeof(cgn__block_header), &bytes)) {
+        cgn__fail(CGN_ERROR_OUT_OF_RANGE, "staging node parameters: %zu bytes is too large", size);
+        return NULL;
+    }
+    cgn__block_header *h = malloc(bytes);
+    if (h == NULL) {
+        cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "staging node parameters: out of host memory");
+        return NULL;
+    }
+    atomic_init(&h->refs, 1);
+    h->size = size;
+    h->arena = NULL;
+    return h->payload;
+}
+
 void *cgn__txn_storage(cgn__txn *txn, size_t size) {
     void **spare = txn->exec ? &txn->shadow->spare : txn->adding ? NULL : &txn->node->spare;
     if (spare != NULL && *spare != NULL && cgn__block_of(*spare)->size >= size) {
         txn->storage = *spare;
         *spare = NULL; /* given back at rollback */
     } else {
-        size_t bytes;
-        if (!cgn__add_size(size ? size : 1, sizeof(cgn__block_header), &bytes)) {
-            cgn__fail(CGN_ERROR_OUT_OF_RANGE, "staging node parameters: %zu bytes is too large",
-                      size);
+        void *fresh = cgn__block_new(size);
+        if (fresh == NULL)
             return NULL;
-        }
-        cgn__block_header *h = malloc(bytes);
-        if (h == NULL) {
-            cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "staging node parameters: out of host memory");
-            return NULL;
-        }
-        atomic_init(&h->refs, 1);
-        h->size = size;
-        h->arena = NULL;
-        txn->storage = h->payload;
+        txn->storage = fresh;
     }
     txn->storage_set = 1;
     return txn->storage;
