@@ -308,6 +308,13 @@ typedef struct cgn__adoption {
     signed char types[CGN__TYPE_MEMO]; /* cgn node type + 1 by CUDA type; 0: not seen yet */
 } cgn__adoption;
 
+/* What an adoption made for itself: the layout cache, and its hold on the arena (the blocks cut
+ * from it keep it alive). */
+static void cgn__adoption_done(cgn__adoption *a) {
+    cgn__layouts_free(a->layouts);
+    cgn__arena_done(a->arena);
+}
+
 /* cgn__type_of, remembered for the adoption. */
 static cgn_node_type cgn__adopted_type(cgn__adoption *a, CUgraphNodeType t) {
     if ((unsigned)t >= CGN__TYPE_MEMO)
@@ -525,16 +532,14 @@ cgn_status cgn_graph_adopt(CUgraph raw, unsigned flags, cgn_graph **graph_out) {
     if (g == NULL || h == NULL || a.layouts == NULL) {
         free(g);
         free(h);
-        cgn__layouts_free(a.layouts);
-        cgn__arena_done(a.arena);
+        cgn__adoption_done(&a);
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
     }
     st = cgn__handle_new(CGN__KIND_GRAPH, g, &g->handle, where);
     if (st != CGN_OK) {
         free(g);
         free(h);
-        cgn__layouts_free(a.layouts);
-        cgn__arena_done(a.arena);
+        cgn__adoption_done(&a);
         return st;
     }
     atomic_init(&h->refs, 1);
@@ -544,8 +549,7 @@ cgn_status cgn_graph_adopt(CUgraph raw, unsigned flags, cgn_graph **graph_out) {
     g->hier = h;
     a.root = g;
     st = cgn__adopt_graph(&a, g, raw);
-    cgn__layouts_free(a.layouts);
-    cgn__arena_done(a.arena);
+    cgn__adoption_done(&a);
     /* The caller's context as it was (a driver call may have made one current). */
     cgn__restore_context(a.current);
     if (st != CGN_OK) {
@@ -749,15 +753,13 @@ static cgn_status cgn__refresh_embedding(cgn__node_rec *n, CUgraph raw, const ch
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
     CUresult r = drv->cuCtxGetCurrent(&a.current);
     if (r != CUDA_SUCCESS) {
-        cgn__layouts_free(a.layouts);
-        cgn__arena_done(a.arena);
+        cgn__adoption_done(&a);
         return cgn__driver_failed(r, "cuCtxGetCurrent", where);
     }
     cgn__graph_rec *old = n->embedded;
     n->embedded = NULL;
     cgn_status st = cgn__embedded_rec(&a, n, raw);
-    cgn__layouts_free(a.layouts);
-    cgn__arena_done(a.arena);
+    cgn__adoption_done(&a);
     if (st != CGN_OK) {
         cgn__discard_embedding(n->embedded);
         n->embedded = old;
