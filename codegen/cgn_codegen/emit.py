@@ -618,9 +618,13 @@ class Emitter:
         return dict(sorted(out.items()))
 
 
-def _null_params(member: str) -> str:
-    """`p->x.y` as a member of a null CUgraphNodeParams pointer, for sizeof."""
-    return member.replace("p->", "((CUgraphNodeParams *)0)->")
+def _prefix_copy(call, m: str):
+    """(declaration lines, the member the prefix starts at) for a call's `params` struct."""
+    at = f"{m}.{call.at}" if call.at else m
+    null_at = at.replace("p->", "((CUgraphNodeParams *)0)->")  # a member of no object, for sizeof
+    return [f"    {call.params} a;",
+            f"    _Static_assert(sizeof a <= sizeof {null_at},",
+            f'                   "{call.params} is a prefix of the params");'], at
 
 
 def _driver_call_fns(n) -> list:
@@ -634,11 +638,8 @@ def _driver_call_fns(n) -> list:
         "size_t num_deps", "const CUgraphNodeParams *p"), ") {"))
     args = ["out", "g", "deps", "num_deps"]
     if add.params is not None:
-        at = f"{m}.{add.at}" if add.at else m
-        lines += [f"    {add.params} a;",
-                  f"    _Static_assert(sizeof a <= sizeof {_null_params(at)},",
-                  f'                   "{add.params} is a prefix of the params");',
-                  f"    memcpy(&a, &{at}, sizeof a);"]
+        decl, at = _prefix_copy(add, m)
+        lines += decl + [f"    memcpy(&a, &{at}, sizeof a);"]
         args.append("&a")
     else:
         args.append(f"{m}.{add.value}")
@@ -650,14 +651,11 @@ def _driver_call_fns(n) -> list:
     lines += wrap_call("", Call(f"static CUresult cgn__{n.node}_get_raw(", (
         "const cgn_driver_table *drv", "CUgraphNode raw", "CUgraphNodeParams *p"), ") {"))
     if get.params is not None:
-        at = f"{m}.{get.at}" if get.at else m
-        lines += [f"    {get.params} a;",
-                  f"    _Static_assert(sizeof a <= sizeof {_null_params(at)},",
-                  f'                   "{get.params} is a prefix of the params");',
-                  "    memset(&a, 0, sizeof a);",
-                  f"    CUresult r = drv->{get.entry}(raw, &a);",
-                  f"    memcpy(&{at}, &a, sizeof a);",
-                  "    return r;"]
+        decl, at = _prefix_copy(get, m)
+        lines += decl + ["    memset(&a, 0, sizeof a);",
+                         f"    CUresult r = drv->{get.entry}(raw, &a);",
+                         f"    memcpy(&{at}, &a, sizeof a);",
+                         "    return r;"]
     else:
         lines.append(f"    return drv->{get.entry}(raw, &{m}.{get.value});")
     lines.append("}")
