@@ -24,12 +24,6 @@ cgn_status cgn__unsupported(const void *node, const char *why, const char *where
 /* Why an adopted node of a CUDA type cgn does not build cannot be updated. */
 static const char *cgn__other_reason(CUgraphNodeType t) {
     switch (t) {
-    case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
-        return "a CU_GRAPH_NODE_TYPE_MEM_ALLOC node (memory allocation), whose parameters CUDA "
-               "cannot change";
-    case CU_GRAPH_NODE_TYPE_MEM_FREE:
-        return "a CU_GRAPH_NODE_TYPE_MEM_FREE node (memory free), whose parameters CUDA cannot "
-               "change";
     case CU_GRAPH_NODE_TYPE_CONDITIONAL:
         return "a CU_GRAPH_NODE_TYPE_CONDITIONAL node (conditional), whose parameters CUDA "
                "cannot change in an executable; cgn does not adopt its body graphs";
@@ -38,9 +32,6 @@ static const char *cgn__other_reason(CUgraphNodeType t) {
                "cgn does not update";
     case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
         return "a CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT node (external semaphore wait), a type cgn "
-               "does not update";
-    case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
-        return "a CU_GRAPH_NODE_TYPE_BATCH_MEM_OP node (batch memory operations), a type cgn "
                "does not update";
     default:
         return "a node of a CUDA node type cgn does not know";
@@ -360,9 +351,30 @@ void cgn__slab_release(void *slab) {
 }
 
 /* The state a node of CUDA type t keeps: its desc, or one zero byte for an empty node or a type
- * cgn records without reading. */
+ * cgn records without reading. Node types sharing a CUDA type are told apart by the params
+ * (cgn__type_for_params), so room is made for the largest of their descs. */
 static size_t cgn__state_size(const cgn__node_type_info *info) {
-    return info->read != NULL ? info->desc_size : 1;
+    if (info->read == NULL)
+        return 1;
+    size_t size = info->desc_size;
+    for (int i = 0; i < CGN_NODE_TYPE_COUNT_; i++)
+        if (cgn__node_types[i].read != NULL && cgn__node_types[i].cu_type == info->cu_type &&
+            cgn__node_types[i].desc_size > size)
+            size = cgn__node_types[i].desc_size;
+    return size;
+}
+
+/* Among the node types recording the same CUDA type as `first` (the first of them), the first
+ * in enum order whose form check accepts the params; `first` when none does (it then records
+ * the node as one it does not update, saying why). */
+static cgn_node_type cgn__type_for_params(cgn_node_type first, const CUgraphNodeParams *p) {
+    const cgn__node_type_info *f = &cgn__node_types[first];
+    for (int i = (int)first; i < CGN_NODE_TYPE_COUNT_; i++) {
+        const cgn__node_type_info *o = &cgn__node_types[i];
+        if (o->read != NULL && o->cu_type == f->cu_type && (o->form == NULL || o->form(p) == NULL))
+            return (cgn_node_type)i;
+    }
+    return first;
 }
 
 /* A record's bytes in the slab: the record, its dependencies, its state, each 16-aligned. */
@@ -419,6 +431,9 @@ static cgn_status cgn__adopt_node(cgn__adoption *a, cgn__graph_rec *g, const cgn
     CUresult r = cgn__get_params(raw, t, &p, &entry);
     if (r != CUDA_SUCCESS)
         return cgn__driver_failed(r, entry, where);
+    n->type = type = cgn__type_for_params(type, &p);
+    info = &cgn__node_types[type];
+    n->state_size = info->desc_size; /* within the room made (cgn__state_size) */
     /* The context the node runs in, which every update makes current: the one the driver
      * reports (a kernel's ctx, 12.0+), else the caller's. The driver crashes on some kernel
      * updates with none current (txn.c), so cgn refuses to record a node without one. */
@@ -821,6 +836,11 @@ cgn_status cgn_node_check_updatable(const cgn_node *node) {
         return st;
     if (n->unsupported != NULL)
         return cgn__unsupported(node, n->unsupported, where);
+    if (!cgn__node_types[n->type].updatable && n->type != CGN_NODE_EMPTY)
+        return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
+                         "%s: node %p is a %s node, which is not updatable: CUDA cannot change "
+                         "its parameters once it is added",
+                         where, (const void *)node, cgn__node_type_name(n->type));
     const char *opaque = n->type == CGN_NODE_KERNEL ? cgn__storage_opaque(n->storage) : NULL;
     if (opaque != NULL)
         return cgn__fail(CGN_ERROR_NOT_SUPPORTED,

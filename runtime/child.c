@@ -117,6 +117,14 @@ cgn_status cgn__stage_child_graph(cgn__txn *txn, cgn_graph *source, CUgraph *raw
         *raw_out = src->raw;
         return CGN_OK;
     }
+    const cgn__node_rec *mem = cgn__graph_mem_node(src);
+    if (mem != NULL)
+        return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
+                         "%s: graph %p holds a %s node (%p); CUDA cannot embed a graph with "
+                         "memory allocation or free nodes in a child-graph node (it would "
+                         "clone it)",
+                         where, (void *)source, cgn__node_type_name(mem->type),
+                         (void *)cgn__handle_ptr(mem->handle));
     cgn__graph_rec *parent = txn->node->graph;
     /* CUDA destroys the old embedded subtree during a replacement; a source from the same
      * hierarchy could be (or contain) it. */

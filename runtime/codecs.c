@@ -748,8 +748,27 @@ static int cgn__host_readable(CUdeviceptr address) {
     return !(n < 0 && errno == EFAULT);
 }
 
-cgn_status cgn__detect_memory_type(CUdeviceptr address, CUmemorytype *type_out, const char *field,
-                                   const char *where) {
+/* Whether `address` lies in an allocation of a memory allocation node of the graph the node is
+ * in or being added to (such nodes live in root graphs only). Definition level only: an
+ * executable-level update must not read the definition graph, which another thread may be
+ * changing. A mem_alloc node's desc never changes after its add. */
+static int cgn__in_graph_allocation(const cgn__txn *txn, CUdeviceptr address) {
+    if (txn == NULL || txn->exec != NULL || txn->node == NULL || txn->node->graph == NULL)
+        return 0;
+    const cgn__graph_rec *g = txn->node->graph->root;
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        const cgn__node_rec *n = g->nodes[i];
+        if (n->type != CGN_NODE_MEM_ALLOC || n->state == NULL)
+            continue;
+        const cgn_mem_alloc_desc *a = n->state;
+        if (address >= a->dptr && address - a->dptr < a->bytesize)
+            return 1;
+    }
+    return 0;
+}
+
+cgn_status cgn__detect_memory_type(const cgn__txn *txn, CUdeviceptr address,
+                                   CUmemorytype *type_out, const char *field, const char *where) {
     unsigned int type = 0; /* the attribute is a CUmemorytype, 4 bytes */
     CUresult r =
         cgn__driver->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, address);
@@ -757,7 +776,12 @@ cgn_status cgn__detect_memory_type(CUdeviceptr address, CUmemorytype *type_out, 
         /* Not an address the driver knows: pageable host memory, copied through host fields,
          * or memory that was freed. A freed device address passed on as host memory would be
          * read or written by the driver's host path at launch (a crash), so it must be
-         * readable host memory. */
+         * readable host memory. A graph allocation is device memory the driver has not
+         * mapped yet. */
+        if (cgn__in_graph_allocation(txn, address)) {
+            *type_out = CU_MEMORYTYPE_DEVICE;
+            return CGN_OK;
+        }
         if (!cgn__host_readable(address))
             return cgn__fail(CGN_ERROR_INVALID_VALUE,
                              "%s: %s 0x%llx is neither memory the CUDA driver knows nor mapped "
@@ -896,4 +920,239 @@ cgn_status cgn__check_memcpy_1d(const cgn__txn *txn, const char *where) {
                          "copies between host and device memory only",
                          where, (void *)cgn__node_handle(txn->node), problem);
     return CGN_OK;
+}
+
+/* ---- memcpy_3d nodes: 2-D and 3-D copies, arrays included -------------------------------- */
+
+static int cgn__copy3d_operand(CUmemorytype t) {
+    return t == CU_MEMORYTYPE_HOST || t == CU_MEMORYTYPE_DEVICE || t == CU_MEMORYTYPE_ARRAY;
+}
+
+/* Why the descriptor is not a form memcpy_3d builds (as words after "is"), or NULL. */
+static const char *cgn__memcpy_3d_problem(const CUDA_MEMCPY3D *c) {
+    if (!cgn__copy3d_operand(c->srcMemoryType) || !cgn__copy3d_operand(c->dstMemoryType))
+        return "of a memory type other than host, device or array";
+    if (c->srcLOD || c->dstLOD)
+        return "a copy of a mipmap level";
+    if (c->reserved0 != NULL || c->reserved1 != NULL)
+        return "using reserved fields";
+    return NULL;
+}
+
+const char *cgn__memcpy_3d_form(const CUgraphNodeParams *params) {
+    const char *problem = cgn__memcpy_3d_problem(&params->memcpy.copyParams);
+    if (problem == NULL)
+        return NULL;
+    if (problem[0] == 'o') /* the memory type: say where it comes from */
+        return "a memcpy node of a memory type other than host, device or array "
+               "(CU_MEMORYTYPE_UNIFIED, as cudaMemcpyDefault captures); cgn updates copies "
+               "between host, device and array memory";
+    if (problem[0] == 'a')
+        return "a memcpy node of a mipmap level; cgn updates copies between host, device and "
+               "array memory without mipmap levels";
+    return "a memcpy node using reserved fields; cgn updates copies between host, device and "
+           "array memory";
+}
+
+cgn_status cgn__check_memcpy_3d(const cgn__txn *txn, const char *where) {
+    CUDA_MEMCPY3D c;
+    memset(&c, 0, sizeof c);
+    CUresult r = cgn__driver->cuGraphMemcpyNodeGetParams(txn->node->raw, &c);
+    if (r != CUDA_SUCCESS) {
+        char what[128];
+        snprintf(what, sizeof what, "%s: cuGraphMemcpyNodeGetParams", where);
+        return cgn__fail_driver(r, what);
+    }
+    const char *problem = cgn__memcpy_3d_problem(&c);
+    if (problem != NULL)
+        return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
+                         "%s: memcpy node %p is %s (changed outside cgn); cgn updates copies "
+                         "between host, device and array memory only",
+                         where, (void *)cgn__node_handle(txn->node), problem);
+    return CGN_OK;
+}
+
+/* ---- batch memory operations --------------------------------------------------------------- */
+
+static int cgn__mem_op_bits(CUstreamBatchMemOpType t) {
+    switch (t) {
+    case CU_STREAM_MEM_OP_WRITE_VALUE_32:
+    case CU_STREAM_MEM_OP_WAIT_VALUE_32:
+        return 32;
+    case CU_STREAM_MEM_OP_WRITE_VALUE_64:
+    case CU_STREAM_MEM_OP_WAIT_VALUE_64:
+        return 64;
+    default:
+        return 0; /* flush, barrier: no address or value */
+    }
+}
+
+static int cgn__mem_op_known(CUstreamBatchMemOpType t) {
+    return cgn__mem_op_bits(t) != 0 || t == CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES ||
+           t == CU_STREAM_MEM_OP_BARRIER;
+}
+
+static int cgn__mem_op_is_wait(CUstreamBatchMemOpType t) {
+    return t == CU_STREAM_MEM_OP_WAIT_VALUE_32 || t == CU_STREAM_MEM_OP_WAIT_VALUE_64;
+}
+
+const char *cgn__mem_op_name(CUstreamBatchMemOpType type) {
+    switch (type) {
+    case CU_STREAM_MEM_OP_WRITE_VALUE_32: return "write32";
+    case CU_STREAM_MEM_OP_WRITE_VALUE_64: return "write64";
+    case CU_STREAM_MEM_OP_WAIT_VALUE_32: return "wait32";
+    case CU_STREAM_MEM_OP_WAIT_VALUE_64: return "wait64";
+    case CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES: return "flush";
+    case CU_STREAM_MEM_OP_BARRIER: return "barrier";
+    default: return "unknown operation";
+    }
+}
+
+/* One operation with every byte its type does not use zeroed (the driver's `alias`, the upper
+ * half of a 32-bit value, the union's padding), so copies compare with memcmp. An unknown type
+ * is copied as is. The writeValue and waitValue members have the same layout. */
+static CUstreamBatchMemOpParams cgn__mem_op_normal(const CUstreamBatchMemOpParams *in) {
+    CUstreamBatchMemOpParams out;
+    memset(&out, 0, sizeof out);
+    int bits = cgn__mem_op_bits(in->operation);
+    if (bits != 0) {
+        out.writeValue.operation = in->operation;
+        out.writeValue.address = in->writeValue.address;
+        if (bits == 32)
+            out.writeValue.value = in->writeValue.value;
+        else
+            out.writeValue.value64 = in->writeValue.value64;
+        out.writeValue.flags = in->writeValue.flags;
+    } else if (in->operation == CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES) {
+        out.flushRemoteWrites.operation = in->operation;
+        out.flushRemoteWrites.flags = in->flushRemoteWrites.flags;
+    } else if (in->operation == CU_STREAM_MEM_OP_BARRIER) {
+        out.memoryBarrier.operation = in->operation;
+        out.memoryBarrier.flags = in->memoryBarrier.flags;
+    } else {
+        out = *in;
+    }
+    return out;
+}
+
+/* Why operation `op` is refused, or NULL. */
+static const char *cgn__mem_op_problem(const CUstreamBatchMemOpParams *op) {
+    int bits = cgn__mem_op_bits(op->operation);
+    if (!cgn__mem_op_known(op->operation))
+        return "its type is none of CU_STREAM_MEM_OP_WRITE_VALUE_32/64, WAIT_VALUE_32/64, "
+               "FLUSH_REMOTE_WRITES, BARRIER";
+    if (bits != 0 && op->writeValue.address == 0)
+        return "its address is 0";
+    if (bits != 0 && op->writeValue.address % (CUdeviceptr)(bits / 8) != 0)
+        return bits == 32 ? "its address is not 4-byte aligned"
+                          : "its address is not 8-byte aligned";
+    if (cgn__mem_op_is_wait(op->operation) &&
+        (op->waitValue.flags & ~(unsigned)CU_STREAM_WAIT_VALUE_FLUSH) > CU_STREAM_WAIT_VALUE_NOR)
+        return "its flags are not a CU_STREAM_WAIT_VALUE_* comparison (GEQ, EQ, AND, NOR), with "
+               "or without CU_STREAM_WAIT_VALUE_FLUSH";
+    if (bits != 0 && !cgn__mem_op_is_wait(op->operation) && op->writeValue.flags != 0)
+        return "a write's flags must be 0 (CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER is not "
+               "supported by batch operations)";
+    if (op->operation == CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES && op->flushRemoteWrites.flags != 0)
+        return "a flush's flags must be 0";
+    if (op->operation == CU_STREAM_MEM_OP_BARRIER &&
+        op->memoryBarrier.flags != CU_STREAM_MEMORY_BARRIER_TYPE_SYS &&
+        op->memoryBarrier.flags != CU_STREAM_MEMORY_BARRIER_TYPE_GPU)
+        return "a barrier's flags must be CU_STREAM_MEMORY_BARRIER_TYPE_SYS or _GPU";
+    return NULL;
+}
+
+cgn_status cgn__check_mem_ops(const CUstreamBatchMemOpParams *ops, uint32_t count,
+                              const char *field, const char *where) {
+    if (ops == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: %s is NULL (%u operations)", where, field,
+                         count);
+    if (count == 0)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: %s must hold at least one operation", where,
+                         field);
+    if (count > CGN_MAX_MEM_OPS)
+        return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: %u operations in %s, at most %u (%s)", where,
+                         count, field, CGN_MAX_MEM_OPS, "CGN_MAX_MEM_OPS");
+    for (uint32_t i = 0; i < count; i++) {
+        const char *problem = cgn__mem_op_problem(&ops[i]);
+        if (problem != NULL)
+            return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: %s[%u] (type %d): %s", where, field, i,
+                             (int)ops[i].operation, problem);
+    }
+    return CGN_OK;
+}
+
+cgn_status cgn__stage_mem_ops(cgn__txn *txn, const CUstreamBatchMemOpParams *ops, uint32_t count,
+                              const CUstreamBatchMemOpParams **copy_out, const char *field,
+                              const char *where) {
+    /* count is 1..CGN_MAX_MEM_OPS (cgn__check_mem_ops): the size cannot overflow. */
+    CUstreamBatchMemOpParams *copy = cgn__txn_storage(txn, count * sizeof *copy);
+    if (copy == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: no host memory for a copy of %s (%u "
+                         "operations)", where, field, count);
+    for (uint32_t i = 0; i < count; i++) {
+        CUstreamBatchMemOpParams op = cgn__mem_op_normal(&ops[i]); /* ops may alias the block */
+        copy[i] = op;
+    }
+    *copy_out = copy;
+    return CGN_OK;
+}
+
+cgn_status cgn__read_mem_ops(cgn__reader *rd, const CUstreamBatchMemOpParams *ops,
+                             unsigned int count, const CUstreamBatchMemOpParams **ops_out,
+                             uint32_t *count_out, const char *where) {
+    (void)where;
+    *ops_out = NULL;
+    *count_out = 0;
+    if (ops == NULL || count == 0)
+        return CGN_OK;
+    size_t size = (size_t)count * sizeof *ops;
+    CUstreamBatchMemOpParams *copy = rd->arena != NULL ? cgn__arena_block(rd->arena, size)
+                                                       : cgn__block_new(size);
+    if (copy == NULL)
+        return cgn_last_status();
+    for (unsigned int i = 0; i < count; i++) {
+        copy[i] = cgn__mem_op_normal(&ops[i]);
+        if (!cgn__mem_op_known(ops[i].operation))
+            rd->unsupported = "a batch memory operation node with an operation type cgn does not "
+                              "know";
+    }
+    rd->storage = copy;
+    *ops_out = copy;
+    *count_out = count;
+    return CGN_OK;
+}
+
+uint32_t cgn__mem_ops_type_change(const CUstreamBatchMemOpParams *a,
+                                  const CUstreamBatchMemOpParams *b, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i].operation != b[i].operation)
+            return i;
+    return n;
+}
+
+uint32_t cgn__mem_ops_fixed_change(const CUstreamBatchMemOpParams *a,
+                                   const CUstreamBatchMemOpParams *b, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) {
+        CUstreamBatchMemOpType t = a[i].operation;
+        unsigned fa, fb;
+        if (cgn__mem_op_bits(t) != 0) { /* writeValue and waitValue share the layout */
+            fa = a[i].writeValue.flags;
+            fb = b[i].writeValue.flags;
+            if (cgn__mem_op_is_wait(t)) { /* the comparison may change, the flush bit not */
+                fa &= (unsigned)CU_STREAM_WAIT_VALUE_FLUSH;
+                fb &= (unsigned)CU_STREAM_WAIT_VALUE_FLUSH;
+            }
+        } else if (t == CU_STREAM_MEM_OP_BARRIER) {
+            fa = a[i].memoryBarrier.flags;
+            fb = b[i].memoryBarrier.flags;
+        } else { /* a flush, or a type cgn does not know: compared whole */
+            CUstreamBatchMemOpParams x = cgn__mem_op_normal(&a[i]), y = cgn__mem_op_normal(&b[i]);
+            fa = memcmp(&x, &y, sizeof x) != 0;
+            fb = 0;
+        }
+        if (fa != fb)
+            return i;
+    }
+    return n;
 }

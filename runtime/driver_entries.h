@@ -108,6 +108,23 @@
     X(cuKernelGetFunction, 12000, CGN__NEED_FEATURE, (CUfunction * f, CUkernel k), (f, k))          \
     X(cuGraphAddNode, 12020, CGN__NEED_FEATURE,                                                     \
       (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, CUgraphNodeParams *p),          \
-      (n, g, d, nd, p))
+      (n, g, d, nd, p))                                                                             \
+    X(cuGraphAddMemAllocNode, 11040, CGN__NEED_BASE,                                                \
+      (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd,                                 \
+       CUDA_MEM_ALLOC_NODE_PARAMS_v1 *p),                                                           \
+      (n, g, d, nd, p))                                                                             \
+    X(cuGraphMemAllocNodeGetParams, 11040, CGN__NEED_BASE,                                          \
+      (CUgraphNode n, CUDA_MEM_ALLOC_NODE_PARAMS_v1 * p), (n, p))                                   \
+    X(cuGraphAddMemFreeNode, 11040, CGN__NEED_BASE,                                                 \
+      (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, CUdeviceptr dptr),              \
+      (n, g, d, nd, dptr))                                                                          \
+    X(cuGraphMemFreeNodeGetParams, 11040, CGN__NEED_BASE, (CUgraphNode n, CUdeviceptr * dptr),      \
+      (n, dptr))                                                                                   \
+    X(cuGraphAddBatchMemOpNode, 11070, CGN__NEED_BASE,                                              \
+      (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd,                                 \
+       const CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 *p),                                                  \
+      (n, g, d, nd, p))                                                                             \
+    X(cuGraphBatchMemOpNodeGetParams, 11070, CGN__NEED_BASE,                                        \
+      (CUgraphNode n, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 * p), (n, p))
 
 #endif /* CGN_RUNTIME_DRIVER_ENTRIES_H */

@@ -248,12 +248,29 @@ static void cgn__graph_drop_edges(cgn__graph_rec *g, cgn__handle gone) {
     }
 }
 
+const cgn__node_rec *cgn__graph_mem_node(const cgn__graph_rec *g) {
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        CUgraphNodeType t = cgn__node_types[g->nodes[i]->type].cu_type;
+        if (g->nodes[i]->type != CGN_NODE_EMPTY &&
+            (t == CU_GRAPH_NODE_TYPE_MEM_ALLOC || t == CU_GRAPH_NODE_TYPE_MEM_FREE))
+            return g->nodes[i];
+    }
+    return NULL;
+}
+
 cgn_status cgn_node_destroy(cgn_node *node) {
     static const char where[] = "cgn_node_destroy";
     cgn__node_rec *n = NULL;
     cgn_status st = cgn__check_node(node, CGN_NODE_TYPE_COUNT_, where, &n);
     if (st != CGN_OK)
         return st;
+    const cgn__node_rec *mem = cgn__graph_mem_node(n->graph);
+    if (mem != NULL)
+        return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
+                         "%s: node %p belongs to a graph holding a %s node (%p), whose nodes "
+                         "CUDA cannot destroy",
+                         where, (void *)node, cgn__node_type_name(mem->type),
+                         (void *)cgn__handle_ptr(mem->handle));
     cgn__collect_pending();
     CUresult r = cgn__driver->cuGraphDestroyNode(n->raw);
     if (r != CUDA_SUCCESS)

@@ -314,15 +314,24 @@ typedef struct cgn__node_type_info {
      * a getter may leave it NULL); 0 for node types without one. */
     size_t context_offset;
     /* The typed adder (spec: cuda.add) and getter (cuda.get), with their entry names for
-     * messages; NULL for empty nodes (added in txn.c) and CUDA-only types. */
+     * messages; NULL for empty nodes (added in txn.c) and CUDA-only types. The adder writes
+     * back what the driver chose (spec: output fields, e.g. an allocation's dptr) into *p. */
     CUresult (*add)(const cgn_driver_table *drv, CUgraphNode *out, CUgraph graph,
-                    const CUgraphNode *deps, size_t num_deps, const CUgraphNodeParams *p);
+                    const CUgraphNode *deps, size_t num_deps, CUgraphNodeParams *p);
     const char *add_entry;
     CUresult (*get)(const cgn_driver_table *drv, CUgraphNode raw, CUgraphNodeParams *p);
     const char *get_entry;
+    int updatable; /* spec: updatable; 0 for empty and CUDA-only nodes too */
+    /* The spec's form check on read params (cuda.update_check's read): NULL when the node
+     * type records them, else why not. Adoption records a node as the first node type of its
+     * CUDA type (enum order) whose check accepts it. NULL: accepts every form. */
+    const char *(*form)(const CUgraphNodeParams *p);
 } cgn__node_type_info;
 
 extern const cgn__node_type_info cgn__node_types[CGN_NODE_TYPE_COUNT_];
+/* A memory allocation or free node of g (CUDA then forbids destroying g's nodes, cloning g or
+ * embedding it in a child-graph node), or NULL. */
+const cgn__node_rec *cgn__graph_mem_node(const cgn__graph_rec *g);
 /* "memset", "host callback", ... for messages; "unknown" out of range. */
 const char *cgn__node_type_name(cgn_node_type type);
 
@@ -535,9 +544,11 @@ void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kerne
  * operand is set: CU_MEMORYTYPE_DEVICE for device and managed memory, CU_MEMORYTYPE_HOST for
  * pinned host memory and for addresses the driver does not know (CUDA_ERROR_INVALID_VALUE:
  * pageable host memory). Another driver error is CGN_ERROR_DRIVER; another memory type (an
- * array) CGN_ERROR_NOT_SUPPORTED. `field` names the operand in messages. */
-cgn_status cgn__detect_memory_type(CUdeviceptr address, CUmemorytype *type_out, const char *field,
-                                   const char *where);
+ * array) CGN_ERROR_NOT_SUPPORTED. An address the driver does not know that lies in a memory
+ * allocation node of the node's graph (definition level) is device memory: the driver maps a
+ * graph allocation at its first launch only. `field` names the operand in messages. */
+cgn_status cgn__detect_memory_type(const cgn__txn *txn, CUdeviceptr address,
+                                   CUmemorytype *type_out, const char *field, const char *where);
 
 /* Copies `size` bytes into a new cgn-owned block held by a new owner (release: free), for a
  * field whose bytes must outlive the call (a host callback's payload): *copy_out points at the
@@ -546,6 +557,30 @@ cgn_status cgn__detect_memory_type(CUdeviceptr address, CUmemorytype *type_out, 
  * whatever `bytes` is. Nothing is allocated on failure. */
 cgn_status cgn__stage_bytes(const void *bytes, size_t size, const void **copy_out,
                             cgn_owner **owner_out, const char *field, const char *where);
+/* Batch memory operations (field kind mem_ops). Check: ops not NULL (INVALID_ARGUMENT), 1 to
+ * CGN_MAX_MEM_OPS of them (INVALID_VALUE, OUT_OF_RANGE), each a known type with an aligned
+ * non-zero address (writes and waits) and flags it takes (INVALID_VALUE, naming the index).
+ * Stage: copies checked operations into the txn's storage block, every byte a type does not
+ * use zeroed; *copy_out points at the copy. Read (adoption, refresh): copies the driver's array
+ * into a block of its own (rd->storage); an unknown type makes the node not updatable. */
+cgn_status cgn__check_mem_ops(const CUstreamBatchMemOpParams *ops, uint32_t count,
+                              const char *field, const char *where);
+cgn_status cgn__stage_mem_ops(cgn__txn *txn, const CUstreamBatchMemOpParams *ops, uint32_t count,
+                              const CUstreamBatchMemOpParams **copy_out, const char *field,
+                              const char *where);
+cgn_status cgn__read_mem_ops(cgn__reader *rd, const CUstreamBatchMemOpParams *ops,
+                             unsigned int count, const CUstreamBatchMemOpParams **ops_out,
+                             uint32_t *count_out, const char *where);
+/* Rule functions (codegen/cgn_codegen/cexpr.py RULE_FUNCTIONS) for the executable rules: the
+ * index of the first of n operations whose type differs, or that differs in something an
+ * executable cannot change (a write's flags, a wait's flush bit, a flush or barrier); n when
+ * none does. And a type's name for messages. */
+uint32_t cgn__mem_ops_type_change(const CUstreamBatchMemOpParams *a,
+                                  const CUstreamBatchMemOpParams *b, uint32_t n);
+uint32_t cgn__mem_ops_fixed_change(const CUstreamBatchMemOpParams *a,
+                                   const CUstreamBatchMemOpParams *b, uint32_t n);
+const char *cgn__mem_op_name(CUstreamBatchMemOpType type);
+
 /* Drops the reference cgn__stage_bytes gave its caller. With the owner retained by a staged
  * attachment the copy lives on with that version; otherwise it is freed now. NULL: no-op. */
 void cgn__release_staged_copy(cgn_owner *owner);
@@ -560,6 +595,15 @@ cgn_status cgn__check_memcpy_1d(const cgn__txn *txn, const char *where);
 /* The same check on params read for adoption: NULL for a plain 1-D host/device copy, else why
  * cgn cannot update the node (static text naming the form). */
 const char *cgn__memcpy_1d_form(const CUgraphNodeParams *params);
+
+/* The node check before every definition-level memcpy_3d update: reads the descriptor back
+ * and fails with CGN_ERROR_NOT_SUPPORTED, changing nothing, unless each operand is host,
+ * device or array memory, no mipmap level is named and the reserved fields are NULL (the
+ * forms cgn builds). Executable-level updates skip it. */
+cgn_status cgn__check_memcpy_3d(const cgn__txn *txn, const char *where);
+/* The same check on params read for adoption: NULL when cgn records the copy as memcpy_3d,
+ * else why not (static text). */
+const char *cgn__memcpy_3d_form(const CUgraphNodeParams *params);
 
 /* ---- graphs built elsewhere (adopt.c) ------------------------------------------------------- */
 

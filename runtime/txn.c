@@ -142,6 +142,13 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
     cgn_status st = cgn__graph_get(graph, where, &g);
     if (st != CGN_OK)
         return st;
+    CUgraphNodeType cu = cgn__node_types[type].cu_type;
+    if (g->root != g && type != CGN_NODE_EMPTY &&
+        (cu == CU_GRAPH_NODE_TYPE_MEM_ALLOC || cu == CU_GRAPH_NODE_TYPE_MEM_FREE))
+        return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
+                         "%s: graph %p is embedded in a child-graph node, and CUDA does not allow "
+                         "%s nodes in a child graph",
+                         where, (void *)graph, cgn__node_type_name(type));
     cgn__collect_pending();
     CUcontext ctx = NULL;
     CUresult r = cgn__driver->cuCtxGetCurrent(&ctx);
@@ -463,8 +470,8 @@ cgn_status cgn__txn_stage_owners(cgn__txn *txn, cgn_owner *const *owners, size_t
 
 /* ---- the mutation ---------------------------------------------------------------------------- */
 
-static CUresult cgn__add_raw(const cgn_driver_table *drv, cgn__txn *txn,
-                             const CUgraphNodeParams *p, const char **entry) {
+static CUresult cgn__add_raw(const cgn_driver_table *drv, cgn__txn *txn, CUgraphNodeParams *p,
+                             const char **entry) {
     CUgraphNode *out = &txn->node->raw;
     CUgraph g = txn->node->graph->raw;
     /* The typed adders (spec: cuda.add) exist from 12.0 on, so graph building works on

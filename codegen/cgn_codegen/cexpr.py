@@ -4,8 +4,38 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+@dataclass(frozen=True)
+class RuleFunction:
+    """A pure runtime function rules may call (declared in runtime/runtime.h, which every
+    generated source includes): for checks a C expression cannot make, such as comparing two
+    arrays element by element."""
+
+    returns: str      # its C return type (for printf checks)
+    params: tuple     # its parameters, as C declarations (their number is checked)
+    doc: str          # what it returns, for docs/spec.md
+
+
+# Functions rules may call besides UINT64_C and INT64_C (docs/spec.md lists them).
+RULE_FUNCTIONS = {
+    "cgn__mem_ops_type_change": RuleFunction(
+        "uint32_t", ("const CUstreamBatchMemOpParams *a", "const CUstreamBatchMemOpParams *b",
+                     "uint32_t n"),
+        "the index of the first of `n` batch memory operations whose type differs between "
+        "`a` and `b`, or `n` when none does"),
+    "cgn__mem_ops_fixed_change": RuleFunction(
+        "uint32_t", ("const CUstreamBatchMemOpParams *a", "const CUstreamBatchMemOpParams *b",
+                     "uint32_t n"),
+        "the index of the first of `n` batch memory operations (of the same types) that "
+        "differs in something an executable cannot change (a write's flags, a wait's "
+        "CU_STREAM_WAIT_VALUE_FLUSH bit, a flush's or a barrier's flags), or `n`"),
+    "cgn__mem_op_name": RuleFunction(
+        "const char *", ("CUstreamBatchMemOpType type",),
+        "a batch memory operation type's name for messages (`\"write32\"`, `\"wait64\"`, "
+        "`\"barrier\"`...)"),
+}
+
 # Identifiers a rule may use besides field names: sizeof, type names for casts, limits.
-ALLOWED_NAMES = frozenset({
+ALLOWED_NAMES = frozenset(RULE_FUNCTIONS) | frozenset({
     "sizeof", "NULL", "UINT8_MAX", "UINT16_MAX", "UINT32_MAX", "UINT64_MAX", "INT32_MAX",
     "INT32_MIN", "INT64_MAX", "INT64_MIN", "SIZE_MAX", "UINT64_C", "INT64_C",
     "char", "short", "int", "long", "signed", "unsigned", "const", "void",
@@ -200,6 +230,13 @@ class _Parser:
                 self.take("(")
                 self.expr()
                 self.take(")")
+            elif t.text in RULE_FUNCTIONS:
+                self.take("(")
+                for k in range(len(RULE_FUNCTIONS[t.text].params)):
+                    if k:
+                        self.take(",")
+                    self.expr()
+                self.take(")")
         else:
             self.fail("an operand")
         while self.peek() is not None and self.peek().text in (".", "->", "["):
@@ -327,7 +364,7 @@ _NAMED_TYPES = {
     "int64_t": "fixed64", "uintptr_t": "fixed64",
     # cuda.h: CUdeviceptr is unsigned long long on every 64-bit host; CUmemorytype an enum.
     "CUdeviceptr": "llong", "CUmemorytype": "int",
-    "CUevent": "ptr", "CUgraph": "ptr", "CUhostFn": "fnptr",
+    "CUevent": "ptr", "CUgraph": "ptr", "CUhostFn": "fnptr", "CUarray": "ptr",
     "cgn_dim3": "struct", "cgn_kernel": "struct", "cgn_arg_edits": "struct",
     "void *": "voidptr", "const void *": "voidptr", "char *": "charptr",
     "const char *": "charptr",
@@ -491,6 +528,14 @@ class _Typer:
             self.expr()
             self.next()  # ')'
             v = CType("uint64_t" if t.text.startswith("U") else "int64_t", "fixed64")
+        elif t.text in RULE_FUNCTIONS:
+            self.next()  # '('
+            for k in range(len(RULE_FUNCTIONS[t.text].params)):
+                if k:
+                    self.next()  # ','
+                self.expr()
+            self.next()  # ')'
+            v = ctype(RULE_FUNCTIONS[t.text].returns)
         elif t.text == "old":
             old, v = True, None
         elif t.text in _CONSTANTS:

@@ -93,7 +93,9 @@ class NodeView:
         return f"{self.P}_SET_{f.name.upper()}"
 
     def _kw(self, f: Field) -> dict:
+        parent = (f.cuda or "").rpartition(".")[0]
         return dict(self.snip, name=f.name, cuda=f.cuda or "", bit=self.bit(f),
+                    cuda_dir=parent + "." if parent else "",
                     replaced=self.bit(self.n.field(f.leader)), same=self._same(f))
 
     def _same(self, f: Field) -> str:
@@ -127,6 +129,8 @@ class NodeView:
                 doc = m.doc.format(name=f.name, doc=f.doc)
                 if m.internal:
                     doc = "Set by cgn, ignored on input. " + doc
+                if f.output:
+                    doc = "Output: chosen by the driver at add, ignored on input. " + doc
                 members.append((m.decl(f.name) + ";", doc))
         width = max(len(d) for d, _ in members)
         desc_members = [f"{d.ljust(width)} /* {doc} */" for d, doc in members]
@@ -150,11 +154,19 @@ class NodeView:
                 update_doc += (f"\n{f.name}: edits of {f.type.edits} by index, applied after "
                                f"{f.type.edits} (when set too); {f.type.edits} not edited keep "
                                "their value. Not part of the desc.")
+        add_doc = f"Adds a {title[0].lower() + title[1:]} after `deps`." + (
+            " The current context becomes the node's context." if n.context_field else "")
+        if n.outputs:
+            names = _join_words(f"`{f.name}`" for f in n.outputs)
+            add_doc += (f" The driver chooses {names} (the desc's value is ignored): read it "
+                        f"with cgn_{n.node}_node_get.")
+        if not n.updatable:
+            add_doc += (f"\nNot updatable: CUDA cannot change a {n.node.replace('_', ' ')} node "
+                        f"once added, so there is no update struct or update function "
+                        f"(cgn_node_check_updatable: CGN_ERROR_NOT_SUPPORTED).")
         return dict(
-            origin=self.origin, guard=self.guard,
-            add_doc=comment_block(f"Adds a {title[0].lower() + title[1:]} after `deps`."
-                                  + (" The current context becomes the node's context."
-                                     if n.context_field else "")),
+            origin=self.origin, guard=self.guard, updatable=n.updatable,
+            add_doc=comment_block(add_doc),
             intro=comment_block(f"{title}: {n.summary}\nReference: {n.reference}"),
             desc=self.desc, update=self.update, P=self.P,
             desc_members=desc_members,
@@ -377,7 +389,11 @@ class NodeView:
                 merge.append(INDENT + "}")
 
         add_resets = render_lines(INDENT, [f"d.{m} = {zero};"
-                                           for m, zero in self._internals(n.fields)])
+                                           for m, zero in self._internals(n.fields)]
+                                  + [f"d.{f.name} = 0; /* output: the driver chooses it */"
+                                     for f in n.outputs])
+        add_outputs = render_lines(INDENT, [f"d.{f.name} = p.{n.member}.{f.cuda};"
+                                            for f in n.outputs])
         update_check = []
         if n.update_check is not None:
             update_check = [INDENT + f"st = {n.update_check.call}(&txn, where);",
@@ -403,6 +419,9 @@ class NodeView:
         return dict(
             origin=self.origin, node=node, desc=self.desc, update=self.update, P=self.P,
             type_enum=n.type_enum, gate=n.update_gate, needs_context=self.needs_context,
+            updatable=n.updatable, add_outputs=add_outputs,
+            bits=[(self.bit(f), f"UINT64_C({hex(f.bit_value)})") for f in n.fields],
+            all_mask=f"UINT64_C({hex((1 << len(n.fields)) - 1)})",
             settle=settle, add_bits=self.add_bits, read=self._read(),
             settle_doc=comment_block(f"Drops the references {node}_stage created, once the "
                                      "owners are staged or staging failed: the staged "
@@ -419,7 +438,8 @@ class NodeView:
                 f"const {self.desc} *d", "const char *where"), ") {")),
             stage=stage, stage_voids=stage_voids,
             stage_sig=wrap_call("", Call(f"static cgn_status {node}_stage(", (
-                "cgn__txn *txn", f"{self.desc} *d", f"const {self.update} *u",
+                "cgn__txn *txn", f"{self.desc} *d",
+                f"const {self.update} *u" if n.updatable else "const void *u",
                 "uint64_t changed", "CUgraphNodeParams *p", "const char *where"), ") {")),
             owners=owners, owner_bits=self.owner_bits,
             owner_cond=wrap_call(INDENT, Call("if (st == CGN_OK && (set & (",
@@ -526,8 +546,9 @@ class NodeView:
         for c in n.cases:
             base = "case_" + c.id.replace("-", "_")
             fills.append(self._fill_fn(f"{base}_original", c.original, False))
-            fills.append(self._fill_fn(f"{base}_update", c.update, True))
-            fills.append(self._fill_fn(f"{base}_replacement", c.replacement, False))
+            if c.update is not None:
+                fills.append(self._fill_fn(f"{base}_update", c.update, True))
+                fills.append(self._fill_fn(f"{base}_replacement", c.replacement, False))
             rows = []
             for i, inv in enumerate(c.invalid):
                 fills.append(self._fill_fn(f"{base}_invalid_{i}", inv.update, True))
@@ -547,14 +568,19 @@ class NodeView:
                     head=f"static const cgn_test_exec_invalid {base}_exec_invalid[] = {{",
                     rows=erows))
             case_rows += wrap_call(INDENT, Call("{", (
-                c_string(c.id), f"{base}_original", f"{base}_update", f"{base}_replacement",
+                c_string(c.id), f"{base}_original",
+                f"{base}_update" if c.update is not None else "NULL",
+                f"{base}_replacement" if c.update is not None else "NULL",
                 f"{base}_invalid" if rows else "NULL", str(len(c.invalid)),
                 f"{base}_exec_invalid" if erows else "NULL", str(len(c.exec_invalid)),
                 c_string(c.exec_refuses) if c.exec_refuses else "NULL"), "},"))
-        equal_terms = []
+        equal_terms, output_terms = [], []
         helpers = []
         for f in n.fields:
             if f.type.update_only:
+                continue
+            if f.output:  # the driver's, never the case's: compared by desc_same only
+                output_terms.append(f.type.equal.format(**self._kw(f)))
                 continue
             equal_terms.append(f.type.equal.format(**self._kw(f)))
             if f.type.test_helper and f.type.test_helper not in helpers:
@@ -564,13 +590,19 @@ class NodeView:
             origin=self.origin, node=node, desc=self.desc, update=self.update,
             type_enum=n.type_enum, helpers=helpers, fills=fills,
             invalid_tables=invalid_tables, exec_invalid_tables=exec_invalid_tables,
-            case_rows=case_rows, num_cases=len(n.cases),
+            case_rows=case_rows, num_cases=len(n.cases), updatable=n.updatable,
             equal=wrap_call(INDENT, Call("return ", tuple(equal_terms), ";", " && ")),
+            same=wrap_call(INDENT, Call("return ", (f"type_{node}_desc_equal(a_, b_)",)
+                                        + tuple(output_terms), ";", " && ")),
+            same_casts=bool(output_terms),
             type_row=wrap_call(INDENT, Call("", (
-                c_string(node), n.type_enum, f"sizeof({self.desc})", f"sizeof({self.update})",
-                f"type_{node}_add", f"type_{node}_update", f"type_{node}_get",
-                f"type_{node}_exec_update", f"type_{node}_exec_get",
-                f"type_{node}_update_from_desc", f"type_{node}_desc_equal",
+                c_string(node), n.type_enum, f"sizeof({self.desc})",
+                f"sizeof({self.update})" if n.updatable else "0",
+                f"type_{node}_add", f"type_{node}_update" if n.updatable else "NULL",
+                f"type_{node}_get",
+                f"type_{node}_exec_update" if n.updatable else "NULL", f"type_{node}_exec_get",
+                f"type_{node}_update_from_desc" if n.updatable else "NULL",
+                f"type_{node}_desc_equal", f"type_{node}_desc_same",
                 f"cgn_test_cases_{node}", str(len(n.cases))), "")),
         )
 
@@ -611,7 +643,10 @@ class Emitter:
                      f"offsetof(CUgraphNodeParams, {n.member}.{n.context_field})"
                      if n.context_field else "0",
                      f"cgn__{n.node}_add_raw", c_string(n.add.entry),
-                     f"cgn__{n.node}_get_raw", c_string(n.get.entry)), "},")),
+                     f"cgn__{n.node}_get_raw", c_string(n.get.entry),
+                     str(int(n.updatable)),
+                     n.update_check.read if n.update_check is not None and n.update_check.read
+                     else "NULL"), "},")),
                  calls=_driver_call_fns(n))
             for n in nodes])
         out["docs/nodes.md"] = self._render("docs.md.j2", **DocsView(nodes).render_ctx())
@@ -635,8 +670,9 @@ def _driver_call_fns(n) -> list:
     add, get = n.add, n.get
     lines += wrap_call("", Call(f"static CUresult cgn__{n.node}_add_raw(", (
         "const cgn_driver_table *drv", "CUgraphNode *out", "CUgraph g", "const CUgraphNode *deps",
-        "size_t num_deps", "const CUgraphNodeParams *p"), ") {"))
+        "size_t num_deps", "CUgraphNodeParams *p"), ") {"))
     args = ["out", "g", "deps", "num_deps"]
+    at = None
     if add.params is not None:
         decl, at = _prefix_copy(add, m)
         lines += decl + [f"    memcpy(&a, &{at}, sizeof a);"]
@@ -645,7 +681,12 @@ def _driver_call_fns(n) -> list:
         args.append(f"{m}.{add.value}")
     if add.context is not None:
         args.append(f"{m}.{add.context}")
-    lines += wrap_call("    ", Call(f"return drv->{add.entry}(", tuple(args), ");"))
+    if n.outputs:  # the driver writes its choices (spec: output fields) into the struct
+        lines += wrap_call("    ", Call(f"CUresult r = drv->{add.entry}(", tuple(args), ");"))
+        lines += ["    if (r == CUDA_SUCCESS)", f"        memcpy(&{at}, &a, sizeof a);",
+                  "    return r;"]
+    else:
+        lines += wrap_call("    ", Call(f"return drv->{add.entry}(", tuple(args), ");"))
     lines.append("}")
     lines.append("")
     lines += wrap_call("", Call(f"static CUresult cgn__{n.node}_get_raw(", (
@@ -723,19 +764,32 @@ class DocsView:
                        "adding without a current context is CGN_ERROR_NO_CONTEXT")
             if n.context_current:
                 context += "; made current around each update when another one is current"
+        if not n.updatable:
+            update_facts = [
+                ("Update", "none: not updatable (CUDA cannot change the node's parameters once "
+                           "it is added); `cgn_node_check_updatable` is CGN_ERROR_NOT_SUPPORTED "
+                           "naming the node type"),
+                ("Functions", ", ".join(_code(f) for f in (
+                    f"cgn_graph_add_{n.node}", f"cgn_{n.node}_node_get",
+                    f"cgn_{n.node}_exec_get")))]
+        else:
+            update_facts = [
+                ("Update", f"{_code(v.update)}, {_code(v.P + '_UPDATE_INIT')}, one bit per "
+                           f"field ({_code(v.P + '_SET_<FIELD>')}, {_code(v.P + '_SET_ALL')})"),
+                ("Setters", ", ".join(setters)),
+                ("Functions", ", ".join(_code(f) for f in (
+                    f"cgn_graph_add_{n.node}", f"cgn_{n.node}_node_update",
+                    f"cgn_{n.node}_node_get", f"cgn_{n.node}_exec_update")))]
         facts = [
             ("Descriptor", f"{_code(v.desc)}, {_code(v.P + '_DESC_INIT')}"),
-            ("Update", f"{_code(v.update)}, {_code(v.P + '_UPDATE_INIT')}, one bit per field "
-                       f"({_code(v.P + '_SET_<FIELD>')}, {_code(v.P + '_SET_ALL')})"),
-            ("Setters", ", ".join(setters)),
-            ("Functions", ", ".join(_code(f) for f in (
-                f"cgn_graph_add_{n.node}", f"cgn_{n.node}_node_update",
-                f"cgn_{n.node}_node_get", f"cgn_{n.node}_exec_update"))),
+            *update_facts,
             ("CUDA node", f"{_code(n.cu_node_type)}, params member {_code(n.member)}"
                           + "".join(f", {_code(m)} always {val}" for m, val in n.fixed)),
             ("Context", context),
             ("Driver gates", f"add: every driver cgn loads (12.0+, typed adder); update: "
-                             f"{version_text(n.update_gate)} ({_code('cuGraphNodeSetParams')})"
+                             + (f"{version_text(n.update_gate)} "
+                                f"({_code('cuGraphNodeSetParams')})" if n.updatable
+                                else "none (not updatable)")
                              + "".join(f"; an update setting {_code(f.name)}: "
                                        f"{version_text(f.since)}"
                                        for f in n.fields if f.since)),
@@ -767,6 +821,14 @@ class DocsView:
         return out
 
     def _updates(self, n: Node) -> list:
+        outputs = [f"{_code(f.name)}: an output, chosen by the driver when the node is added "
+                   f"(the desc's value is ignored); get and exec_get report it."
+                   for f in n.outputs]
+        if not n.updatable:
+            return ["Not updatable: CUDA cannot change the parameters of this node type once "
+                    "a node is added, so there is no update struct or update function; "
+                    "`cgn_node_check_updatable` returns CGN_ERROR_NOT_SUPPORTED naming the "
+                    "node type. Add a new node instead."] + outputs
         out = ["Any field may be updated; a field whose bit is not in `set` keeps its value, "
                "and an update with nothing set returns CGN_OK without a driver call."]
         for f in n.fields:
@@ -791,6 +853,11 @@ class DocsView:
 
     @staticmethod
     def _exec_level(n: Node) -> list:
+        if not n.updatable:
+            return [f"{_code(f'cgn_{n.node}_exec_get(exec, node, &desc)')} reads the node as "
+                    f"the executable has it; there is no executable-level update.",
+                    "Enable/disable (`cgn_exec_node_set_enabled`): not supported by CUDA for "
+                    "this node type (CGN_ERROR_NOT_SUPPORTED)."]
         out = [f"{_code(f'cgn_{n.node}_exec_update(exec, node, &update)')}: the same partial "
                f"update as the definition level, against that executable's own copy "
                f"({_code(f'cgn_{n.node}_exec_get')} reads it); one "
@@ -858,5 +925,12 @@ class DocsView:
             rows.append((status, f"{', '.join(names)}: {cause}"))
         if n.context_field:
             rows.append(("CGN_ERROR_NO_CONTEXT", "add with no current CUDA context"))
-        rows += list(_COMMON_ERRORS)
+        if n.updatable:
+            rows += list(_COMMON_ERRORS)
+        else:
+            rows.append(("CGN_ERROR_NOT_SUPPORTED", "`cgn_node_check_updatable`: the node type "
+                                                    "is not updatable"))
+            rows += [(s, c.replace("update or get", "get").replace(
+                "desc, update or out pointer; unknown bits in `set`;", "desc or out pointer;"))
+                     for s, c in _COMMON_ERRORS if s != "CGN_ERROR_DRIVER_TOO_OLD"]
         return [(_code(s), _md_cell(c)) for s, c in rows]

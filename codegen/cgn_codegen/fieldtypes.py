@@ -85,6 +85,10 @@ class FieldType:
     test_helper: str = ""                      # C emitted once into a test file that needs it
     needs: tuple = ()                          # roles this type needs in the same node
     cuda_suffixes: tuple = ("",)               # CUDA members written: `cuda:` + each suffix
+    cuda_siblings: tuple = ()                  # and these members of the struct holding
+                                               # `cuda:` (a count beside its array)
+    storage: bool = False                      # stages into the txn's storage block (one a
+                                               # node type)
     settle: tuple = ()                         # after staging owners: drop what stage created
     changes_owners: bool = False               # setting it restages the owners (arg edits)
     exec_check: tuple = ()                     # executable-update rule of the kind: cur (the
@@ -108,6 +112,12 @@ class FieldType:
     @property
     def update_only(self) -> bool:
         return any(m.update_only for m in self.members)
+
+    def cuda_written(self, cuda: str) -> list:
+        """The CUDA members a field of this kind with `cuda:` = cuda writes."""
+        parent = cuda.rpartition(".")[0]
+        return [cuda + sfx for sfx in self.cuda_suffixes] + \
+            [(parent + "." if parent else "") + sib for sib in self.cuda_siblings]
 
 
 # ---- value codecs --------------------------------------------------------------------------
@@ -359,6 +369,86 @@ def _arg_edits_case(node, name, diags, what):
     return CaseValue(tuple(norm), tuple(lines))
 
 
+# Batch memory operations in test cases: the op names, their CUDA types, and whether they
+# take an address and value (and of how many bits).
+_MEM_OPS = {"write32": ("CU_STREAM_MEM_OP_WRITE_VALUE_32", 32),
+            "write64": ("CU_STREAM_MEM_OP_WRITE_VALUE_64", 64),
+            "wait32": ("CU_STREAM_MEM_OP_WAIT_VALUE_32", 32),
+            "wait64": ("CU_STREAM_MEM_OP_WAIT_VALUE_64", 64),
+            "flush": ("CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES", 0),
+            "barrier": ("CU_STREAM_MEM_OP_BARRIER", 0)}
+
+
+def _mem_op_item(item, diags, what):
+    """{op: NAME, at: "buf:N", offset: K, value: V, flags: F} -> (norm, C call) or None."""
+    keys = ("op", "at", "offset", "value", "flags")
+    if not isinstance(item, YMap) or item.get("op") is None \
+            or any(k not in keys for k in item.keys()):
+        diags.error(item.mark, f"{what}: an operation is {{op: NAME, at: \"buf:N\", offset: K, "
+                               f"value: V, flags: F}} (op one of {', '.join(_MEM_OPS)})")
+        return None
+    op = item.get("op")
+    if not (isinstance(op, YScalar) and op.value in _MEM_OPS):
+        diags.error(op.mark, f"{what}: op must be one of {', '.join(_MEM_OPS)}")
+        return None
+    ctype, bits = _MEM_OPS[op.value]
+    at, buf = item.get("at"), -1
+    if bits and not (isinstance(at, YScalar) and isinstance(at.value, str)):
+        diags.error(item.mark, f"{what}: a {op.value} needs at: \"buf:N\"")
+        return None
+    if not bits and (at is not None or item.get("value") is not None
+                     or item.get("offset") is not None):
+        diags.error(item.mark, f"{what}: a {op.value} takes only flags")
+        return None
+    if bits:
+        buf = _tag_index(at, "buf", diags, what)
+        if buf is None:
+            return None
+    nums = {}
+    for key, hi in (("offset", 0xFFFF), ("value", (1 << (bits or 32)) - 1),
+                    ("flags", 0xFFFFFFFF)):
+        node = item.get(key)
+        nums[key] = 0 if node is None else _int_in(node, 0, hi, diags, what, f"the {key}")
+        if nums[key] is None:
+            return None
+    norm = (op.value, buf, nums["offset"], nums["value"], nums["flags"])
+    call = (f"cgn_test_mem_op(env, {ctype}, {buf}, {nums['offset']}, "
+            f"UINT64_C({nums['value']}), {nums['flags']}u)")
+    return norm, call
+
+
+def _mem_ops_case(node, name, diags, what):
+    """[{op: write32, at: "buf:N", value: V}, ...], {many: N} (N copies of a 32-bit write to
+    buf:0), [] (a non-NULL pointer to none) or null."""
+    if isinstance(node, YScalar) and node.value is None:
+        return CaseValue(None, (f"$t->{name} = NULL;", f"$t->num_{name} = 0;"))
+    if isinstance(node, YMap) and node.keys() == ["many"]:
+        n = _int_in(node.get("many"), 0, 4096, diags, what, "an operation count")
+        if n is None:
+            return None
+        one = ("write32", 0, 0, 0, 0)
+        return CaseValue((one,) * n, (f"$t->{name} = cgn_test_mem_ops(env, {n});",
+                                      f"$t->num_{name} = {n};"))
+    if not isinstance(node, YSeq):
+        diags.error(node.mark, f"{what}: expected a list of operations, {{many: N}} or null, "
+                               f"got {_describe(node)}")
+        return None
+    norm, calls, ok = [], [], True
+    for item in node.items:
+        got = _mem_op_item(item, diags, what)
+        if got is None:
+            ok = False
+            continue
+        norm.append(got[0])
+        calls.append(got[1])
+    if not ok:
+        return None
+    lines = ["{", f"    CUstreamBatchMemOpParams *ops = cgn_test_mem_ops(env, {len(calls)});"]
+    lines += [f"    ops[{i}] = {c};" for i, c in enumerate(calls)]
+    lines += [f"    $t->{name} = ops;", f"    $t->num_{name} = {len(calls)};", "}"]
+    return CaseValue(tuple(norm), tuple(lines))
+
+
 def _apply_arg_edits(args_norm, edits_norm):
     """The argument list the edits make of args_norm, or an error text."""
     out = list(args_norm)
@@ -429,10 +519,13 @@ FIELD_TYPES = {t.name: t for t in (
     _scalar("uint64_t", *_U64, doc="An unsigned 64-bit integer, written to its CUDA member as "
                                    "is."),
     _scalar("size_t", *_U64, doc="A size or count, written to its CUDA member as is."),
-    _scalar("CUdeviceptr", *_U64, tags=(("buf", "cgn_test_buf"),),
+    _scalar("CUdeviceptr", *_U64, tags=(("buf", "cgn_test_buf"),
+                                        ("galloc", "cgn_test_graph_alloc")),
             doc="A device pointer, written to its CUDA member as is (no memory-type detection: "
                 "see `address`).",
-            case_doc="an integer, or \"buf:N\" (the device address of test buffer N)"),
+            case_doc="an integer, \"buf:N\" (the device address of test buffer N) or "
+                     "\"galloc:N\" (test graph allocation N: memory a graph allocation node "
+                     "allocated, for free nodes)"),
     _handle("CUevent", "CUevent", case=_handle_case(tags=(("event", "cgn_test_event"),)),
             doc="A CUDA event handle.",
             case_doc="null, or \"event:N\" (test event N)"),
@@ -451,6 +544,28 @@ FIELD_TYPES = {t.name: t for t in (
                 "two `void_ptr` fields may share one CUDA member when a rule keeps at most one "
                 "of them non-NULL.",
             case_doc="null, or \"host:N\" (test host region N)"),
+    # A CUDA array operand of a copy: writes the operand's memory type (CU_MEMORYTYPE_ARRAY) and
+    # its <cuda>Array member only when set, so it can share an operand with an `address` field.
+    FieldType(
+        name="CUarray", cuda="required",
+        members=(Member("CUarray", "{name}", "NULL"),),
+        build=("if (d->{name} != NULL) {{",
+               "    p->{member}.{cuda}MemoryType = CU_MEMORYTYPE_ARRAY;",
+               "    p->{member}.{cuda}Array = d->{name};",
+               "}}"),
+        read=("if (p->{member}.{cuda}MemoryType == CU_MEMORYTYPE_ARRAY)",
+              "    d->{name} = p->{member}.{cuda}Array;"),
+        cuda_suffixes=("MemoryType", "Array"),
+        default=_null_default, case=_handle_case(tags=(("array", "cgn_test_array"),)),
+        zero_norm=None, doc_type="CUarray",
+        doc_read="read from `{cuda}Array` when `{cuda}MemoryType` is CU_MEMORYTYPE_ARRAY, else "
+                 "NULL",
+        doc="A CUDA array operand (`CUarray`). Only a non-NULL value is written: "
+            "`<cuda>MemoryType` = CU_MEMORYTYPE_ARRAY and `<cuda>Array`; so an `address` field "
+            "may share the operand when a rule keeps exactly one of them set.",
+        case_doc="null, or \"array:N\" (test array N)",
+        default_doc="null",
+    ),
     FieldType(
         name="owner", cuda="forbidden", role="owner",
         members=(Member("cgn_owner *", "{name}", "NULL"),),
@@ -473,18 +588,23 @@ FIELD_TYPES = {t.name: t for t in (
         members=(Member("CUdeviceptr", "{name}", "0"),
                  Member("CUmemorytype", "{name}_memory_type", "(CUmemorytype)0",
                         "Memory type of {name} as cgn detected it: CU_MEMORYTYPE_DEVICE "
-                        "(device or managed) or CU_MEMORYTYPE_HOST.", internal=True)),
-        stage=("if (changed & {replaced}) {{",
+                        "(device or managed) or CU_MEMORYTYPE_HOST; 0 while {name} is 0.",
+                        internal=True)),
+        stage=("if ((changed & {replaced}) && d->{name} != 0) {{",
                Call("    cgn_status st = cgn__detect_memory_type(",
-                    ("d->{name}", "&d->{name}_memory_type", '"{name}"', "where"), ");"),
+                    ("txn", "d->{name}", "&d->{name}_memory_type", '"{name}"', "where"), ");"),
                "    if (st != CGN_OK)",
                "        return st;",
                "}}"),
-        build=("p->{member}.{cuda}MemoryType = d->{name}_memory_type;",
-               "if (d->{name}_memory_type == CU_MEMORYTYPE_HOST)",
-               "    p->{member}.{cuda}Host = (void *)(uintptr_t)d->{name};",
-               "else",
-               "    p->{member}.{cuda}Device = d->{name};"),
+        # 0 is no address (memory type 0, nothing written), so an `address` and a `CUarray`
+        # field may share one operand's members when a rule keeps exactly one of them set.
+        build=("if (d->{name} != 0) {{",
+               "    p->{member}.{cuda}MemoryType = d->{name}_memory_type;",
+               "    if (d->{name}_memory_type == CU_MEMORYTYPE_HOST)",
+               "        p->{member}.{cuda}Host = (void *)(uintptr_t)d->{name};",
+               "    else",
+               "        p->{member}.{cuda}Device = d->{name};",
+               "}}"),
         default=_int_default("CUdeviceptr", *_U64),
         case=_int_case("CUdeviceptr", *_U64,
                        (("buf", "cgn_test_buf"), ("host", "cgn_test_host"))),
@@ -493,10 +613,12 @@ FIELD_TYPES = {t.name: t for t in (
         read=("d->{name}_memory_type = p->{member}.{cuda}MemoryType;",
               "if (d->{name}_memory_type == CU_MEMORYTYPE_HOST)",
               "    d->{name} = (CUdeviceptr)(uintptr_t)p->{member}.{cuda}Host;",
+              "else if (d->{name}_memory_type == CU_MEMORYTYPE_DEVICE)",
+              "    d->{name} = p->{member}.{cuda}Device;",
               "else",
-              "    d->{name} = p->{member}.{cuda}Device;"),
-        doc_read="read from `{cuda}{{MemoryType,Host,Device}}` (a plain 1-D host or device copy "
-                 "only)",
+              "    d->{name}_memory_type = (CUmemorytype)0; /* an array: not this field's */"),
+        doc_read="read from `{cuda}{{MemoryType,Host,Device}}` (host or device memory; 0 for "
+                 "another memory type)",
         doc_type="CUdeviceptr (device or host memory)",
         doc_errors=(("CGN_ERROR_DRIVER", "cuPointerGetAttribute failed with anything but "
                      "CUDA_ERROR_INVALID_VALUE (which means pageable host memory)"),
@@ -504,7 +626,9 @@ FIELD_TYPES = {t.name: t for t in (
                      "(an array)")),
         doc="An address of device or host memory. Its memory type is asked of the driver when "
             "the field is set and kept in the internal member `<name>_memory_type`; the build "
-            "writes `<cuda>MemoryType` and `<cuda>Host` or `<cuda>Device` (memcpy operands).",
+            "writes `<cuda>MemoryType` and `<cuda>Host` or `<cuda>Device` (memcpy operands). "
+            "0 is no address: no memory type is asked and nothing is written, so a `CUarray` "
+            "field may share the operand when a rule keeps exactly one of them set.",
         case_doc="an integer, \"buf:N\" (test device buffer N) or \"host:N\" (test host "
                  "region N)",
         default_doc="an integer in [0, 18446744073709551615]",
@@ -611,7 +735,7 @@ FIELD_TYPES = {t.name: t for t in (
         case_doc="\"kernel:NAME\" (the test kernel NAME)",
     ),
     FieldType(
-        name="args", cuda="required", role="args", needs=("kernel",),
+        name="args", cuda="required", role="args", needs=("kernel",), storage=True,
         members=(Member("const cgn_arg *", "{name}", "NULL"),
                  Member("uint32_t", "num_{name}", "0", "Number of entries in {name}.")),
         # Checks the kernel handle and the arguments (against the kernel where the driver can
@@ -656,6 +780,60 @@ FIELD_TYPES = {t.name: t for t in (
             "field; at most one a node type; listed last in `owners:`.",
         case_doc="a list of arguments, each \"buf:N\" (test buffer N's address), "
                  "\"owned-buf:N\" (the same with its owner) or `{u32: V}`; `[]` is none",
+    ),
+    # Batch memory operations: CUDA's own CUstreamBatchMemOpParams, checked and copied
+    # (normalised: unused bytes zeroed) into the txn's storage block, versioned like a kernel's
+    # argument block; adoption copies the driver's array into a block of its own.
+    FieldType(
+        name="mem_ops", cuda="required", storage=True,
+        members=(Member("const CUstreamBatchMemOpParams *", "{name}", "NULL"),
+                 Member("uint32_t", "num_{name}", "0",
+                        "Number of operations in {name}, 1 to CGN_MAX_MEM_OPS.")),
+        check=("if (changed & {replaced}) {{",
+               Call("    cgn_status st = cgn__check_mem_ops(",
+                    ("d->{name}", "d->num_{name}", '"{name}"', "where"), ");"),
+               "    if (st != CGN_OK)",
+               "        return st;",
+               "}}"),
+        stage=("if (changed & {replaced}) {{",
+               Call("    cgn_status st = cgn__stage_mem_ops(",
+                    ("txn", "d->{name}", "d->num_{name}", "&d->{name}", '"{name}"', "where"),
+                    ");"),
+               "    if (st != CGN_OK)",
+               "        return st;",
+               "}}"),
+        build=("p->{member}.{cuda} = (CUstreamBatchMemOpParams *)(uintptr_t)d->{name};",
+               "p->{member}.{cuda_dir}count = d->num_{name};"),
+        read=("{{",
+              Call("    cgn_status st = cgn__read_mem_ops(",
+                   ("rd", "p->{member}.{cuda}", "p->{member}.{cuda_dir}count", "&d->{name}",
+                    "&d->num_{name}", "where"), ");"),
+              "    if (st != CGN_OK)",
+              "        return st;",
+              "}}"),
+        cuda_siblings=("count",),
+        equal="a->num_{name} == b->num_{name} && (a->num_{name} == 0 || "
+              "memcmp(a->{name}, b->{name}, a->num_{name} * sizeof *a->{name}) == 0)",
+        rule_names=("{name}", "num_{name}"),
+        case=_mem_ops_case, zero_norm=None,
+        doc_type="const CUstreamBatchMemOpParams * + uint32_t (copied by cgn)",
+        doc_read="copied into cgn storage from `{cuda}` and `count` (the driver's array)",
+        doc_errors=(("CGN_ERROR_INVALID_ARGUMENT", "the operations are NULL"),
+                    ("CGN_ERROR_INVALID_VALUE", "no operation, an unknown operation type, a "
+                     "write or wait at address 0 or not aligned to its size, or flags the "
+                     "operation does not take"),
+                    ("CGN_ERROR_OUT_OF_RANGE", "more than CGN_MAX_MEM_OPS operations"),
+                    ("CGN_ERROR_OUT_OF_MEMORY", "no host memory for the copy")),
+        doc_retains="cgn's copy of the operations (one per version, reused by the next update "
+                    "once no graph or executable holds it)",
+        doc="Batch memory operations (`const CUstreamBatchMemOpParams *` plus `num_<name>`, "
+            "1 to CGN_MAX_MEM_OPS), checked and copied into cgn storage, so the caller's array "
+            "may be freed at once; written to `<cuda>` and the `count` beside it. At most one "
+            "storage field (`args`, `mem_ops`) a node type.",
+        case_doc="a list of operations `{op: NAME, at: \"buf:N\", offset: K, value: V, "
+                 "flags: F}` (NAME write32, write64, wait32, wait64, flush or barrier; flush "
+                 "and barrier take only flags; omitted numbers are 0), `{many: N}` (N 32-bit "
+                 "writes to buf:0), `[]` (none) or null",
     ),
     # Argument-level updates: up to CGN_MAX_ARG_EDITS arguments replaced by index, the others
     # kept (never in the desc). Staged after the args field: on the block that field built, or
@@ -739,4 +917,15 @@ NODE_CHECKS = {c.name: c for c in (
                        "offset, array-backed, or another memory type, e.g. the "
                        "CU_MEMORYTYPE_UNIFIED of a captured cudaMemcpyDefault copy) is "
                        "recorded, and updating it is CGN_ERROR_NOT_SUPPORTED"),
+    NodeCheck("memcpy_3d", "cgn__check_memcpy_3d", "CGN_ERROR_NOT_SUPPORTED",
+              "the node's descriptor, read back with cuGraphMemcpyNodeGetParams, uses a "
+              "mipmap level (LOD), reserved fields, or a memory type other than host, device "
+              "or array (changed outside cgn); the node is left unchanged",
+              read="cgn__memcpy_3d_form",
+              read_doc="a copy whose operands are host, device or array memory, without mipmap "
+                       "levels, is updatable; another form (e.g. the CU_MEMORYTYPE_UNIFIED of a "
+                       "captured cudaMemcpyDefault copy) is recorded, and updating it is "
+                       "CGN_ERROR_NOT_SUPPORTED. Adoption records a copy as the first node type "
+                       "of its CUDA type (enum order) whose check accepts it: a plain 1-D copy "
+                       "stays `memcpy`"),
 )}

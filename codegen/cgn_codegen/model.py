@@ -19,6 +19,7 @@ class Field:
     followers: tuple            # names of the fields that follow this one
     index: int                  # bit number
     since: int = 0              # driver version an update setting it needs (0: gates.update)
+    output: bool = False        # chosen by the driver at add (spec: output), ignored on input
 
     @property
     def bit_value(self) -> int:
@@ -76,8 +77,8 @@ class ExecInvalid:
 class Case:
     id: str
     original: Fill
-    update: Fill
-    replacement: Fill
+    update: Optional[Fill]      # None in node types that are not updatable
+    replacement: Optional[Fill]
     invalid: tuple
     exec_invalid: tuple = ()
     exec_refuses: str = ""      # field an executable refuses `update` for; "" when accepted
@@ -105,7 +106,7 @@ class Node:
     context_current: bool
     add: DriverCall
     get: DriverCall
-    update_gate: int
+    update_gate: int            # 0 when not updatable
     reference: str
     fields: tuple
     rules: tuple
@@ -117,6 +118,11 @@ class Node:
     exec_enable: bool = False   # cuGraphNodeSetEnabled supports the node type
     exec_rules: tuple = ()      # ExecRule
     driver_rules: tuple = ()    # (field name, rule text): rules only the driver checks
+    updatable: bool = True      # spec: updatable (false: no update struct or functions)
+
+    @property
+    def outputs(self) -> tuple:
+        return tuple(f for f in self.fields if f.output)
 
     def field(self, name: str) -> Field:
         return next(f for f in self.fields if f.name == name)

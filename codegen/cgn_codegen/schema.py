@@ -115,6 +115,14 @@ FIELD = Map({
                    doc="The leader field (which must also be listed in `requires`): an update "
                        "setting the leader without this field resets this one to zero (an "
                        "owner follows the pointer it guards). A leader cannot itself follow."),
+    "output": Key(Bool(), required=False,
+                  doc="true: the driver chooses the value when the node is added (it writes it "
+                      "into the adder's params struct, as cuGraphAddMemAllocNode does with "
+                      "`dptr`): the desc's value is ignored on input, cgn keeps what the adder "
+                      "wrote, and `cgn_<node>_node_get` and `cgn_<node>_exec_get` report it. "
+                      "Only in node types with `updatable: false` whose `cuda.add` takes "
+                      "`params`, on a kind with a CUDA member; no `default`, not named by rules "
+                      "nor given in cases. Default false."),
 })
 
 RULE = Map({
@@ -149,11 +157,15 @@ CASE = Map({
               doc="The case's name in test output; unique in the spec."),
     "original": Key(MapOf(), doc="A full desc: field name to test value. Fields not given take "
                                  "their `default`, else zero."),
-    "update": Key(MapOf(), doc="A partial update of the original: only the fields given are "
-                               "set. It must set something and honour `requires`."),
-    "replacement": Key(MapOf(), doc="The full desc the update must produce, written out "
-                                    "independently; the generator checks it equals original "
-                                    "plus update (followers reset, argument edits applied)."),
+    "update": Key(MapOf(), required=False,
+                  doc="A partial update of the original: only the fields given are set. It "
+                      "must set something and honour `requires`. Required, except in node "
+                      "types with `updatable: false`, which refuse it."),
+    "replacement": Key(MapOf(), required=False,
+                       doc="The full desc the update must produce, written out independently; "
+                           "the generator checks it equals original plus update (followers "
+                           "reset, argument edits applied). Required with `update`, refused "
+                           "without it."),
     "invalid": Key(List(Map({
         "update": Key(MapOf(), doc="A partial update of the case's original that must fail."),
         "status": Key(Str(enum="failure_status"), doc="The status it must fail with."),
@@ -208,7 +220,11 @@ SPEC = Map({
     "summary": Key(Str(), doc="One line for the generated header and docs."),
     "cuda": Key(Map({
         "node_type": Key(Str(enum="cu_node_type"),
-                         doc="The CUDA node type (`CUgraphNodeType`) the node records."),
+                         doc="The CUDA node type (`CUgraphNodeType`) the node records. Several "
+                             "specs may record one (memcpy, memcpy_3d): adoption reads such a "
+                             "node with the `cuda.get` of the first (in `cgn_node_type` order), "
+                             "which all must share, and records it as the first whose "
+                             "`cuda.update_check` accepts it, so all but the last need one."),
         "member": Key(Str(enum="cu_member"),
                       doc="The `CUgraphNodeParams` union member of that type; must match "
                           "`node_type` (see [CUDA node types](#cuda-node-types))."),
@@ -241,12 +257,25 @@ SPEC = Map({
                             doc="A check of the node's current driver-side form before each "
                                 "update, and on adoption (see [Node checks](#node-checks))."),
     }), doc="How the node type maps onto the CUDA driver's params."),
+    "updatable": Key(Bool(), required=False,
+                     doc="false: CUDA cannot change a node of this type once added (memory "
+                         "allocation and free nodes): the generator emits the desc, "
+                         "`CGN_<NODE>_DESC_INIT`, the add, `cgn_<node>_node_get` and "
+                         "`cgn_<node>_exec_get`, and no update struct, setters or update "
+                         "functions; the registry marks the type not updatable, and "
+                         "`cgn_node_check_updatable` reports CGN_ERROR_NOT_SUPPORTED naming it. "
+                         "Such a spec takes no `gates`, no `exec.rules`, `exec.driver_rules` "
+                         "or `exec.enable: true`, no field `since`, `requires` or `follows`, "
+                         "and its cases give `original` only (no `update`, `replacement`, "
+                         "`invalid`, `exec_refuses`, `exec_invalid`). Default true."),
     "gates": Key(Map({
         "update": Key(Int(min=10000, max=99990),
                       doc="The driver version (`CUDA_VERSION` form: 12020 is 12.2) from which "
                           "node and executable updates are allowed; older drivers get "
                           "CGN_ERROR_DRIVER_TOO_OLD and nothing changes."),
-    }), doc="Driver versions features need."),
+    }), required=False,
+        doc="Driver versions features need. Required, except with `updatable: false`, which "
+            "refuses it."),
     "reference": Key(Str(), doc="The reference API this node type mirrors (cuda.core), for "
                                 "the docs."),
     "fields": Key(List(FIELD, min_items=1),
@@ -337,7 +366,9 @@ CU_PARAMS_MEMBERS = {
     "eventRecord": ("event",),
     "extSemSignal": ("extSemArray", "paramsArray", "numExtSems"),
     "extSemWait": ("extSemArray", "paramsArray", "numExtSems"),
-    "alloc": ("poolProps", "accessDescs", "accessDescCount", "bytesize", "dptr"),
+    "alloc": ("poolProps", "poolProps.allocType", "poolProps.handleTypes",
+              "poolProps.location.type", "poolProps.location.id", "poolProps.maxSize",
+              "poolProps.usage", "accessDescs", "accessDescCount", "bytesize", "dptr"),
     "free": ("dptr",),
     "memOp": ("ctx", "count", "paramArray", "flags"),
     "conditional": ("handle", "type", "size", "phGraph_out", "ctx"),

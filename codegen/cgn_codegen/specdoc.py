@@ -118,9 +118,9 @@ def _field_kinds() -> list:
                 " (update only)" if m.update_only else ""
             decls.append(_code(m.decl("<name>")) + where)
         if t.cuda == "required":
-            cuda = "required" + ("" if t.cuda_suffixes == ("",) else
-                                 "; writes " + ", ".join(_code("<cuda>" + s)
-                                                         for s in t.cuda_suffixes))
+            written = t.cuda_written("<cuda>")
+            cuda = "required" + ("" if written == ["<cuda>"] else
+                                 "; writes " + ", ".join(_code(w) for w in written))
         else:
             cuda = "refused"
         notes = []
@@ -128,6 +128,8 @@ def _field_kinds() -> list:
             notes.append("needs " + " and ".join(f"{_a(r)} `{r}` field" for r in t.needs))
         if t.role in ("args", "kernel", "arg_edits"):
             notes.append("at most one a node type")
+        if t.storage:
+            notes.append("uses cgn's storage block (one such field a node type)")
         if t.owner_members or t.role == "args":
             notes.append("listed in `owners:`")
         if t.update_only:
@@ -238,7 +240,10 @@ class SpecDoc:
             type_words=", ".join(_code(w) for w in sorted(cexpr.TYPE_WORDS)),
             callable=", ".join(_code(w + "(...)") for w in sorted(cexpr.CALLABLE)),
             names=", ".join(_code(w) for w in sorted(cexpr.ALLOWED_NAMES - cexpr.TYPE_WORDS
-                                                     - cexpr.CALLABLE - {"sizeof"})),
+                                                     - cexpr.CALLABLE - {"sizeof"}
+                                                     - set(cexpr.RULE_FUNCTIONS))),
+            functions=[(_code(f"{name}({', '.join(r.params)})"), _code(r.returns),
+                        _cell(r.doc)) for name, r in sorted(cexpr.RULE_FUNCTIONS.items())],
             str_max=Str().max_len,
             str_forbid=", ".join(_code(f) for f in Str().forbid),
             example_origin=example_origin,

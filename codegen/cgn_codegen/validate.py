@@ -83,6 +83,7 @@ class SpecValidator:
         if not isinstance(self.root, YMap):
             return None
         ok = self.checker.ok
+        self.updatable = self._updatable()
         fields = self._fields() if ok("fields") else None
         if fields is not None:
             owners = self._owners(fields) if ok("owners") else None
@@ -115,7 +116,7 @@ class SpecValidator:
             if cuda.get("context_current") is not None else False,
             add=self._driver_call(cuda.get("add")),
             get=self._driver_call(cuda.get("get")),
-            update_gate=r.get("gates").get("update").value,
+            update_gate=r.get("gates").get("update").value if self.updatable else 0,
             reference=one_line(r.get("reference").value),
             fields=tuple(fields.values()),
             rules=tuple(rules),
@@ -128,7 +129,36 @@ class SpecValidator:
             exec_enable=bool(enable.value) if enable is not None else False,
             exec_rules=tuple(exec_rules),
             driver_rules=tuple(self._driver_rules(fields)),
+            updatable=self.updatable,
         )
+
+    def _updatable(self) -> bool:
+        """`updatable` (default true), and the keys that go with it: `gates` and the
+        executable-level update keys for updatable node types only."""
+        r = self.root
+        unode = r.get("updatable")
+        updatable = not (isinstance(unode, YScalar) and unode.value is False)
+        gates, enode = r.get("gates"), r.get("exec")
+        if updatable:
+            if gates is None:
+                self.err(r.mark, "spec: missing required key 'gates' (only a node type with "
+                                 "`updatable: false` goes without)")
+            return True
+        if gates is not None:
+            self.err(r.key_node("gates").mark, "gates: a node type with `updatable: false` has "
+                                               "no updates to gate; leave it out")
+        if isinstance(enode, YMap):
+            for key in ("rules", "driver_rules"):
+                if enode.get(key) is not None:
+                    self.err(enode.key_node(key).mark, f"exec.{key}: a node type with "
+                                                       f"`updatable: false` has no "
+                                                       f"executable-level updates")
+            en = enode.get("enable")
+            if isinstance(en, YScalar) and en.value is True:
+                self.err(en.mark, "exec.enable: a node type with `updatable: false` cannot be "
+                                  "enabled or disabled in an executable (CUDA: kernel, memset "
+                                  "and memcpy nodes only)")
+        return False
 
     def _fixed(self, cuda: YMap, fields: Optional[dict]) -> tuple:
         """cuda.fixed: CUDA members of the node's params with a constant value."""
@@ -138,9 +168,8 @@ class SpecValidator:
         known = CU_PARAMS_MEMBERS[cuda.get("member").value]
         written = {}
         for f in (fields or {}).values():
-            for sfx in f.type.cuda_suffixes:
-                if f.cuda is not None:
-                    written[f.cuda + sfx] = f.name
+            for member in f.type.cuda_written(f.cuda) if f.cuda is not None else ():
+                written[member] = f.name
         out = []
         for key, value in fnode.items:
             if key.value not in known:
@@ -181,8 +210,7 @@ class SpecValidator:
             f = fields.get(fnode.get("name").value)
             if cnode is None or f is None or f.cuda != cnode.value:
                 continue
-            missing = [cnode.value + sfx for sfx in f.type.cuda_suffixes
-                       if cnode.value + sfx not in known]
+            missing = [m for m in f.type.cuda_written(cnode.value) if m not in known]
             if missing:
                 self.err(cnode.mark, f"field '{f.name}': {_join(missing)} "
                                      f"{'is not a member' if len(missing) == 1 else 'are not members'}"
@@ -260,6 +288,12 @@ class SpecValidator:
                 self.err(fnode.get("type").mark, f"only one {ftype.role} field a node type "
                                                  f"(first: '{role_seen[ftype.role]}')")
             role_seen.setdefault(ftype.role, name)
+            if ftype.storage and "storage" in role_seen:
+                self.err(fnode.get("type").mark, f"only one field a node type may use cgn's "
+                                                 f"storage block (args, mem_ops; first: "
+                                                 f"'{role_seen['storage']}')")
+            if ftype.storage:
+                role_seen.setdefault("storage", name)
             for member in ftype.members[1:]:
                 extra = member.name.format(name=name)
                 if extra in names:
@@ -271,6 +305,15 @@ class SpecValidator:
                         self.err(fnode.key_node(key).mark, f"field '{name}' of type {ftype.name} "
                                                            f"is update-only: it takes no "
                                                            f"`{key}:`")
+            if not self.updatable:
+                for key in ("requires", "follows", "since"):
+                    if fnode.get(key) is not None:
+                        self.err(fnode.key_node(key).mark, f"field '{name}': `{key}:` is about "
+                                                           f"updates, and the node type has "
+                                                           f"`updatable: false`")
+            onode = fnode.get("output")
+            if isinstance(onode, YScalar) and onode.value is True:
+                self._check_output(name, fnode, ftype)
             dnode = fnode.get("default")
             if dnode is not None:
                 if ftype.default is None:
@@ -332,10 +375,33 @@ class SpecValidator:
                 follows=fol.value if fol is not None else None,
                 followers=tuple(followers[name]),
                 index=i,
-                since=self._since(name, fnode, update_only),
+                since=self._since(name, fnode, update_only) if self.updatable else 0,
+                output=bool(fnode.get("output").value)
+                if isinstance(fnode.get("output"), YScalar) else False,
             )
         self._defaults = {n: v[1] for n, v in defaults.items()}
         return out
+
+    def _check_output(self, name: str, fnode: YMap, ftype) -> None:
+        """An output field: chosen by the driver at add, read back from the adder's params."""
+        mark = fnode.key_node("output").mark
+        if self.updatable:
+            self.err(mark, f"field '{name}': output fields are for node types with "
+                           f"`updatable: false` (an update could not set what the driver "
+                           f"chooses)")
+        if ftype.cuda != "required" or tuple(ftype.cuda_suffixes) != ("",) \
+                or len(ftype.members) != 1 or ftype.owner_members or ftype.update_only:
+            self.err(mark, f"field '{name}': an output field must be of a kind with one CUDA "
+                           f"member (uint32_t, int32_t, uint64_t, size_t, CUdeviceptr...), "
+                           f"not {ftype.name}")
+        if fnode.get("default") is not None:
+            self.err(fnode.key_node("default").mark, f"field '{name}': an output field takes no "
+                                                     f"default (the driver chooses its value)")
+        cuda = self.root.get("cuda")
+        add = cuda.get("add") if isinstance(cuda, YMap) else None
+        if isinstance(add, YMap) and add.get("params") is None:
+            self.err(mark, f"field '{name}': an output field needs `cuda.add.params` (the "
+                           f"driver writes its value into the struct the adder takes)")
 
     def _since(self, name: str, fnode: YMap, update_only: bool) -> int:
         """A field's `since`: newer than gates.update, on an update-only kind."""
@@ -391,6 +457,8 @@ class SpecValidator:
     def _rule_names(self, fields: dict) -> dict:
         out = {}
         for f in fields.values():
+            if f.output:  # unknown when rules run (before the add)
+                continue
             for pattern in f.type.rule_names:
                 out[pattern.format(name=f.name)] = f
         return out
@@ -621,6 +689,11 @@ class SpecValidator:
                 self.err(key.mark, f"{what}: unknown field '{key.value}'")
                 ok = False
                 continue
+            if f.output:
+                self.err(key.mark, f"{what}: '{key.value}' is an output field (the driver "
+                                   f"chooses it at add); a case cannot give it")
+                ok = False
+                continue
             if f.type.update_only and not update:
                 self.err(key.mark, f"{what}: '{key.value}' is update-only (a descriptor has no "
                                    f"{key.value}); give the {f.type.edits} it makes instead")
@@ -667,6 +740,21 @@ class SpecValidator:
             first[cid] = id_node.mark.line
             what = f"case {cid}"
             orig = self._values(c.get("original"), fields, f"{what}: original")
+            if not self.updatable:
+                refused = [k for k in ("update", "replacement", "invalid", "exec_refuses",
+                                       "exec_invalid") if c.get(k) is not None]
+                for k in refused:
+                    self.err(c.key_node(k).mark, f"{what}: {k}: the node type has "
+                                                 f"`updatable: false`; a case gives "
+                                                 f"`original` only")
+                if orig is not None and not refused:
+                    out.append(Case(cid, self._fill(orig, fields), None, None, ()))
+                continue
+            missing = [k for k in ("update", "replacement") if c.get(k) is None]
+            for k in missing:
+                self.err(c.mark, f"{what}: missing required key '{k}'")
+            if missing:
+                continue
             upd_node = c.get("update")
             upd = self._values(upd_node, fields, f"{what}: update", update=True)
             repl = self._values(c.get("replacement"), fields, f"{what}: replacement")
@@ -750,7 +838,7 @@ class SpecValidator:
 
 def validate_all(specs: list, enums: dict, diags: Diagnostics) -> list:
     """specs: [(spec_file, root YNode)] sorted by file. Returns the Nodes (all valid or [])."""
-    nodes = []
+    nodes, roots = [], {}
     seen_node, seen_enum = {}, {}
     for spec_file, root in specs:
         node = SpecValidator(root, spec_file, enums, diags).run()
@@ -764,4 +852,32 @@ def validate_all(specs: list, enums: dict, diags: Diagnostics) -> list:
                         seen[v.value] = f"{v.mark.file}:{v.mark.line}"
         if node is not None:
             nodes.append(node)
+            roots[node.node] = root
+    _check_shared_cuda_types(nodes, roots, enums, diags)
     return nodes
+
+
+def _check_shared_cuda_types(nodes: list, roots: dict, enums: dict, diags: Diagnostics) -> None:
+    """Node types may share a CUDA node type (memcpy, memcpy_3d): adoption reads a node with the
+    getter of the first of them (cgn_node_type order) and records it as the first whose
+    cuda.update_check accepts the params, so all but the last need an adoption check, and all
+    the same getter."""
+    order = {t: i for i, t in enumerate(enums["node_type"])}
+    groups = {}
+    for n in nodes:
+        groups.setdefault(n.cu_node_type, []).append(n)
+    for group in groups.values():
+        group.sort(key=lambda n: order.get(n.type_enum, len(order)))
+        for n, later in zip(group, group[1:]):
+            if n.update_check is None or not n.update_check.read:
+                diags.error(roots[n.node].get("cuda").get("node_type").mark,
+                            f"cuda.node_type: {n.cu_node_type} is also recorded by "
+                            f"'{later.node}' ({later.type_enum} comes later); adoption tells "
+                            f"them apart by cuda.update_check, so '{n.node}' needs one with an "
+                            f"adoption check")
+        for n in group[1:]:
+            if n.get != group[0].get:
+                diags.error(roots[n.node].get("cuda").get("get").mark,
+                            f"cuda.get: differs from that of '{group[0].node}', which records "
+                            f"the same CUDA node type ({n.cu_node_type}): adoption reads such "
+                            f"nodes with the getter of the first")

@@ -27,16 +27,15 @@ static cgn_status memcpy_check_kinds(const cgn_memcpy_desc *d, uint64_t changed,
  * *d is rewritten to point at the copies. */
 static cgn_status memcpy_stage(cgn__txn *txn, cgn_memcpy_desc *d, const cgn_memcpy_update *u,
                                uint64_t changed, CUgraphNodeParams *p, const char *where) {
-    (void)txn;
     (void)u;
     (void)p;
-    if (changed & CGN_MEMCPY_SET_DST) {
-        cgn_status st = cgn__detect_memory_type(d->dst, &d->dst_memory_type, "dst", where);
+    if ((changed & CGN_MEMCPY_SET_DST) && d->dst != 0) {
+        cgn_status st = cgn__detect_memory_type(txn, d->dst, &d->dst_memory_type, "dst", where);
         if (st != CGN_OK)
             return st;
     }
-    if (changed & CGN_MEMCPY_SET_SRC) {
-        cgn_status st = cgn__detect_memory_type(d->src, &d->src_memory_type, "src", where);
+    if ((changed & CGN_MEMCPY_SET_SRC) && d->src != 0) {
+        cgn_status st = cgn__detect_memory_type(txn, d->src, &d->src_memory_type, "src", where);
         if (st != CGN_OK)
             return st;
     }
@@ -52,16 +51,20 @@ static cgn_status memcpy_stage_owners(cgn__txn *txn, const cgn_memcpy_desc *d) {
 /* Fills the driver params from the merged fields; fields staged by memcpy_stage are kept. */
 static void memcpy_build(const cgn_memcpy_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
     p->type = CU_GRAPH_NODE_TYPE_MEMCPY;
-    p->memcpy.copyParams.dstMemoryType = d->dst_memory_type;
-    if (d->dst_memory_type == CU_MEMORYTYPE_HOST)
-        p->memcpy.copyParams.dstHost = (void *)(uintptr_t)d->dst;
-    else
-        p->memcpy.copyParams.dstDevice = d->dst;
-    p->memcpy.copyParams.srcMemoryType = d->src_memory_type;
-    if (d->src_memory_type == CU_MEMORYTYPE_HOST)
-        p->memcpy.copyParams.srcHost = (void *)(uintptr_t)d->src;
-    else
-        p->memcpy.copyParams.srcDevice = d->src;
+    if (d->dst != 0) {
+        p->memcpy.copyParams.dstMemoryType = d->dst_memory_type;
+        if (d->dst_memory_type == CU_MEMORYTYPE_HOST)
+            p->memcpy.copyParams.dstHost = (void *)(uintptr_t)d->dst;
+        else
+            p->memcpy.copyParams.dstDevice = d->dst;
+    }
+    if (d->src != 0) {
+        p->memcpy.copyParams.srcMemoryType = d->src_memory_type;
+        if (d->src_memory_type == CU_MEMORYTYPE_HOST)
+            p->memcpy.copyParams.srcHost = (void *)(uintptr_t)d->src;
+        else
+            p->memcpy.copyParams.srcDevice = d->src;
+    }
     p->memcpy.copyParams.WidthInBytes = d->size;
     p->memcpy.copyParams.Height = 1;
     p->memcpy.copyParams.Depth = 1;
@@ -289,13 +292,17 @@ cgn_status cgn__memcpy_read(cgn__reader *rd, const CUgraphNodeParams *p, void *d
     d->dst_memory_type = p->memcpy.copyParams.dstMemoryType;
     if (d->dst_memory_type == CU_MEMORYTYPE_HOST)
         d->dst = (CUdeviceptr)(uintptr_t)p->memcpy.copyParams.dstHost;
-    else
+    else if (d->dst_memory_type == CU_MEMORYTYPE_DEVICE)
         d->dst = p->memcpy.copyParams.dstDevice;
+    else
+        d->dst_memory_type = (CUmemorytype)0; /* an array: not this field's */
     d->src_memory_type = p->memcpy.copyParams.srcMemoryType;
     if (d->src_memory_type == CU_MEMORYTYPE_HOST)
         d->src = (CUdeviceptr)(uintptr_t)p->memcpy.copyParams.srcHost;
-    else
+    else if (d->src_memory_type == CU_MEMORYTYPE_DEVICE)
         d->src = p->memcpy.copyParams.srcDevice;
+    else
+        d->src_memory_type = (CUmemorytype)0; /* an array: not this field's */
     d->size = p->memcpy.copyParams.WidthInBytes;
     if (prev != NULL && d->dst == prev->dst)
         d->dst_owner = prev->dst_owner;

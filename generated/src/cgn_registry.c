@@ -5,6 +5,10 @@
 
 #include "runtime.h"
 
+cgn_status cgn__batch_mem_op_exec_check(const void *cur, const void *d, CUcontext ctx,
+                                        const char *where);
+cgn_status cgn__batch_mem_op_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
+                                  const void *prev, const char *where);
 cgn_status cgn__child_graph_exec_check(const void *cur, const void *d, CUcontext ctx,
                                        const char *where);
 cgn_status cgn__child_graph_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
@@ -25,10 +29,22 @@ cgn_status cgn__kernel_exec_check(const void *cur, const void *d, CUcontext ctx,
                                   const char *where);
 cgn_status cgn__kernel_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
                             const void *prev, const char *where);
+cgn_status cgn__mem_alloc_exec_check(const void *cur, const void *d, CUcontext ctx,
+                                     const char *where);
+cgn_status cgn__mem_alloc_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
+                               const void *prev, const char *where);
+cgn_status cgn__mem_free_exec_check(const void *cur, const void *d, CUcontext ctx,
+                                    const char *where);
+cgn_status cgn__mem_free_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
+                              const void *prev, const char *where);
 cgn_status cgn__memcpy_exec_check(const void *cur, const void *d, CUcontext ctx,
                                   const char *where);
 cgn_status cgn__memcpy_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
                             const void *prev, const char *where);
+cgn_status cgn__memcpy_3d_exec_check(const void *cur, const void *d, CUcontext ctx,
+                                     const char *where);
+cgn_status cgn__memcpy_3d_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
+                               const void *prev, const char *where);
 cgn_status cgn__memset_exec_check(const void *cur, const void *d, CUcontext ctx,
                                   const char *where);
 cgn_status cgn__memset_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
@@ -36,9 +52,30 @@ cgn_status cgn__memset_read(cgn__reader *rd, const CUgraphNodeParams *p, void *d
 
 /* The typed adders and getters (spec: cuda.add, cuda.get). */
 
+static CUresult cgn__batch_mem_op_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
+                                          const CUgraphNode *deps, size_t num_deps,
+                                          CUgraphNodeParams *p) {
+    CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memOp,
+                   "CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 is a prefix of the params");
+    memcpy(&a, &p->memOp, sizeof a);
+    return drv->cuGraphAddBatchMemOpNode(out, g, deps, num_deps, &a);
+}
+
+static CUresult cgn__batch_mem_op_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
+                                          CUgraphNodeParams *p) {
+    CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memOp,
+                   "CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 is a prefix of the params");
+    memset(&a, 0, sizeof a);
+    CUresult r = drv->cuGraphBatchMemOpNodeGetParams(raw, &a);
+    memcpy(&p->memOp, &a, sizeof a);
+    return r;
+}
+
 static CUresult cgn__child_graph_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
                                          const CUgraphNode *deps, size_t num_deps,
-                                         const CUgraphNodeParams *p) {
+                                         CUgraphNodeParams *p) {
     return drv->cuGraphAddChildGraphNode(out, g, deps, num_deps, p->graph.graph);
 }
 
@@ -49,7 +86,7 @@ static CUresult cgn__child_graph_get_raw(const cgn_driver_table *drv, CUgraphNod
 
 static CUresult cgn__event_record_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
                                           const CUgraphNode *deps, size_t num_deps,
-                                          const CUgraphNodeParams *p) {
+                                          CUgraphNodeParams *p) {
     return drv->cuGraphAddEventRecordNode(out, g, deps, num_deps, p->eventRecord.event);
 }
 
@@ -60,7 +97,7 @@ static CUresult cgn__event_record_get_raw(const cgn_driver_table *drv, CUgraphNo
 
 static CUresult cgn__event_wait_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
                                         const CUgraphNode *deps, size_t num_deps,
-                                        const CUgraphNodeParams *p) {
+                                        CUgraphNodeParams *p) {
     return drv->cuGraphAddEventWaitNode(out, g, deps, num_deps, p->eventWait.event);
 }
 
@@ -71,7 +108,7 @@ static CUresult cgn__event_wait_get_raw(const cgn_driver_table *drv, CUgraphNode
 
 static CUresult cgn__host_callback_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
                                            const CUgraphNode *deps, size_t num_deps,
-                                           const CUgraphNodeParams *p) {
+                                           CUgraphNodeParams *p) {
     CUDA_HOST_NODE_PARAMS_v1 a;
     _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->host,
                    "CUDA_HOST_NODE_PARAMS_v1 is a prefix of the params");
@@ -92,7 +129,7 @@ static CUresult cgn__host_callback_get_raw(const cgn_driver_table *drv, CUgraphN
 
 static CUresult cgn__kernel_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
                                     const CUgraphNode *deps, size_t num_deps,
-                                    const CUgraphNodeParams *p) {
+                                    CUgraphNodeParams *p) {
     CUDA_KERNEL_NODE_PARAMS_v2 a;
     _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->kernel,
                    "CUDA_KERNEL_NODE_PARAMS_v2 is a prefix of the params");
@@ -111,9 +148,44 @@ static CUresult cgn__kernel_get_raw(const cgn_driver_table *drv, CUgraphNode raw
     return r;
 }
 
+static CUresult cgn__mem_alloc_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
+                                       const CUgraphNode *deps, size_t num_deps,
+                                       CUgraphNodeParams *p) {
+    CUDA_MEM_ALLOC_NODE_PARAMS_v1 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->alloc,
+                   "CUDA_MEM_ALLOC_NODE_PARAMS_v1 is a prefix of the params");
+    memcpy(&a, &p->alloc, sizeof a);
+    CUresult r = drv->cuGraphAddMemAllocNode(out, g, deps, num_deps, &a);
+    if (r == CUDA_SUCCESS)
+        memcpy(&p->alloc, &a, sizeof a);
+    return r;
+}
+
+static CUresult cgn__mem_alloc_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
+                                       CUgraphNodeParams *p) {
+    CUDA_MEM_ALLOC_NODE_PARAMS_v1 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->alloc,
+                   "CUDA_MEM_ALLOC_NODE_PARAMS_v1 is a prefix of the params");
+    memset(&a, 0, sizeof a);
+    CUresult r = drv->cuGraphMemAllocNodeGetParams(raw, &a);
+    memcpy(&p->alloc, &a, sizeof a);
+    return r;
+}
+
+static CUresult cgn__mem_free_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
+                                      const CUgraphNode *deps, size_t num_deps,
+                                      CUgraphNodeParams *p) {
+    return drv->cuGraphAddMemFreeNode(out, g, deps, num_deps, p->free.dptr);
+}
+
+static CUresult cgn__mem_free_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
+                                      CUgraphNodeParams *p) {
+    return drv->cuGraphMemFreeNodeGetParams(raw, &p->free.dptr);
+}
+
 static CUresult cgn__memcpy_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
                                     const CUgraphNode *deps, size_t num_deps,
-                                    const CUgraphNodeParams *p) {
+                                    CUgraphNodeParams *p) {
     CUDA_MEMCPY3D_v2 a;
     _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memcpy.copyParams,
                    "CUDA_MEMCPY3D_v2 is a prefix of the params");
@@ -132,9 +204,30 @@ static CUresult cgn__memcpy_get_raw(const cgn_driver_table *drv, CUgraphNode raw
     return r;
 }
 
+static CUresult cgn__memcpy_3d_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
+                                       const CUgraphNode *deps, size_t num_deps,
+                                       CUgraphNodeParams *p) {
+    CUDA_MEMCPY3D_v2 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memcpy.copyParams,
+                   "CUDA_MEMCPY3D_v2 is a prefix of the params");
+    memcpy(&a, &p->memcpy.copyParams, sizeof a);
+    return drv->cuGraphAddMemcpyNode(out, g, deps, num_deps, &a, p->memcpy.copyCtx);
+}
+
+static CUresult cgn__memcpy_3d_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
+                                       CUgraphNodeParams *p) {
+    CUDA_MEMCPY3D_v2 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memcpy.copyParams,
+                   "CUDA_MEMCPY3D_v2 is a prefix of the params");
+    memset(&a, 0, sizeof a);
+    CUresult r = drv->cuGraphMemcpyNodeGetParams(raw, &a);
+    memcpy(&p->memcpy.copyParams, &a, sizeof a);
+    return r;
+}
+
 static CUresult cgn__memset_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
                                     const CUgraphNode *deps, size_t num_deps,
-                                    const CUgraphNodeParams *p) {
+                                    CUgraphNodeParams *p) {
     CUDA_MEMSET_NODE_PARAMS_v1 a;
     _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memset,
                    "CUDA_MEMSET_NODE_PARAMS_v1 is a prefix of the params");
@@ -155,43 +248,65 @@ static CUresult cgn__memset_get_raw(const cgn_driver_table *drv, CUgraphNode raw
 
 /* Every enumerator of cgn_node_type (include/cgn/cgn.h) but EMPTY and OTHER has a spec, and
  * every spec an enumerator: a row left out would be a NULL name at run time. */
-_Static_assert(CGN_NODE_TYPE_COUNT_ == 2 + 7,
+_Static_assert(CGN_NODE_TYPE_COUNT_ == 2 + 11,
                "cgn_node_type and spec/ disagree: each enumerator needs a spec/<node>.yaml");
 
 const cgn__node_type_info cgn__node_types[CGN_NODE_TYPE_COUNT_] = {
     [CGN_NODE_EMPTY] = {"empty", 0, NULL, CU_GRAPH_NODE_TYPE_EMPTY, 0, NULL, 0, NULL, NULL, NULL,
-                        NULL},
+                        NULL, 0, NULL},
     [CGN_NODE_OTHER] = {"CUDA-only", 0, NULL, CU_GRAPH_NODE_TYPE_EMPTY, 0, NULL, 0, NULL, NULL,
-                        NULL, NULL},
+                        NULL, NULL, 0, NULL},
+    [CGN_NODE_BATCH_MEM_OP] = {"batch mem op", 0, cgn__batch_mem_op_exec_check,
+                               CU_GRAPH_NODE_TYPE_BATCH_MEM_OP, sizeof(cgn_batch_mem_op_desc),
+                               cgn__batch_mem_op_read, offsetof(CUgraphNodeParams, memOp.ctx),
+                               cgn__batch_mem_op_add_raw, "cuGraphAddBatchMemOpNode",
+                               cgn__batch_mem_op_get_raw, "cuGraphBatchMemOpNodeGetParams", 1,
+                               NULL},
     [CGN_NODE_CHILD_GRAPH] = {"child graph", 0, cgn__child_graph_exec_check,
                               CU_GRAPH_NODE_TYPE_GRAPH, sizeof(cgn_child_graph_desc),
                               cgn__child_graph_read, 0, cgn__child_graph_add_raw,
                               "cuGraphAddChildGraphNode", cgn__child_graph_get_raw,
-                              "cuGraphChildGraphNodeGetGraph"},
+                              "cuGraphChildGraphNodeGetGraph", 1, NULL},
     [CGN_NODE_EVENT_RECORD] = {"event record", 0, cgn__event_record_exec_check,
                                CU_GRAPH_NODE_TYPE_EVENT_RECORD, sizeof(cgn_event_record_desc),
                                cgn__event_record_read, 0, cgn__event_record_add_raw,
                                "cuGraphAddEventRecordNode", cgn__event_record_get_raw,
-                               "cuGraphEventRecordNodeGetEvent"},
+                               "cuGraphEventRecordNodeGetEvent", 1, NULL},
     [CGN_NODE_EVENT_WAIT] = {"event wait", 0, cgn__event_wait_exec_check,
                              CU_GRAPH_NODE_TYPE_WAIT_EVENT, sizeof(cgn_event_wait_desc),
                              cgn__event_wait_read, 0, cgn__event_wait_add_raw,
                              "cuGraphAddEventWaitNode", cgn__event_wait_get_raw,
-                             "cuGraphEventWaitNodeGetEvent"},
+                             "cuGraphEventWaitNodeGetEvent", 1, NULL},
     [CGN_NODE_HOST] = {"host callback", 0, cgn__host_callback_exec_check, CU_GRAPH_NODE_TYPE_HOST,
                        sizeof(cgn_host_callback_desc), cgn__host_callback_read, 0,
                        cgn__host_callback_add_raw, "cuGraphAddHostNode", cgn__host_callback_get_raw,
-                       "cuGraphHostNodeGetParams"},
+                       "cuGraphHostNodeGetParams", 1, NULL},
     [CGN_NODE_KERNEL] = {"kernel", 1, cgn__kernel_exec_check, CU_GRAPH_NODE_TYPE_KERNEL,
                          sizeof(cgn_kernel_desc), cgn__kernel_read,
                          offsetof(CUgraphNodeParams, kernel.ctx), cgn__kernel_add_raw,
-                         "cuGraphAddKernelNode", cgn__kernel_get_raw, "cuGraphKernelNodeGetParams"},
+                         "cuGraphAddKernelNode", cgn__kernel_get_raw, "cuGraphKernelNodeGetParams",
+                         1, NULL},
+    [CGN_NODE_MEM_ALLOC] = {"mem alloc", 0, cgn__mem_alloc_exec_check, CU_GRAPH_NODE_TYPE_MEM_ALLOC,
+                            sizeof(cgn_mem_alloc_desc), cgn__mem_alloc_read, 0,
+                            cgn__mem_alloc_add_raw, "cuGraphAddMemAllocNode",
+                            cgn__mem_alloc_get_raw, "cuGraphMemAllocNodeGetParams", 0, NULL},
+    [CGN_NODE_MEM_FREE] = {"mem free", 0, cgn__mem_free_exec_check, CU_GRAPH_NODE_TYPE_MEM_FREE,
+                           sizeof(cgn_mem_free_desc), cgn__mem_free_read, 0, cgn__mem_free_add_raw,
+                           "cuGraphAddMemFreeNode", cgn__mem_free_get_raw,
+                           "cuGraphMemFreeNodeGetParams", 0, NULL},
     [CGN_NODE_MEMCPY] = {"memcpy", 1, cgn__memcpy_exec_check, CU_GRAPH_NODE_TYPE_MEMCPY,
                          sizeof(cgn_memcpy_desc), cgn__memcpy_read,
                          offsetof(CUgraphNodeParams, memcpy.copyCtx), cgn__memcpy_add_raw,
-                         "cuGraphAddMemcpyNode", cgn__memcpy_get_raw, "cuGraphMemcpyNodeGetParams"},
+                         "cuGraphAddMemcpyNode", cgn__memcpy_get_raw, "cuGraphMemcpyNodeGetParams",
+                         1, cgn__memcpy_1d_form},
+    [CGN_NODE_MEMCPY_3D] = {"memcpy 3d", 1, cgn__memcpy_3d_exec_check, CU_GRAPH_NODE_TYPE_MEMCPY,
+                            sizeof(cgn_memcpy_3d_desc), cgn__memcpy_3d_read,
+                            offsetof(CUgraphNodeParams, memcpy.copyCtx), cgn__memcpy_3d_add_raw,
+                            "cuGraphAddMemcpyNode", cgn__memcpy_3d_get_raw,
+                            "cuGraphMemcpyNodeGetParams", 1, cgn__memcpy_3d_form},
     [CGN_NODE_MEMSET] = {"memset", 1, cgn__memset_exec_check, CU_GRAPH_NODE_TYPE_MEMSET,
                          sizeof(cgn_memset_desc), cgn__memset_read,
                          offsetof(CUgraphNodeParams, memset.ctx), cgn__memset_add_raw,
-                         "cuGraphAddMemsetNode", cgn__memset_get_raw, "cuGraphMemsetNodeGetParams"},
+                         "cuGraphAddMemsetNode", cgn__memset_get_raw, "cuGraphMemsetNodeGetParams",
+                         1, NULL},
 };

@@ -79,9 +79,15 @@ static int type_child_graph_desc_equal(const void *a_, const void *b_) {
     return a->graph == b->graph;
 }
 
+/* desc_equal and the output fields (what the driver chose at add) too. */
+static int type_child_graph_desc_same(const void *a_, const void *b_) {
+    return type_child_graph_desc_equal(a_, b_);
+}
+
 const cgn_test_type cgn_test_type_child_graph = {
     "child_graph", CGN_NODE_CHILD_GRAPH, sizeof(cgn_child_graph_desc),
     sizeof(cgn_child_graph_update), type_child_graph_add, type_child_graph_update,
     type_child_graph_get, type_child_graph_exec_update, type_child_graph_exec_get,
-    type_child_graph_update_from_desc, type_child_graph_desc_equal, cgn_test_cases_child_graph, 1
+    type_child_graph_update_from_desc, type_child_graph_desc_equal, type_child_graph_desc_same,
+    cgn_test_cases_child_graph, 1
 };

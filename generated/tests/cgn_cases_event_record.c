@@ -126,9 +126,15 @@ static int type_event_record_desc_equal(const void *a_, const void *b_) {
     return a->event == b->event && a->event_owner == b->event_owner;
 }
 
+/* desc_equal and the output fields (what the driver chose at add) too. */
+static int type_event_record_desc_same(const void *a_, const void *b_) {
+    return type_event_record_desc_equal(a_, b_);
+}
+
 const cgn_test_type cgn_test_type_event_record = {
     "event_record", CGN_NODE_EVENT_RECORD, sizeof(cgn_event_record_desc),
     sizeof(cgn_event_record_update), type_event_record_add, type_event_record_update,
     type_event_record_get, type_event_record_exec_update, type_event_record_exec_get,
-    type_event_record_update_from_desc, type_event_record_desc_equal, cgn_test_cases_event_record, 2
+    type_event_record_update_from_desc, type_event_record_desc_equal, type_event_record_desc_same,
+    cgn_test_cases_event_record, 2
 };

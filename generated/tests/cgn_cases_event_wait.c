@@ -126,9 +126,14 @@ static int type_event_wait_desc_equal(const void *a_, const void *b_) {
     return a->event == b->event && a->event_owner == b->event_owner;
 }
 
+/* desc_equal and the output fields (what the driver chose at add) too. */
+static int type_event_wait_desc_same(const void *a_, const void *b_) {
+    return type_event_wait_desc_equal(a_, b_);
+}
+
 const cgn_test_type cgn_test_type_event_wait = {
     "event_wait", CGN_NODE_EVENT_WAIT, sizeof(cgn_event_wait_desc), sizeof(cgn_event_wait_update),
     type_event_wait_add, type_event_wait_update, type_event_wait_get, type_event_wait_exec_update,
     type_event_wait_exec_get, type_event_wait_update_from_desc, type_event_wait_desc_equal,
-    cgn_test_cases_event_wait, 2
+    type_event_wait_desc_same, cgn_test_cases_event_wait, 2
 };

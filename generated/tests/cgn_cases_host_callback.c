@@ -316,10 +316,15 @@ static int type_host_callback_desc_equal(const void *a_, const void *b_) {
            bytes_equal(a->payload, a->payload_size, b->payload, b->payload_size);
 }
 
+/* desc_equal and the output fields (what the driver chose at add) too. */
+static int type_host_callback_desc_same(const void *a_, const void *b_) {
+    return type_host_callback_desc_equal(a_, b_);
+}
+
 const cgn_test_type cgn_test_type_host_callback = {
     "host_callback", CGN_NODE_HOST, sizeof(cgn_host_callback_desc),
     sizeof(cgn_host_callback_update), type_host_callback_add, type_host_callback_update,
     type_host_callback_get, type_host_callback_exec_update, type_host_callback_exec_get,
     type_host_callback_update_from_desc, type_host_callback_desc_equal,
-    cgn_test_cases_host_callback, 5
+    type_host_callback_desc_same, cgn_test_cases_host_callback, 5
 };

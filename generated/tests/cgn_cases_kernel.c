@@ -538,8 +538,14 @@ static int type_kernel_desc_equal(const void *a_, const void *b_) {
            args_equal(a->args, a->num_args, b->args, b->num_args);
 }
 
+/* desc_equal and the output fields (what the driver chose at add) too. */
+static int type_kernel_desc_same(const void *a_, const void *b_) {
+    return type_kernel_desc_equal(a_, b_);
+}
+
 const cgn_test_type cgn_test_type_kernel = {
     "kernel", CGN_NODE_KERNEL, sizeof(cgn_kernel_desc), sizeof(cgn_kernel_update), type_kernel_add,
     type_kernel_update, type_kernel_get, type_kernel_exec_update, type_kernel_exec_get,
-    type_kernel_update_from_desc, type_kernel_desc_equal, cgn_test_cases_kernel, 7
+    type_kernel_update_from_desc, type_kernel_desc_equal, type_kernel_desc_same,
+    cgn_test_cases_kernel, 7
 };

@@ -321,8 +321,14 @@ static int type_memcpy_desc_equal(const void *a_, const void *b_) {
            a->src_owner == b->src_owner && a->size == b->size;
 }
 
+/* desc_equal and the output fields (what the driver chose at add) too. */
+static int type_memcpy_desc_same(const void *a_, const void *b_) {
+    return type_memcpy_desc_equal(a_, b_);
+}
+
 const cgn_test_type cgn_test_type_memcpy = {
     "memcpy", CGN_NODE_MEMCPY, sizeof(cgn_memcpy_desc), sizeof(cgn_memcpy_update), type_memcpy_add,
     type_memcpy_update, type_memcpy_get, type_memcpy_exec_update, type_memcpy_exec_get,
-    type_memcpy_update_from_desc, type_memcpy_desc_equal, cgn_test_cases_memcpy, 6
+    type_memcpy_update_from_desc, type_memcpy_desc_equal, type_memcpy_desc_same,
+    cgn_test_cases_memcpy, 6
 };

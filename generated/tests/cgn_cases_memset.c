@@ -384,8 +384,14 @@ static int type_memset_desc_equal(const void *a_, const void *b_) {
            a->pitch == b->pitch;
 }
 
+/* desc_equal and the output fields (what the driver chose at add) too. */
+static int type_memset_desc_same(const void *a_, const void *b_) {
+    return type_memset_desc_equal(a_, b_);
+}
+
 const cgn_test_type cgn_test_type_memset = {
     "memset", CGN_NODE_MEMSET, sizeof(cgn_memset_desc), sizeof(cgn_memset_update), type_memset_add,
     type_memset_update, type_memset_get, type_memset_exec_update, type_memset_exec_get,
-    type_memset_update_from_desc, type_memset_desc_equal, cgn_test_cases_memset, 5
+    type_memset_update_from_desc, type_memset_desc_equal, type_memset_desc_same,
+    cgn_test_cases_memset, 5
 };

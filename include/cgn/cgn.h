@@ -105,10 +105,16 @@ typedef enum cgn_node_type {
     CGN_NODE_CHILD_GRAPH,
     CGN_NODE_EVENT_RECORD,
     CGN_NODE_EVENT_WAIT,
-    /* A node of a CUDA type cgn does not build or update (memory allocation or free,
-     * conditional, external semaphore, batch memory operation...): found in adopted graphs
-     * only; updates report CGN_ERROR_NOT_SUPPORTED naming the CUDA node type. */
+    /* A node of a CUDA type cgn does not build or update (conditional, external semaphore...):
+     * found in adopted graphs only; updates report CGN_ERROR_NOT_SUPPORTED naming the CUDA node
+     * type. */
     CGN_NODE_OTHER,
+    /* Appended after OTHER: the values are ABI. */
+    CGN_NODE_MEMCPY_3D, /* a 2-D or 3-D copy, pitched memory and CUDA arrays included */
+    /* Not updatable: added and read back only. */
+    CGN_NODE_MEM_ALLOC,
+    CGN_NODE_MEM_FREE,
+    CGN_NODE_BATCH_MEM_OP,
     CGN_NODE_TYPE_COUNT_
 } cgn_node_type;
 
@@ -121,7 +127,9 @@ CGN_API cgn_status cgn_graph_raw(const cgn_graph *graph, CUgraph *raw_out);
 CGN_API cgn_status cgn_graph_add_empty(cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
                                        cgn_node **node_out);
 /* Removes the node from its graph; its handle reports CGN_ERROR_DESTROYED from then on, also
- * in executables made before (they still run their copy, but CUDA can no longer address it). */
+ * in executables made before (they still run their copy, but CUDA can no longer address it).
+ * CGN_ERROR_NOT_SUPPORTED for any node of a graph holding a memory allocation or free node
+ * (CUDA cannot remove nodes from such a graph). */
 CGN_API cgn_status cgn_node_destroy(cgn_node *node);
 CGN_API cgn_status cgn_node_type_of(const cgn_node *node, cgn_node_type *type_out);
 /* Whether the node is still part of its graph. */
@@ -216,6 +224,11 @@ typedef struct cgn_arg_edits {
     cgn_arg_edit edit[CGN_MAX_ARG_EDITS];
 } cgn_arg_edits;
 
+/* Batch memory operation nodes (cgn_batch_mem_op_desc): at most this many operations a node,
+ * as for cuStreamBatchMemOp ("less than 256"). The operations are CUDA's
+ * CUstreamBatchMemOpParams, copied by cgn when set. */
+#define CGN_MAX_MEM_OPS 255u
+
 /* ---- finding nodes --------------------------------------------------------------------------- */
 
 /* Lists follow CUDA's count convention: with out NULL, *count receives the number of entries;
@@ -283,7 +296,8 @@ CGN_API cgn_status cgn_exec_adopt(CUgraphExec raw, cgn_graph *graph, unsigned fl
  * A child-graph node whose embedded graph was replaced behind cgn's back re-adopts it. */
 CGN_API cgn_status cgn_node_refresh(cgn_node *node);
 /* CGN_OK when cgn can apply any update to the node; CGN_ERROR_NOT_SUPPORTED, with
- * cgn_last_error() saying why, for a node of a CUDA type cgn does not update, a memcpy node
+ * cgn_last_error() saying why, for a node of a CUDA type cgn does not update, a node of a type
+ * that is not updatable (memory allocation and free: the message names the type), a memcpy node
  * whose copy is not a plain 1-D host/device copy, or an adopted kernel node whose arguments cgn
  * could not copy (then only an update setting every argument is accepted). */
 CGN_API cgn_status cgn_node_check_updatable(const cgn_node *node);

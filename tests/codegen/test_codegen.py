@@ -132,6 +132,35 @@ class BadSpecs(unittest.TestCase):
             self.assertRegex(r.stderr, r"b\.yaml:\d+:\d+: error: node 'memset' is also used by")
             self.assertRegex(r.stderr, r"b\.yaml:\d+:\d+: error: type_enum 'CGN_NODE_MEMSET'")
 
+    def test_shared_cuda_node_type_needs_form_checks(self):
+        """memcpy and memcpy_3d both record CU_GRAPH_NODE_TYPE_MEMCPY: without memcpy's form
+        check adoption could never reach memcpy_3d; with another getter it could not read."""
+        with open(os.path.join(SPEC_DIR, "memcpy.yaml")) as f:
+            flat = f.read()
+        with open(os.path.join(SPEC_DIR, "memcpy_3d.yaml")) as f:
+            three = f.read()
+        no_check = re.sub(r"(?m)^  update_check: .*\n", "", flat)
+        self.assertNotEqual(no_check, flat)
+        other_get = three.replace("get: {entry: cuGraphMemcpyNodeGetParams",
+                                  "get: {entry: cuGraphMemcpyNodeGetParamsOther")
+        self.assertNotEqual(other_get, three)
+        for first, second, want in (
+                (no_check, three, r"memcpy\.yaml:\d+:\d+: error: cuda\.node_type: "
+                                  r"CU_GRAPH_NODE_TYPE_MEMCPY is also recorded by 'memcpy_3d'"),
+                (flat, other_get, r"memcpy_3d\.yaml:\d+:\d+: error: cuda\.get: differs from "
+                                  r"that of 'memcpy'")):
+            with self.subTest(want=want), tempfile.TemporaryDirectory() as tmp:
+                spec_dir = os.path.join(tmp, "spec")
+                os.mkdir(spec_dir)
+                for name, text in (("memcpy.yaml", first), ("memcpy_3d.yaml", second)):
+                    with open(os.path.join(spec_dir, name), "w") as f:
+                        f.write(text)
+                r = generate("--spec-dir", spec_dir, "--out", os.path.join(tmp, "out"))
+                self.assertEqual(r.returncode, 1, r.stderr)
+                self.assertRegex(r.stderr, want)
+                self.assertEqual(len([l for l in r.stderr.splitlines() if ERROR.match(l)]), 1,
+                                 r.stderr)
+
 
 class GoodSpecs(unittest.TestCase):
     def test_committed_generated_is_fresh(self):
@@ -327,9 +356,11 @@ class GoodSpecs(unittest.TestCase):
         self.assertIn("p->memcpy.copyParams.Depth = 1;", c)
         self.assertIn("p->memcpy.copyParams.WidthInBytes = d->size;", c)
         self.assertIn("if (d->src_memory_type == CU_MEMORYTYPE_HOST)", c)
-        # The operand's memory type is asked only when it is replaced.
-        self.assertRegex(c, r"if \(changed & CGN_MEMCPY_SET_SRC\) \{\s+cgn_status st = "
-                            r"cgn__detect_memory_type\(d->src, &d->src_memory_type")
+        # The operand's memory type is asked only when it is replaced by an address (0 is
+        # none: an array operand may stand in its place).
+        self.assertRegex(c, r"if \(\(changed & CGN_MEMCPY_SET_SRC\) && d->src != 0\) \{\s+"
+                            r"cgn_status st = "
+                            r"cgn__detect_memory_type\(txn, d->src, &d->src_memory_type")
         # Input values of members set by cgn are dropped on add, and reset when replaced.
         add = c[c.index("cgn_status cgn_graph_add_memcpy("):]
         self.assertLess(add.index("d.dst_memory_type = (CUmemorytype)0;"),

@@ -10,6 +10,9 @@ a change to spec/ cannot break them, and they pin what the generator makes of ea
 - a field's `since` becomes a driver gate in the node and executable updates, before anything
   else they check;
 - the test models are named per node type in the generated table;
+- a node type with `updatable: false` gets a desc, add, get and exec_get but no update struct,
+  setters or update functions, and is registered as not updatable; its output field is reset
+  on input, copied back from the adder's struct and compared by desc_same only;
 - the generated node sources compile with the project's warnings, and the registry refuses to
   compile for a spec set that misses cgn_node_type enumerators (when gcc and cuda.h exist).
 """
@@ -52,7 +55,7 @@ class Fixtures(unittest.TestCase):
             return f.read()
 
     def test_outputs_per_spec_and_deterministic(self):
-        for node in ("fill", "tick", "launch", "copy"):
+        for node in ("fill", "tick", "launch", "copy", "grab"):
             for parts in (("include", "cgn", f"cgn_{node}.h"), ("src", f"cgn_{node}.c"),
                           ("tests", f"cgn_cases_{node}.c")):
                 self.assertTrue(os.path.isfile(os.path.join(self.out, *parts)), parts)
@@ -101,8 +104,10 @@ class Fixtures(unittest.TestCase):
                             r"CU_GRAPH_NODE_TYPE_MEMSET, sizeof\(cgn_fill_desc\), cgn__fill_read, "
                             r"offsetof\(CUgraphNodeParams, memset.ctx\), cgn__fill_add_raw, "
                             r"\"cuGraphAddMemsetNode\", cgn__fill_get_raw, "
-                            r"\"cuGraphMemsetNodeGetParams\"\}")
-        self.assertIn("_Static_assert(CGN_NODE_TYPE_COUNT_ == 2 + 4,", r)
+                            r"\"cuGraphMemsetNodeGetParams\", 1, NULL\}")  # updatable, no form check
+        self.assertIn("_Static_assert(CGN_NODE_TYPE_COUNT_ == 2 + 5,", r)
+        self.assertRegex(r, r"\[CGN_NODE_MEM_ALLOC\] = \{\"grab\", 0, cgn__grab_exec_check, "
+                            r".*\"cuGraphMemAllocNodeGetParams\", 0, NULL\}")  # not updatable
 
     def test_field_gate_comes_first(self):
         c = self.read("src", "cgn_launch.c")
@@ -129,13 +134,48 @@ class Fixtures(unittest.TestCase):
             self.assertRegex(t, rf"void cgn_test_model_{node}\(cgn_test_env \*env, const void "
                                 rf"\*desc,\s+cgn_test_observation \*expected\);")
 
+    def test_not_updatable_with_output(self):
+        h = self.read("include", "cgn", "cgn_grab.h")
+        for absent in ("cgn_grab_update", "CGN_GRAB_SET_", "cgn_grab_node_update",
+                       "cgn_grab_exec_update", "CGN_GRAB_UPDATE_INIT"):
+            self.assertNotIn(absent, h)
+        for present in ("cgn_grab_desc", "CGN_GRAB_DESC_INIT", "cgn_graph_add_grab(",
+                        "cgn_grab_node_get(", "cgn_grab_exec_get(", "Not updatable"):
+            self.assertIn(present, h)
+        self.assertIn("Output: chosen by the driver at add, ignored on input.", h)
+        c = self.read("src", "cgn_grab.c")
+        self.assertNotIn("cgn_grab_node_update", c)
+        self.assertIn("#define CGN_GRAB_SET_ALL", c)  # private: staging still takes bits
+        add = c[c.index("cgn_status cgn_graph_add_grab("):]
+        add = add[:add.index("\n}\n")]
+        self.assertLess(add.index("d.addr = 0;"), add.index("grab_check_rules(&d"))
+        self.assertLess(add.index("cgn__txn_apply(&txn, &p, where);"),
+                        add.index("d.addr = p.alloc.dptr;"))
+        self.assertLess(add.index("d.addr = p.alloc.dptr;"), add.index("cgn__txn_commit("))
+        r = self.read("src", "cgn_registry.c")
+        raw = r[r.index("static CUresult cgn__grab_add_raw("):]
+        raw = raw[:raw.index("\n}\n")]
+        self.assertIn("CUgraphNodeParams *p) {", raw)
+        self.assertIn("CUresult r = drv->cuGraphAddMemAllocNode(out, g, deps, num_deps, &a);",
+                      raw)
+        self.assertIn("if (r == CUDA_SUCCESS)\n        memcpy(&p->alloc, &a, sizeof a);", raw)
+        self.assertIn("p->alloc.poolProps.allocType = 1;", c)
+        t = self.read("tests", "cgn_cases_grab.c")
+        self.assertIn('{"grab", case_grab_original, NULL, NULL, NULL, 0, NULL, 0, NULL},', t)
+        self.assertNotIn("type_grab_update", t)
+        self.assertIn("return type_grab_desc_equal(a_, b_) && a->addr == b->addr;", t)
+        eq = t[t.index("static int type_grab_desc_equal("):]
+        self.assertNotIn("addr", eq[:eq.index("\n}\n")])
+        d = self.read("docs", "nodes.md")
+        self.assertIn("Not updatable", d)
+
     @unittest.skipUnless(CUDA_INC and shutil.which("gcc"), "needs gcc and cuda.h")
     def test_sources_compile_and_the_registry_needs_every_enumerator(self):
         inc = [os.path.join(self.out, "include"), os.path.join(ROOT, "include"),
                os.path.join(ROOT, "runtime"), CUDA_INC]
         cmd = ["gcc", "-std=c11", "-fsyntax-only", "-Wall", "-Wextra", "-Werror",
                *("-I" + i for i in inc)]
-        for node in ("fill", "tick", "launch", "copy"):
+        for node in ("fill", "tick", "launch", "copy", "grab"):
             r = subprocess.run(cmd + [os.path.join(self.out, "src", f"cgn_{node}.c")],
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)

@@ -38,8 +38,10 @@ static int matrix_setup(void **state) {
     assert_true(p->type->desc_size <= sizeof p->original);
     assert_true(p->type->update_size <= sizeof p->update);
     p->tc->original(&p->env, p->original);
-    p->tc->replacement(&p->env, p->replacement);
-    p->tc->update(&p->env, p->update);
+    if (p->tc->update != NULL) { /* NULL for node types that are not updatable */
+        p->tc->replacement(&p->env, p->replacement);
+        p->tc->update(&p->env, p->update);
+    }
     return 0;
 }
 
@@ -318,7 +320,7 @@ static void test_wrong_node_type_rejected(void **state) {
 /* CUDA enables and disables kernel, memset and memcpy nodes only (its documentation). */
 static int enable_supported(const matrix_param *p) {
     return p->type->type == CGN_NODE_KERNEL || p->type->type == CGN_NODE_MEMSET ||
-           p->type->type == CGN_NODE_MEMCPY;
+           p->type->type == CGN_NODE_MEMCPY || p->type->type == CGN_NODE_MEMCPY_3D;
 }
 
 /* The executable's own copy of the node is `desc`. */
@@ -753,6 +755,8 @@ static void test_exec_enable_disable(void **state) {
         assert_int_equal(cgn_exec_node_set_enabled(e, node, 0), CGN_ERROR_NOT_SUPPORTED);
         assert_int_equal(cgn_exec_node_get_enabled(e, node, &on), CGN_ERROR_NOT_SUPPORTED);
         assert_exec_uses(p, e, p->original, "exec after a refused disable");
+        OK(p->type->exec_get(e, node, p->got)); /* outputs included */
+        cgn_test_launched(&p->env, p->type->type, p->got);
     } else {
         OK(cgn_exec_node_get_enabled(e, node, &on));
         assert_int_equal(on, 1);
@@ -788,31 +792,82 @@ static void test_exec_enable_disable(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* Node types that are not updatable (spec: updatable: false; no update functions): added
+ * and read back, refused by cgn_node_check_updatable naming the type, instantiated and
+ * launched once (the model's effect), read back from the executable, refreshed and adopted
+ * with the same parameters (outputs included), and destroyed without leaks. */
+static void test_not_updatable_round_trip(void **state) {
+    matrix_param *p = *state;
+    cgn_graph *g;
+    cgn_exec *e;
+    cgn_node *node = add_original(p, &g);
+    unsigned char added[512], again[512];
+    assert_node_is(p, node, p->original);
+    memcpy(added, p->got, p->type->desc_size); /* with what the driver chose */
+    cgn_node_type t;
+    OK(cgn_node_type_of(node, &t));
+    assert_int_equal(t, p->type->type);
+    assert_int_equal(cgn_node_check_updatable(node), CGN_ERROR_NOT_SUPPORTED);
+    assert_non_null(strstr(cgn_last_error(), "not updatable"));
+    char named[64];
+    snprintf(named, sizeof named, "is a %s node", cgn__node_type_name(p->type->type));
+    assert_non_null(strstr(cgn_last_error(), named));
+    assert_int_equal(cgn_node_destroy(node), CGN_ERROR_NOT_SUPPORTED); /* CUDA's restriction */
+    OK(cgn_graph_instantiate(g, &e));
+    OK(p->type->exec_get(e, node, again));
+    assert_true(p->type->desc_same(again, added));
+    assert_exec_uses(p, e, p->original, "exec");
+    cgn_test_launched(&p->env, p->type->type, added);
+    /* A refresh reads the same parameters back. */
+    OK(cgn_node_refresh(node));
+    OK(p->type->get(node, again));
+    assert_true(p->type->desc_same(again, added));
+    /* Adopted (borrowed), the node is recorded as this type with the same parameters. */
+    CUgraph raw;
+    OK(cgn_graph_raw(g, &raw));
+    cgn_graph *adopted;
+    OK(cgn_graph_adopt(raw, 0, &adopted));
+    cgn_node *nodes[2];
+    size_t count = 2;
+    OK(cgn_graph_nodes(adopted, nodes, &count));
+    assert_int_equal(count, 1);
+    OK(cgn_node_type_of(nodes[0], &t));
+    assert_int_equal(t, p->type->type);
+    OK(p->type->get(nodes[0], again));
+    assert_true(p->type->desc_same(again, added));
+    assert_int_equal(cgn_node_check_updatable(nodes[0]), CGN_ERROR_NOT_SUPPORTED);
+    OK(cgn_graph_destroy(adopted));
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
 typedef struct scenario {
     const char *name;
     CMUnitTestFunction fn;
+    int updates; /* 1: needs the node type's update functions (not registered otherwise) */
 } scenario;
 
 static const scenario scenarios[] = {
-    {"update_changes_future_instantiations", test_update_changes_future_instantiations},
-    {"owners_released_after_last_user", test_owners_released_after_last_user},
-    {"invalid_update_preserves_state", test_invalid_update_preserves_state},
-    {"driver_failure_preserves_state", test_driver_failure_preserves_state},
-    {"destroyed_node_rejects_update", test_destroyed_node_rejects_update},
-    {"old_driver_rejects_update", test_old_driver_rejects_update},
-    {"empty_update_is_noop", test_empty_update_is_noop},
-    {"wrong_node_type_rejected", test_wrong_node_type_rejected},
-    {"exec_update_changes_that_exec_only", test_exec_update_changes_that_exec_only},
-    {"exec_rules_refuse_before_mutation", test_exec_rules_refuse_before_mutation},
-    {"exec_update_failure_preserves_state", test_exec_update_failure_preserves_state},
-    {"exec_update_after_graph_destroy", test_exec_update_after_graph_destroy},
-    {"exec_refresh_from_graph", test_exec_refresh_from_graph},
-    {"exec_refresh_failure_preserves_state", test_exec_refresh_failure_preserves_state},
-    {"exec_update_launch_loop_is_bounded", test_exec_update_launch_loop_is_bounded},
-    {"exec_destroyed_node_rejected", test_exec_destroyed_node_rejected},
-    {"exec_old_driver_rejects_update", test_exec_old_driver_rejects_update},
-    {"exec_enable_disable", test_exec_enable_disable},
-    {"update_restores_callers_context", test_update_restores_callers_context},
+    {"update_changes_future_instantiations", test_update_changes_future_instantiations, 1},
+    {"owners_released_after_last_user", test_owners_released_after_last_user, 1},
+    {"invalid_update_preserves_state", test_invalid_update_preserves_state, 1},
+    {"driver_failure_preserves_state", test_driver_failure_preserves_state, 1},
+    {"destroyed_node_rejects_update", test_destroyed_node_rejects_update, 1},
+    {"old_driver_rejects_update", test_old_driver_rejects_update, 1},
+    {"empty_update_is_noop", test_empty_update_is_noop, 1},
+    {"wrong_node_type_rejected", test_wrong_node_type_rejected, 1},
+    {"exec_update_changes_that_exec_only", test_exec_update_changes_that_exec_only, 1},
+    {"exec_rules_refuse_before_mutation", test_exec_rules_refuse_before_mutation, 1},
+    {"exec_update_failure_preserves_state", test_exec_update_failure_preserves_state, 1},
+    {"exec_update_after_graph_destroy", test_exec_update_after_graph_destroy, 1},
+    {"exec_refresh_from_graph", test_exec_refresh_from_graph, 1},
+    {"exec_refresh_failure_preserves_state", test_exec_refresh_failure_preserves_state, 1},
+    {"exec_update_launch_loop_is_bounded", test_exec_update_launch_loop_is_bounded, 1},
+    {"exec_destroyed_node_rejected", test_exec_destroyed_node_rejected, 1},
+    {"exec_old_driver_rejects_update", test_exec_old_driver_rejects_update, 1},
+    {"exec_enable_disable", test_exec_enable_disable, 0},
+    {"update_restores_callers_context", test_update_restores_callers_context, 1},
+    {"not_updatable_round_trip", test_not_updatable_round_trip, 0},
 };
 
 int main(void) {
@@ -823,7 +878,7 @@ int main(void) {
         return rc;
     cgn_test_env_close(&probe);
 
-    size_t nsc = sizeof scenarios / sizeof scenarios[0], n = 0, total = 0;
+    size_t nsc = sizeof scenarios / sizeof scenarios[0], n = 0, total = 0, left_out = 0;
     for (size_t t = 0; t < cgn_test_types_count; t++)
         total += cgn_test_types[t]->num_cases * nsc;
     struct CMUnitTest *tests = calloc(total, sizeof *tests);
@@ -833,14 +888,26 @@ int main(void) {
         return 1;
     for (size_t t = 0; t < cgn_test_types_count; t++)
         for (size_t c = 0; c < cgn_test_types[t]->num_cases; c++)
-            for (size_t s = 0; s < nsc; s++, n++) {
+            for (size_t s = 0; s < nsc; s++) {
+                /* Update scenarios for types without updates, and the round trip of types
+                 * without it for the updatable ones, are not registered (counted below). */
+                int updatable = cgn_test_types[t]->update != NULL;
+                int round_trip = scenarios[s].fn == test_not_updatable_round_trip;
+                if (round_trip ? updatable : scenarios[s].updates && !updatable) {
+                    left_out += !round_trip;
+                    continue;
+                }
                 params[n].type = cgn_test_types[t];
                 params[n].tc = &cgn_test_types[t]->cases[c];
                 snprintf(names[n], sizeof names[n], "%s[%s]", scenarios[s].name,
                          params[n].tc->id);
                 tests[n] = (struct CMUnitTest){names[n], scenarios[s].fn, matrix_setup,
                                                matrix_teardown, &params[n]};
+                n++;
             }
+    if (left_out > 0)
+        printf("[ NOTE ] %zu update scenario(s) not registered: their node types are not "
+               "updatable (spec: updatable: false)\n", left_out);
     rc = _cmocka_run_group_tests(cgn_test_backend_selected.name, tests, n, NULL, NULL);
     free(tests);
     free(params);

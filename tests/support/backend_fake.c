@@ -1,4 +1,5 @@
 /* Test backend on the fake driver: buffers are host memory, kernels are host functions. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,9 +175,17 @@ static cgn_kernel fake_unloaded_kernel(cgn_test_env *env) {
     return CGN_FUNCTION((CUfunction)(void *)&gone);
 }
 
+/* A batch memory operation wait that does not hold would hang a GPU: the launch fails. */
 static cgn_status fake_launch(cgn_test_env *env, cgn_exec *exec) {
     (void)env;
-    return cgn_exec_launch(exec, NULL);
+    size_t waits = cgn_fake_unsatisfied_waits();
+    cgn_status st = cgn_exec_launch(exec, NULL);
+    if (st == CGN_OK && cgn_fake_unsatisfied_waits() != waits) {
+        fprintf(stderr, "fake launch: a batch memory operation wait did not hold (a GPU would "
+                        "block forever)\n");
+        return CGN_ERROR_DRIVER;
+    }
+    return st;
 }
 
 static int fake_hold(cgn_test_env *env) {
@@ -226,6 +235,40 @@ static const cgn_driver_table *fake_driver(cgn_test_env *env) {
     return cgn_fake_table();
 }
 
+static CUarray fake_array_create(cgn_test_env *env) {
+    (void)env;
+    CUarray a =
+        cgn_fake_array_create(CGN_TEST_ARRAY_WIDTH, CGN_TEST_ARRAY_HEIGHT, CGN_TEST_ARRAY_DEPTH);
+    if (a == NULL)
+        abort();
+    return a;
+}
+
+static void fake_array_destroy(cgn_test_env *env, CUarray array) {
+    (void)env;
+    if (!cgn_fake_array_destroy(array))
+        abort();
+}
+
+/* The array's bytes, which must be exactly the CGN_TEST_BUF_SIZE the observation holds. */
+static unsigned char *fake_array_bytes(CUarray array) {
+    size_t size = 0;
+    unsigned char *data = cgn_fake_array_data(array, &size);
+    if (data == NULL || size != CGN_TEST_BUF_SIZE)
+        abort();
+    return data;
+}
+
+static void fake_array_read(cgn_test_env *env, CUarray array, void *out) {
+    (void)env;
+    memcpy(out, fake_array_bytes(array), CGN_TEST_BUF_SIZE);
+}
+
+static void fake_array_write(cgn_test_env *env, CUarray array, const void *data) {
+    (void)env;
+    memcpy(fake_array_bytes(array), data, CGN_TEST_BUF_SIZE);
+}
+
 const cgn_test_backend cgn_test_backend_selected = {
     .name = "fake",
     .open = fake_open,
@@ -252,4 +295,8 @@ const cgn_test_backend cgn_test_backend_selected = {
     .launch_observe_waits = fake_observe_waits,
     .driver = fake_driver,
     .release_timeout = 0.0,
+    .array_create = fake_array_create,
+    .array_destroy = fake_array_destroy,
+    .array_read = fake_array_read,
+    .array_write = fake_array_write,
 };

@@ -41,6 +41,12 @@ static struct {
     PFN_cuModuleLoadData_v2000 cuModuleLoadData;
     PFN_cuModuleUnload_v2000 cuModuleUnload;
     PFN_cuModuleGetFunction_v2000 cuModuleGetFunction;
+    /* Test arrays (memcpy_3d): made, filled and read back with 3-D copies. */
+    PFN_cuArray3DCreate_v3020 cuArray3DCreate;
+    PFN_cuArrayDestroy_v2000 cuArrayDestroy;
+    PFN_cuMemcpy3D_v3020 cuMemcpy3D;
+    PFN_cuCtxSynchronize_v2000 cuCtxSynchronize;
+    PFN_cuDeviceGetAttribute_v2000 cuDeviceGetAttribute;
 } gpu;
 
 static void gpu_resolve(void *slot, const char *name, int version) {
@@ -117,10 +123,24 @@ static int gpu_open(cgn_test_env *env) {
     gpu_resolve(&gpu.cuModuleLoadData, "cuModuleLoadData", 2000);
     gpu_resolve(&gpu.cuModuleUnload, "cuModuleUnload", 2000);
     gpu_resolve(&gpu.cuModuleGetFunction, "cuModuleGetFunction", 2000);
+    gpu_resolve(&gpu.cuArray3DCreate, "cuArray3DCreate", 3020);
+    gpu_resolve(&gpu.cuArrayDestroy, "cuArrayDestroy", 2000);
+    gpu_resolve(&gpu.cuMemcpy3D, "cuMemcpy3D", 3020);
+    gpu_resolve(&gpu.cuCtxSynchronize, "cuCtxSynchronize", 2000);
     CGN_CUDA_CHECK(gpu.cuCtxCreate(&gpu.foreign, NULL, 0, gpu.cu.device)); /* pushed */
     CGN_CUDA_CHECK(gpu.cuModuleLoadData(&gpu.foreign_module, cgn_test_kernels_fatbin));
     CUcontext popped;
     CGN_CUDA_CHECK(gpu.cuCtxPopCurrent(&popped)); /* the stack holds the primary context alone */
+    /* Batch memory operation cases write and wait on 64-bit values: say so up front when the
+     * device cannot (CUDA 12+ supports 32-bit stream memory operations everywhere). */
+    gpu_resolve(&gpu.cuDeviceGetAttribute, "cuDeviceGetAttribute", 2000);
+    int mem_ops_64 = 0;
+    CGN_CUDA_CHECK(gpu.cuDeviceGetAttribute(
+        &mem_ops_64, CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, gpu.cu.device));
+    if (!mem_ops_64)
+        printf("GPU tests: this device has no 64-bit stream memory operations "
+               "(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS): the batch-write64, "
+               "batch-several and batch-wait64 cases will fail\n");
     atexit(gpu_shutdown);
     signal(SIGSEGV, gpu_crashed);
     signal(SIGBUS, gpu_crashed);
@@ -235,14 +255,6 @@ static cgn_kernel gpu_unloaded_kernel(cgn_test_env *env) {
     return CGN_FUNCTION(f);
 }
 
-static cgn_status gpu_launch(cgn_test_env *env, cgn_exec *exec) {
-    (void)env;
-    cgn_status st = cgn_exec_launch(exec, gpu.stream);
-    if (st == CGN_OK)
-        CGN_CUDA_CHECK(gpu.cu.cuStreamSynchronize(gpu.stream));
-    return st;
-}
-
 static double gpu_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -252,6 +264,28 @@ static double gpu_now(void) {
 static void gpu_pause(long ns) {
     struct timespec pause = {0, ns};
     nanosleep(&pause, NULL);
+}
+
+/* Launches and waits for completion. A launch completes in milliseconds; one still running
+ * after 30 s is stuck (a batch memory operation wait that never holds blocks its stream for
+ * good, and nothing can unblock it): the test fails at once instead of hanging. */
+static cgn_status gpu_launch(cgn_test_env *env, cgn_exec *exec) {
+    (void)env;
+    cgn_status st = cgn_exec_launch(exec, gpu.stream);
+    if (st != CGN_OK)
+        return st;
+    double deadline = gpu_now() + 30.0;
+    CUresult r;
+    while ((r = gpu.cu.cuStreamQuery(gpu.stream)) == CUDA_ERROR_NOT_READY) {
+        if (gpu_now() > deadline) {
+            fprintf(stderr, "gpu launch: not complete after 30 s (a batch memory operation "
+                            "wait that never holds?)\n");
+            abort();
+        }
+        gpu_pause(20000);
+    }
+    CGN_CUDA_CHECK(r);
+    return st;
 }
 
 /* A full barrier after host writes to the flags wait_flag polls. gcc refuses
@@ -376,6 +410,65 @@ static void gpu_sync(cgn_test_env *env) {
     CGN_CUDA_CHECK(gpu.cu.cuStreamSynchronize(gpu.stream));
 }
 
+static CUarray gpu_array_create(cgn_test_env *env) {
+    (void)env;
+    CUDA_ARRAY3D_DESCRIPTOR desc;
+    memset(&desc, 0, sizeof desc);
+    desc.Width = CGN_TEST_ARRAY_WIDTH; /* elements of one unsigned byte */
+    desc.Height = CGN_TEST_ARRAY_HEIGHT;
+    desc.Depth = CGN_TEST_ARRAY_DEPTH;
+    desc.Format = CU_AD_FORMAT_UNSIGNED_INT8;
+    desc.NumChannels = 1;
+    CUarray a;
+    CGN_CUDA_CHECK(gpu.cuArray3DCreate(&a, &desc));
+    return a;
+}
+
+static void gpu_array_destroy(cgn_test_env *env, CUarray array) {
+    (void)env;
+    CGN_CUDA_CHECK(gpu.cuArrayDestroy(array));
+}
+
+/* The whole array to or from CGN_TEST_BUF_SIZE host bytes, row by row, slice by slice. */
+static void gpu_array_copy(CUarray array, void *host, int to_array) {
+    CUDA_MEMCPY3D c;
+    memset(&c, 0, sizeof c);
+    if (to_array) {
+        c.srcMemoryType = CU_MEMORYTYPE_HOST;
+        c.srcHost = host;
+        c.srcPitch = CGN_TEST_ARRAY_WIDTH;
+        c.srcHeight = CGN_TEST_ARRAY_HEIGHT;
+        c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+        c.dstArray = array;
+    } else {
+        c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+        c.srcArray = array;
+        c.dstMemoryType = CU_MEMORYTYPE_HOST;
+        c.dstHost = host;
+        c.dstPitch = CGN_TEST_ARRAY_WIDTH;
+        c.dstHeight = CGN_TEST_ARRAY_HEIGHT;
+    }
+    c.WidthInBytes = CGN_TEST_ARRAY_WIDTH;
+    c.Height = CGN_TEST_ARRAY_HEIGHT;
+    c.Depth = CGN_TEST_ARRAY_DEPTH;
+    CGN_CUDA_CHECK(gpu.cuMemcpy3D(&c));
+    /* From pageable memory the copy may return before the device has the bytes: finish it
+     * before a launch on the (non-blocking) test stream reads the array. */
+    CGN_CUDA_CHECK(gpu.cuCtxSynchronize());
+}
+
+static void gpu_array_read(cgn_test_env *env, CUarray array, void *out) {
+    (void)env;
+    gpu_array_copy(array, out, 0);
+}
+
+static void gpu_array_write(cgn_test_env *env, CUarray array, const void *data) {
+    (void)env;
+    unsigned char bytes[CGN_TEST_BUF_SIZE];
+    memcpy(bytes, data, sizeof bytes);
+    gpu_array_copy(array, bytes, 1);
+}
+
 static const cgn_driver_table *gpu_driver(cgn_test_env *env) {
     (void)env;
     return cgn_driver_real();
@@ -407,4 +500,8 @@ const cgn_test_backend cgn_test_backend_selected = {
     .launch_observe_waits = gpu_observe_waits,
     .driver = gpu_driver,
     .release_timeout = 5.0,
+    .array_create = gpu_array_create,
+    .array_destroy = gpu_array_destroy,
+    .array_read = gpu_array_read,
+    .array_write = gpu_array_write,
 };

@@ -47,7 +47,8 @@ typedef struct cgn_test_type {
     cgn_status (*exec_update)(cgn_exec *exec, cgn_node *node, const void *update);
     cgn_status (*exec_get)(const cgn_exec *exec, const cgn_node *node, void *desc_out);
     void (*update_from_desc)(void *update, const void *desc);
-    int (*desc_equal)(const void *a, const void *b);
+    int (*desc_equal)(const void *a, const void *b); /* output fields left out */
+    int (*desc_same)(const void *a, const void *b);  /* desc_equal and the output fields */
     const cgn_test_case *cases;
     size_t num_cases;
 } cgn_test_type;

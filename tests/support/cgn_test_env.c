@@ -34,6 +34,8 @@ int cgn_test_env_open(cgn_test_env *env) {
     cgn_test_current_env = env;
     for (int i = 0; i < CGN_TEST_NUM_HOST_BUFS; i++)
         env->host[i] = env->backend->alloc_host(env, CGN_TEST_BUF_SIZE);
+    for (int i = 0; i < CGN_TEST_NUM_ARRAYS; i++)
+        env->array[i] = env->backend->array_create(env);
     for (int i = 0; i < CGN_TEST_NUM_EVENTS; i++)
         env->event[i] = env->backend->event_create(env);
     for (int i = 0; i < CGN_TEST_NUM_BUFS; i++) {
@@ -84,15 +86,77 @@ void cgn_test_env_drop_owners(cgn_test_env *env) {
         }
 }
 
+static void cgn_test_check(cgn_status st, const char *what) {
+    if (st != CGN_OK) {
+        fprintf(stderr, "test env: %s: %s (%s)\n", what, cgn_status_name(st), cgn_last_error());
+        abort();
+    }
+}
+
+/* Instantiates g, launches it once (waiting for it) and destroys both. */
+static void cgn_test_run_once(cgn_test_env *env, cgn_graph *g, const char *what) {
+    cgn_exec *e;
+    cgn_test_check(cgn_graph_instantiate(g, &e), what);
+    cgn_test_check(env->backend->launch(env, e), what);
+    cgn_test_check(cgn_exec_destroy(e), what);
+    cgn_test_check(cgn_graph_destroy(g), what);
+}
+
+CUdeviceptr cgn_test_graph_alloc(cgn_test_env *env, int i) {
+    if (env->galloc[i] == 0) {
+        cgn_graph *g;
+        cgn_node *n;
+        cgn_mem_alloc_desc d = CGN_MEM_ALLOC_DESC_INIT;
+        d.bytesize = CGN_TEST_BUF_SIZE;
+        cgn_test_check(cgn_graph_create(&g), "graph allocation");
+        cgn_test_check(cgn_graph_add_mem_alloc(g, NULL, 0, &d, &n), "graph allocation");
+        cgn_test_check(cgn_mem_alloc_node_get(n, &d), "graph allocation");
+        cgn_test_run_once(env, g, "graph allocation");
+        env->galloc[i] = d.dptr;
+        env->galloc_freed[i] = 0;
+    }
+    return env->galloc[i];
+}
+
+void cgn_test_graph_free(cgn_test_env *env, CUdeviceptr dptr) {
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_mem_free_desc d = CGN_MEM_FREE_DESC_INIT;
+    d.dptr = dptr;
+    cgn_test_check(cgn_graph_create(&g), "graph free");
+    cgn_test_check(cgn_graph_add_mem_free(g, NULL, 0, &d, &n), "graph free");
+    cgn_test_run_once(env, g, "graph free");
+}
+
+void cgn_test_launched(cgn_test_env *env, cgn_node_type type, const void *desc) {
+    if (type == CGN_NODE_MEM_ALLOC) {
+        cgn_test_graph_free(env, ((const cgn_mem_alloc_desc *)desc)->dptr);
+    } else if (type == CGN_NODE_MEM_FREE) {
+        for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+            if (env->galloc[i] == ((const cgn_mem_free_desc *)desc)->dptr)
+                env->galloc_freed[i] = 1;
+    }
+}
+
 void cgn_test_env_close(cgn_test_env *env) {
+    for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+        if (env->galloc[i] != 0 && !env->galloc_freed[i])
+            cgn_test_graph_free(env, env->galloc[i]);
     cgn_test_env_drop_owners(env);
     cgn_collect();
     for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
         env->backend->free(env, env->buf[i]);
     for (int i = 0; i < CGN_TEST_NUM_HOST_BUFS; i++)
         env->backend->free_host(env, env->host[i]);
+    for (int i = 0; i < CGN_TEST_NUM_ARRAYS; i++)
+        env->backend->array_destroy(env, env->array[i]);
     for (int i = 0; i < CGN_TEST_NUM_EVENTS; i++)
         env->backend->event_destroy(env, env->event[i]);
+    while (env->mem_op_blocks != NULL) {
+        void *next = *(void **)env->mem_op_blocks;
+        free(env->mem_op_blocks);
+        env->mem_op_blocks = next;
+    }
     env->backend->close(env);
     cgn_test_current_env = NULL;
 }
@@ -144,6 +208,12 @@ void *cgn_test_host_ptr(cgn_test_env *env, int i) {
     if (i < 0 || i >= CGN_TEST_NUM_HOST_BUFS)
         abort();
     return env->host[i];
+}
+
+CUarray cgn_test_array(cgn_test_env *env, int i) {
+    if (i < 0 || i >= CGN_TEST_NUM_ARRAYS)
+        abort();
+    return env->array[i];
 }
 
 CUevent cgn_test_event(cgn_test_env *env, int i) {
@@ -224,13 +294,51 @@ cgn_arg *cgn_test_args(cgn_test_env *env, size_t n) {
     return a;
 }
 
+/* Each block: the list link, then the operations (aligned as malloc aligns). */
+typedef struct cgn_test_mem_op_block {
+    void *next;
+    CUstreamBatchMemOpParams ops[];
+} cgn_test_mem_op_block;
+
+CUstreamBatchMemOpParams *cgn_test_mem_ops(cgn_test_env *env, size_t n) {
+    cgn_test_mem_op_block *b = malloc(sizeof *b + (n ? n : 1) * sizeof b->ops[0]);
+    if (b == NULL)
+        abort();
+    b->next = env->mem_op_blocks;
+    env->mem_op_blocks = b;
+    for (size_t i = 0; i < n; i++)
+        b->ops[i] = cgn_test_mem_op(env, CU_STREAM_MEM_OP_WRITE_VALUE_32, 0, 0, 0, 0);
+    return b->ops;
+}
+
+/* As cgn keeps them: every byte the type does not use zero. */
+CUstreamBatchMemOpParams cgn_test_mem_op(cgn_test_env *env, CUstreamBatchMemOpType type, int buf,
+                                         size_t offset, uint64_t value, unsigned flags) {
+    CUstreamBatchMemOpParams op;
+    memset(&op, 0, sizeof op);
+    op.operation = type;
+    if (type == CU_STREAM_MEM_OP_BARRIER) {
+        op.memoryBarrier.flags = flags;
+    } else if (type == CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES) {
+        op.flushRemoteWrites.flags = flags;
+    } else { /* writeValue and waitValue share the layout */
+        op.writeValue.address = cgn_test_buf(env, buf) + offset;
+        if (type == CU_STREAM_MEM_OP_WRITE_VALUE_64 || type == CU_STREAM_MEM_OP_WAIT_VALUE_64)
+            op.writeValue.value64 = value;
+        else
+            op.writeValue.value = (cuuint32_t)value;
+        op.writeValue.flags = flags;
+    }
+    return op;
+}
+
 /* ---- the model: what each node type does ------------------------------------------------- */
 
 typedef unsigned char cgn_test_regions[CGN_TEST_NUM_REGIONS][CGN_TEST_BUF_SIZE];
 
 /* The region (device buffers first, then host buffers) holding p, and p's offset in it. */
 static int cgn_test_region_of(cgn_test_env *env, uintptr_t p, size_t *offset) {
-    for (int i = 0; i < CGN_TEST_NUM_REGIONS; i++) {
+    for (int i = 0; i < CGN_TEST_NUM_BUFS + CGN_TEST_NUM_HOST_BUFS; i++) {
         uintptr_t base = i < CGN_TEST_NUM_BUFS ? (uintptr_t)env->buf[i]
                                                : (uintptr_t)env->host[i - CGN_TEST_NUM_BUFS];
         if (p >= base && p < base + CGN_TEST_BUF_SIZE) {
@@ -281,6 +389,59 @@ static void cgn_test_predict_memcpy(cgn_test_env *env, const cgn_memcpy_desc *d,
     unsigned char bytes[CGN_TEST_BUF_SIZE];
     memcpy(bytes, &expected[src][src_at], d->size);
     cgn_test_put(expected, dst, dst_at, bytes, d->size);
+}
+
+/* One operand of a 2-D/3-D copy: its region, and where its first row and slice start. */
+typedef struct cgn_test_operand {
+    int region;
+    size_t at, pitch, height;
+} cgn_test_operand;
+
+static cgn_test_operand cgn_test_copy_operand(cgn_test_env *env, CUdeviceptr address,
+                                              CUarray array, size_t x, size_t y, size_t z,
+                                              size_t pitch, size_t height,
+                                              const cgn_memcpy_3d_desc *d) {
+    cgn_test_operand o = {0, 0, pitch, height};
+    if (array != NULL) {
+        int i = 0;
+        while (i < CGN_TEST_NUM_ARRAYS && env->array[i] != array)
+            i++;
+        if (i == CGN_TEST_NUM_ARRAYS || x + d->width_in_bytes > CGN_TEST_ARRAY_WIDTH ||
+            y + d->height > CGN_TEST_ARRAY_HEIGHT || z + d->depth > CGN_TEST_ARRAY_DEPTH) {
+            fprintf(stderr, "test model: not a test array, or a copy outside it\n");
+            abort();
+        }
+        o.region = CGN_TEST_NUM_BUFS + CGN_TEST_NUM_HOST_BUFS + i;
+        o.pitch = CGN_TEST_ARRAY_WIDTH;
+        o.height = CGN_TEST_ARRAY_HEIGHT;
+    } else {
+        o.region = cgn_test_buffer_of(env, address, &o.at);
+    }
+    o.at += x + (z * o.height + y) * o.pitch;
+    return o;
+}
+
+/* Row by row, slice by slice, as cuMemcpy3D addresses them. */
+static void cgn_test_predict_memcpy_3d(cgn_test_env *env, const cgn_memcpy_3d_desc *d,
+                                       cgn_test_regions expected) {
+    cgn_test_operand s = cgn_test_copy_operand(env, d->src, d->src_array, d->src_x_in_bytes,
+                                               d->src_y, d->src_z, d->src_pitch,
+                                               d->src_height, d);
+    cgn_test_operand t = cgn_test_copy_operand(env, d->dst, d->dst_array, d->dst_x_in_bytes,
+                                               d->dst_y, d->dst_z, d->dst_pitch,
+                                               d->dst_height, d);
+    cgn_test_regions before;
+    memcpy(before, expected, sizeof before); /* the copy reads what the launch started with */
+    for (size_t z = 0; z < d->depth; z++)
+        for (size_t y = 0; y < d->height; y++) {
+            size_t from = s.at + (z * s.height + y) * s.pitch;
+            size_t to = t.at + (z * t.height + y) * t.pitch;
+            if (from + d->width_in_bytes > CGN_TEST_BUF_SIZE) {
+                fprintf(stderr, "test model: copy reads outside the test buffers\n");
+                abort();
+            }
+            cgn_test_put(expected, t.region, to, &before[s.region][from], d->width_in_bytes);
+        }
 }
 
 static int cgn_test_is_kernel(cgn_test_env *env, cgn_kernel k, const char *name) {
@@ -370,6 +531,11 @@ void cgn_test_model_memcpy(cgn_test_env *env, const void *desc, cgn_test_observa
     cgn_test_predict_memcpy(env, desc, expected->mem);
 }
 
+void cgn_test_model_memcpy_3d(cgn_test_env *env, const void *desc,
+                              cgn_test_observation *expected) {
+    cgn_test_predict_memcpy_3d(env, desc, expected->mem);
+}
+
 void cgn_test_model_host_callback(cgn_test_env *env, const void *desc,
                                   cgn_test_observation *expected) {
     cgn_test_predict_host(env, desc, expected);
@@ -384,6 +550,24 @@ void cgn_test_model_event_record(cgn_test_env *env, const void *desc,
 void cgn_test_model_event_wait(cgn_test_env *env, const void *desc,
                                cgn_test_observation *expected) {
     expected->waited[cgn_test_event_index(env, ((const cgn_event_wait_desc *)desc)->event)] = 1;
+}
+
+/* Writes store their values in order (little-endian, as on the host); waits, flushes and
+ * barriers change no buffer (the cases make every wait hold). */
+void cgn_test_model_batch_mem_op(cgn_test_env *env, const void *desc,
+                                 cgn_test_observation *expected) {
+    const cgn_batch_mem_op_desc *d = desc;
+    for (uint32_t i = 0; i < d->num_ops; i++) {
+        const CUstreamBatchMemOpParams *op = &d->ops[i];
+        size_t at = 0;
+        if (op->operation == CU_STREAM_MEM_OP_WRITE_VALUE_32) {
+            int b = cgn_test_buffer_of(env, op->writeValue.address, &at);
+            cgn_test_put(expected->mem, b, at, &op->writeValue.value, 4);
+        } else if (op->operation == CU_STREAM_MEM_OP_WRITE_VALUE_64) {
+            int b = cgn_test_buffer_of(env, op->writeValue.address, &at);
+            cgn_test_put(expected->mem, b, at, &op->writeValue.value64, 8);
+        }
+    }
 }
 
 /* A test child graph fills its buffer (cgn_test_graph_fill). */
@@ -401,6 +585,18 @@ void cgn_test_model_child_graph(cgn_test_env *env, const void *desc,
     cgn_test_predict_memset(env, &fill, expected->mem);
 }
 
+/* Allocation and free nodes change no test buffer: a launch must succeed and change nothing
+ * (what they allocate or free is not observed beyond that; cgn_test_launched frees it). */
+void cgn_test_model_mem_alloc(cgn_test_env *env, const void *desc,
+                              cgn_test_observation *expected) {
+    (void)env, (void)desc, (void)expected;
+}
+
+void cgn_test_model_mem_free(cgn_test_env *env, const void *desc,
+                             cgn_test_observation *expected) {
+    (void)env, (void)desc, (void)expected;
+}
+
 void cgn_test_predict(cgn_test_env *env, cgn_node_type type, const void *desc,
                       cgn_test_observation *expected) {
     /* Empty and CUDA-only nodes have no cases, so no model. */
@@ -412,8 +608,8 @@ void cgn_test_predict(cgn_test_env *env, cgn_node_type type, const void *desc,
 }
 
 void cgn_test_initial_contents(unsigned char contents[CGN_TEST_NUM_REGIONS][CGN_TEST_BUF_SIZE]) {
-    /* Region bases 0x80, 0xc0, 0x00, 0x40 (device), 0xa0, 0xe0 (host): distinct mod 256, so
-     * at every offset every region holds a different byte. */
+    /* Region bases 0x80, 0xc0, 0x00, 0x40 (device), 0xa0, 0xe0 (host), 0x20, 0x60 (arrays):
+     * distinct mod 256, so at every offset every region holds a different byte. */
     for (int i = 0; i < CGN_TEST_NUM_REGIONS; i++)
         for (int k = 0; k < CGN_TEST_BUF_SIZE; k++)
             contents[i][k] = (unsigned char)(0x80 + i * CGN_TEST_BUF_SIZE + k +
@@ -425,6 +621,9 @@ static void cgn_test_fill_regions(cgn_test_env *env, cgn_test_regions contents) 
         env->backend->write(env, env->buf[i], contents[i], CGN_TEST_BUF_SIZE);
     for (int i = 0; i < CGN_TEST_NUM_HOST_BUFS; i++)
         memcpy(env->host[i], contents[CGN_TEST_NUM_BUFS + i], CGN_TEST_BUF_SIZE);
+    for (int i = 0; i < CGN_TEST_NUM_ARRAYS; i++)
+        env->backend->array_write(env, env->array[i],
+                                  contents[CGN_TEST_NUM_BUFS + CGN_TEST_NUM_HOST_BUFS + i]);
 }
 
 static void cgn_test_read_regions(cgn_test_env *env, cgn_test_regions out) {
@@ -432,6 +631,9 @@ static void cgn_test_read_regions(cgn_test_env *env, cgn_test_regions out) {
         env->backend->read(env, env->buf[i], out[i], CGN_TEST_BUF_SIZE);
     for (int i = 0; i < CGN_TEST_NUM_HOST_BUFS; i++)
         memcpy(out[CGN_TEST_NUM_BUFS + i], env->host[i], CGN_TEST_BUF_SIZE);
+    for (int i = 0; i < CGN_TEST_NUM_ARRAYS; i++)
+        env->backend->array_read(env, env->array[i],
+                                 out[CGN_TEST_NUM_BUFS + CGN_TEST_NUM_HOST_BUFS + i]);
 }
 
 /* Prints the first difference; 1 when none. */
@@ -440,9 +642,10 @@ static int cgn_test_compare(const cgn_test_observation *got, const cgn_test_obse
     for (int i = 0; i < CGN_TEST_NUM_REGIONS; i++)
         for (int k = 0; k < CGN_TEST_BUF_SIZE; k++)
             if (got->mem[i][k] != want->mem[i][k]) {
-                fprintf(stderr, "%s: %s buffer %d byte %d is 0x%02x, expected 0x%02x\n", label,
-                        i < CGN_TEST_NUM_BUFS ? "device" : "host",
-                        i < CGN_TEST_NUM_BUFS ? i : i - CGN_TEST_NUM_BUFS, k, got->mem[i][k],
+                int host = i - CGN_TEST_NUM_BUFS, array = host - CGN_TEST_NUM_HOST_BUFS;
+                fprintf(stderr, "%s: %s %d byte %d is 0x%02x, expected 0x%02x\n", label,
+                        host < 0 ? "device buffer" : array < 0 ? "host buffer" : "array",
+                        host < 0 ? i : array < 0 ? host : array, k, got->mem[i][k],
                         want->mem[i][k]);
                 return 0;
             }

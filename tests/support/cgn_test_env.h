@@ -13,8 +13,15 @@
 
 #define CGN_TEST_NUM_BUFS 4      /* device buffers, "buf:N"; owner N goes with buffer N */
 #define CGN_TEST_NUM_HOST_BUFS 2 /* host buffers, "host:N" */
-/* Every buffer a launch may read or write: the device buffers, then the host buffers. */
-#define CGN_TEST_NUM_REGIONS (CGN_TEST_NUM_BUFS + CGN_TEST_NUM_HOST_BUFS)
+/* CUDA arrays, "array:N": unsigned bytes, ARRAY_WIDTH wide, ARRAY_HEIGHT rows, ARRAY_DEPTH
+ * slices (CGN_TEST_BUF_SIZE bytes in all). */
+#define CGN_TEST_NUM_ARRAYS 2
+#define CGN_TEST_ARRAY_WIDTH 8
+#define CGN_TEST_ARRAY_HEIGHT 4
+#define CGN_TEST_ARRAY_DEPTH 2
+/* Every buffer a launch may read or write: the device buffers, the host buffers, then the
+ * arrays (their bytes row by row, slice by slice). */
+#define CGN_TEST_NUM_REGIONS (CGN_TEST_NUM_BUFS + CGN_TEST_NUM_HOST_BUFS + CGN_TEST_NUM_ARRAYS)
 #define CGN_TEST_BUF_SIZE 64
 #define CGN_TEST_NUM_EVENTS 2 /* "event:N" */
 #define CGN_TEST_MAX_CALLS 8  /* host callback runs logged per launch */
@@ -73,6 +80,12 @@ typedef struct cgn_test_backend {
     const cgn_driver_table *(*driver)(cgn_test_env *env);
     /* Seconds to wait for CUDA's asynchronous user-object destructors. */
     double release_timeout;
+    /* A test array (CGN_TEST_ARRAY_*), its destruction, and all its bytes read or written
+     * (CGN_TEST_BUF_SIZE, row by row, slice by slice). */
+    CUarray (*array_create)(cgn_test_env *env);
+    void (*array_destroy)(cgn_test_env *env, CUarray array);
+    void (*array_read)(cgn_test_env *env, CUarray array, void *out);
+    void (*array_write)(cgn_test_env *env, CUarray array, const void *data);
 } cgn_test_backend;
 
 /* One run of a test host callback: which callback, and the first byte of its argument. */
@@ -87,6 +100,7 @@ struct cgn_test_env {
     void *backend_state;
     CUdeviceptr buf[CGN_TEST_NUM_BUFS];
     unsigned char *host[CGN_TEST_NUM_HOST_BUFS];
+    CUarray array[CGN_TEST_NUM_ARRAYS];
     CUevent event[CGN_TEST_NUM_EVENTS];
     cgn_owner *owner[CGN_TEST_NUM_BUFS];
     int owner_held[CGN_TEST_NUM_BUFS]; /* 1 while the env holds its own reference */
@@ -105,6 +119,11 @@ struct cgn_test_env {
      * after the graph is destroyed, so the model can still tell which one a desc names. */
     cgn_graph *graph[CGN_TEST_NUM_BUFS];
     const cgn_graph *graph_id[CGN_TEST_NUM_BUFS];
+    /* Test graph allocations ("galloc:N"), made on first use; freed at close unless a launch
+     * freed them (cgn_test_launched). */
+    CUdeviceptr galloc[CGN_TEST_NUM_BUFS];
+    int galloc_freed[CGN_TEST_NUM_BUFS];
+    void *mem_op_blocks; /* cgn_test_mem_ops arrays, a list freed when the env closes */
 };
 
 extern const cgn_test_backend cgn_test_backend_selected;
@@ -116,6 +135,8 @@ CUdeviceptr cgn_test_host(cgn_test_env *env, int i);
 /* Host buffer i as a pointer ("host:N" of a void * field). */
 void *cgn_test_host_ptr(cgn_test_env *env, int i);
 CUevent cgn_test_event(cgn_test_env *env, int i);
+/* Test array i ("array:N" of a CUarray field). */
+CUarray cgn_test_array(cgn_test_env *env, int i);
 /* A test host callback by name: record_a or record_b. */
 CUhostFn cgn_test_callback(cgn_test_env *env, const char *name);
 /* A copy of `size` bytes in the env's arena (a non-NULL pointer even for size 0). */
@@ -125,9 +146,24 @@ cgn_owner *cgn_test_owner(cgn_test_env *env, int i);
  * owner i. cgn_test_env_drop_owners destroys it, so only embedded copies keep the owner. */
 cgn_graph *cgn_test_graph(cgn_test_env *env, int i);
 cgn_kernel cgn_test_kernel(cgn_test_env *env, const char *name);
+/* Test graph allocation i ("galloc:N"): 64 bytes of device 0 allocated by the allocation node
+ * of a helper graph, launched once and destroyed (the memory stays allocated). */
+CUdeviceptr cgn_test_graph_alloc(cgn_test_env *env, int i);
+/* Frees a graph allocation by launching a helper graph with one free node. */
+void cgn_test_graph_free(cgn_test_env *env, CUdeviceptr dptr);
+/* After one launch of an executable holding the node `desc` (as read back, outputs included)
+ * describes: frees what an allocation node allocated, and records that a free node freed its
+ * test graph allocation, so that the next launch (or the env's close) does not fail. */
+void cgn_test_launched(cgn_test_env *env, cgn_node_type type, const void *desc);
 cgn_arg cgn_test_arg_buf(cgn_test_env *env, int i, int owned);
 cgn_arg cgn_test_arg_u32(cgn_test_env *env, uint32_t value);
 cgn_arg *cgn_test_args(cgn_test_env *env, size_t n);
+/* n batch memory operations (non-NULL for n = 0), kept until the env closes; each starts as
+ * a 32-bit write of 0 to buf:0 (the form {many: N} gives n of). */
+CUstreamBatchMemOpParams *cgn_test_mem_ops(cgn_test_env *env, size_t n);
+/* One operation on test buffer `buf` (-1: none, for a flush or barrier), `offset` bytes in. */
+CUstreamBatchMemOpParams cgn_test_mem_op(cgn_test_env *env, CUstreamBatchMemOpType type, int buf,
+                                         size_t offset, uint64_t value, unsigned flags);
 
 /* Env lifecycle: buffers, events, owners and the backend. 0, or 77 to skip. */
 int cgn_test_env_open(cgn_test_env *env);

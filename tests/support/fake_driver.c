@@ -51,7 +51,8 @@ enum fake_kind {
     KIND_UOBJ,
     KIND_FUNC, /* one of a fake_kernel's CUfunction handles */
     KIND_KERN, /* a fake_kernel's CUkernel handle */
-    KIND_EVENT
+    KIND_EVENT,
+    KIND_ARRAY /* a CUDA array (cgn_fake_array_create) */
 };
 
 typedef struct fake_graph fake_graph;
@@ -90,6 +91,7 @@ typedef struct fake_payload {
     size_t extra_size;        /* the getter's CU_LAUNCH_PARAM_BUFFER_SIZE value */
     void *extra_form[5];      /* the getter's extra array, pointing at arg_bytes */
     fake_graph *child;        /* child graph nodes: the embedded graph, p.graph.graph */
+    CUstreamBatchMemOpParams *mem_ops; /* batch mem op nodes: p.memOp.paramArray, owned */
 } fake_payload;
 
 struct fake_node {
@@ -121,6 +123,7 @@ typedef struct fake_ref_list {
 } fake_ref_list;
 
 struct fake_graph {
+    uint64_t id;       /* unique for the fake's lifetime (executables name their source by it) */
     int snapshot;      /* part of an executable: never accepted as a CUgraph argument */
     fake_node *parent; /* the child graph node embedding this graph, or NULL */
     fake_node **nodes; /* insertion order, which is also a topological order */
@@ -134,7 +137,15 @@ typedef struct fake_exec {
     size_t in_flight; /* of those, not completed yet */
     size_t running;   /* launches whose nodes are running now (host nodes may call back in) */
     int destroyed;    /* cuGraphExecDestroy ran while launches were in flight or running */
+    uint64_t source_id;        /* the graph it was instantiated from */
+    unsigned long long flags;  /* its instantiation flags */
 } fake_exec;
+
+/* A graph allocation not freed yet: made by a launch of `exec` (NULL once it is destroyed). */
+typedef struct fake_unfreed {
+    CUdeviceptr dptr;
+    const fake_exec *exec;
+} fake_unfreed;
 
 typedef struct fake_event {
     int records;       /* event record nodes run */
@@ -179,10 +190,14 @@ static struct fake_state {
     int hold;             /* cgn_fake_hold_completion */
     int exec_update_refs; /* cgn_fake_set_exec_update_refs */
     size_t crash_prone;   /* cgn_fake_crash_prone_calls */
+    size_t unsatisfied_waits; /* cgn_fake_unsatisfied_waits */
     fake_launch *launches; /* in flight, oldest first (so in increasing seq) */
     size_t num_launches, cap_launches;
     uint64_t next_seq, completed_seq; /* every launch up to completed_seq has completed */
     uint64_t next_alloc;  /* memory allocation nodes: addresses handed out so far */
+    fake_unfreed *unfreed; /* graph allocations launched and not freed since */
+    size_t num_unfreed, cap_unfreed;
+    const fake_exec *running_exec; /* the executable cuGraphLaunch is running */
 } S = {.version = FAKE_DEFAULT_VERSION, .epoch = 1, .next_id = 1};
 
 static cgn_driver_table TABLE;
@@ -387,6 +402,17 @@ static fake_event *lookup_event(CUevent h)
     return reg_kind(h) == KIND_EVENT ? (fake_event *)h : NULL;
 }
 
+/* A CUDA array of bytes: `width` bytes a row, `height` rows a slice, `depth` slices. */
+typedef struct fake_array {
+    size_t width, height, depth;
+    unsigned char data[];
+} fake_array;
+
+static fake_array *lookup_array(CUarray h)
+{
+    return reg_kind(h) == KIND_ARRAY ? (fake_array *)h : NULL;
+}
+
 static fake_khandle *lookup_fhandle(CUfunction h)
 {
     return reg_kind(h) == KIND_FUNC ? (fake_khandle *)h : NULL;
@@ -534,6 +560,7 @@ static fake_graph *graph_new(int snapshot)
     if (!g)
         return NULL;
     g->snapshot = snapshot;
+    g->id = S.next_id++;
     if (!reg_add(g, KIND_GRAPH)) {
         free(g);
         return NULL;
@@ -815,8 +842,10 @@ static void payload_free_storage(fake_payload *pl)
 {
     free(pl->arg_bytes);
     free(pl->arg_ptrs);
+    free(pl->mem_ops);
     pl->arg_bytes = NULL;
     pl->arg_ptrs = NULL;
+    pl->mem_ops = NULL;
 }
 
 static void payload_free(fake_payload *pl)
@@ -880,7 +909,16 @@ static CUresult build_memset(const CUDA_MEMSET_NODE_PARAMS_v2 *in, fake_payload 
 
 static int memtype_supported(CUmemorytype t)
 {
-    return t == CU_MEMORYTYPE_HOST || t == CU_MEMORYTYPE_DEVICE || t == CU_MEMORYTYPE_UNIFIED;
+    return t == CU_MEMORYTYPE_HOST || t == CU_MEMORYTYPE_DEVICE || t == CU_MEMORYTYPE_UNIFIED ||
+           t == CU_MEMORYTYPE_ARRAY;
+}
+
+/* An array operand must be a live array and the copy must stay inside it. */
+static int memcpy_array_ok(CUarray h, size_t x, size_t y, size_t z, const CUDA_MEMCPY3D *c)
+{
+    const fake_array *a = lookup_array(h);
+    return a && x <= a->width && c->WidthInBytes <= a->width - x && y <= a->height &&
+           c->Height <= a->height - y && z <= a->depth && c->Depth <= a->depth - z;
 }
 
 /* The fake's address for one side of a copy: every CUdeviceptr is a host address. */
@@ -912,10 +950,28 @@ static unsigned int memory_type_of(uintptr_t p)
 
 /* What the driver accepts: a DEVICE operand must be memory it knows (device, managed, or pinned
  * host memory, which unified addressing maps), and a HOST operand must not be device memory. */
+/* An address an allocation node handed out. */
+static int fake_is_graph_alloc(CUdeviceptr p)
+{
+    if (p < FAKE_ALLOC_BASE + FAKE_ALLOC_STRIDE || (p - FAKE_ALLOC_BASE) % FAKE_ALLOC_STRIDE)
+        return 0;
+    return (p - FAKE_ALLOC_BASE) / FAKE_ALLOC_STRIDE <= S.next_alloc;
+}
+
+/* An address inside the range reserved for an allocation the fake handed out: device memory
+ * the driver accepts as a copy operand, although cuPointerGetAttribute does not know it (a
+ * GPU maps a graph allocation at its first launch only) and the fake never backs it. */
+static int fake_in_graph_alloc(CUdeviceptr p)
+{
+    if (p < FAKE_ALLOC_BASE + FAKE_ALLOC_STRIDE)
+        return 0;
+    return (p - FAKE_ALLOC_BASE) / FAKE_ALLOC_STRIDE <= S.next_alloc;
+}
+
 static int memcpy_operand_ok(CUmemorytype t, const void *host, CUdeviceptr device)
 {
     if (t == CU_MEMORYTYPE_DEVICE)
-        return memory_type_of((uintptr_t)device) != 0;
+        return memory_type_of((uintptr_t)device) != 0 || fake_in_graph_alloc(device);
     if (t == CU_MEMORYTYPE_HOST)
         return memory_type_of((uintptr_t)host) != CU_MEMORYTYPE_DEVICE;
     return 1;
@@ -930,14 +986,21 @@ static CUresult build_memcpy(const CUDA_MEMCPY_NODE_PARAMS *in, fake_payload *ou
         return CUDA_ERROR_INVALID_VALUE; /* arrays are not modelled */
     if (c->Height == 0 || c->Depth == 0)
         return CUDA_ERROR_INVALID_VALUE; /* a 1-D copy has Height = Depth = 1 */
-    if (!memcpy_shape_ok(c->srcXInBytes, c->srcY, c->srcPitch, c->srcHeight, c) ||
-        !memcpy_shape_ok(c->dstXInBytes, c->dstY, c->dstPitch, c->dstHeight, c))
+    int src_array = c->srcMemoryType == CU_MEMORYTYPE_ARRAY;
+    int dst_array = c->dstMemoryType == CU_MEMORYTYPE_ARRAY;
+    if ((src_array && !memcpy_array_ok(c->srcArray, c->srcXInBytes, c->srcY, c->srcZ, c)) ||
+        (dst_array && !memcpy_array_ok(c->dstArray, c->dstXInBytes, c->dstY, c->dstZ, c)))
         return CUDA_ERROR_INVALID_VALUE;
-    if (c->WidthInBytes && (!memcpy_side(c->srcMemoryType, c->srcHost, c->srcDevice) ||
-                            !memcpy_side(c->dstMemoryType, c->dstHost, c->dstDevice)))
+    if ((!src_array && !memcpy_shape_ok(c->srcXInBytes, c->srcY, c->srcPitch, c->srcHeight, c)) ||
+        (!dst_array && !memcpy_shape_ok(c->dstXInBytes, c->dstY, c->dstPitch, c->dstHeight, c)))
         return CUDA_ERROR_INVALID_VALUE;
-    if (c->WidthInBytes && (!memcpy_operand_ok(c->srcMemoryType, c->srcHost, c->srcDevice) ||
-                            !memcpy_operand_ok(c->dstMemoryType, c->dstHost, c->dstDevice)))
+    if (c->WidthInBytes &&
+        ((!src_array && !memcpy_side(c->srcMemoryType, c->srcHost, c->srcDevice)) ||
+         (!dst_array && !memcpy_side(c->dstMemoryType, c->dstHost, c->dstDevice))))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (c->WidthInBytes &&
+        ((!src_array && !memcpy_operand_ok(c->srcMemoryType, c->srcHost, c->srcDevice)) ||
+         (!dst_array && !memcpy_operand_ok(c->dstMemoryType, c->dstHost, c->dstDevice))))
         return CUDA_ERROR_INVALID_VALUE;
     CUcontext ctx = in->copyCtx ? in->copyCtx : current_ctx();
     if (!context_valid(ctx))
@@ -948,13 +1011,25 @@ static CUresult build_memcpy(const CUDA_MEMCPY_NODE_PARAMS *in, fake_payload *ou
     return CUDA_SUCCESS;
 }
 
+/* Graphs holding allocation or free nodes "can only be used in a child node if the ownership is
+ * moved to the parent" and "cannot be cloned" (cuGraphAddMemAllocNode). */
+static int graph_has_mem_nodes(const fake_graph *g)
+{
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        CUgraphNodeType t = g->nodes[i]->pl.p.type;
+        if (t == CU_GRAPH_NODE_TYPE_MEM_ALLOC || t == CU_GRAPH_NODE_TYPE_MEM_FREE)
+            return 1;
+    }
+    return 0;
+}
+
 static CUresult build_child(const CUDA_CHILD_GRAPH_NODE_PARAMS *in, int snapshot,
                             fake_payload *out)
 {
     if (in->ownership != CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE)
         return CUDA_ERROR_INVALID_VALUE; /* moved child graphs are not modelled */
     const fake_graph *src = lookup_graph(in->graph);
-    if (!src)
+    if (!src || (!snapshot && graph_has_mem_nodes(src)))
         return CUDA_ERROR_INVALID_VALUE;
     CUresult r = CUDA_SUCCESS;
     fake_graph *child = graph_clone(src, snapshot, 1, &r);
@@ -963,6 +1038,72 @@ static CUresult build_child(const CUDA_CHILD_GRAPH_NODE_PARAMS *in, int snapshot
     out->child = child;
     out->p.graph.graph = (CUgraph)child;
     out->p.graph.ownership = CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE;
+    return CUDA_SUCCESS;
+}
+
+/* Bits of a batch operation's value and address alignment: 32 or 64 for writes and waits, 0
+ * for flushes and barriers, -1 for a type the fake does not know. */
+static int mem_op_bits(CUstreamBatchMemOpType t)
+{
+    switch (t) {
+    case CU_STREAM_MEM_OP_WRITE_VALUE_32:
+    case CU_STREAM_MEM_OP_WAIT_VALUE_32:
+        return 32;
+    case CU_STREAM_MEM_OP_WRITE_VALUE_64:
+    case CU_STREAM_MEM_OP_WAIT_VALUE_64:
+        return 64;
+    case CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES:
+    case CU_STREAM_MEM_OP_BARRIER:
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static int mem_op_is_wait(CUstreamBatchMemOpType t)
+{
+    return t == CU_STREAM_MEM_OP_WAIT_VALUE_32 || t == CU_STREAM_MEM_OP_WAIT_VALUE_64;
+}
+
+/* What the driver accepts of one operation: a known type; writes and waits on device memory
+ * it knows, aligned to their size; flags the type takes (a write's must be 0 in the v2 API). */
+static int mem_op_ok(const CUstreamBatchMemOpParams *op)
+{
+    int bits = mem_op_bits(op->operation);
+    if (bits < 0)
+        return 0;
+    if (bits > 0) {
+        CUdeviceptr a = op->writeValue.address;
+        if (!a || a % (CUdeviceptr)(bits / 8) || !memory_type_of((uintptr_t)a))
+            return 0;
+        if (mem_op_is_wait(op->operation))
+            return (op->waitValue.flags & ~(unsigned)CU_STREAM_WAIT_VALUE_FLUSH) <=
+                   CU_STREAM_WAIT_VALUE_NOR;
+        return op->writeValue.flags == 0;
+    }
+    if (op->operation == CU_STREAM_MEM_OP_BARRIER)
+        return op->memoryBarrier.flags <= CU_STREAM_MEMORY_BARRIER_TYPE_GPU;
+    return op->flushRemoteWrites.flags == 0;
+}
+
+static CUresult build_batch_mem_op(const CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 *in, fake_payload *out)
+{
+    if (in->count == 0 || in->count > 255 || !in->paramArray || in->flags)
+        return CUDA_ERROR_INVALID_VALUE;
+    for (unsigned int i = 0; i < in->count; i++)
+        if (!mem_op_ok(&in->paramArray[i]))
+            return CUDA_ERROR_INVALID_VALUE;
+    CUcontext ctx = in->ctx ? in->ctx : current_ctx();
+    if (!context_valid(ctx))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    out->mem_ops = malloc(in->count * sizeof *out->mem_ops);
+    if (!out->mem_ops)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    memcpy(out->mem_ops, in->paramArray, in->count * sizeof *out->mem_ops);
+    out->p.memOp = *in;
+    out->p.memOp.paramArray = out->mem_ops;
+    out->p.memOp.ctx = ctx;
+    out->ctx = ctx;
     return CUDA_SUCCESS;
 }
 
@@ -1003,10 +1144,21 @@ static CUresult build_by_type(const CUgraphNodeParams *in, int snapshot, fake_pa
         out->p.alloc.dptr = FAKE_ALLOC_BASE + (CUdeviceptr)(++S.next_alloc) * FAKE_ALLOC_STRIDE;
         return CUDA_SUCCESS;
     case CU_GRAPH_NODE_TYPE_MEM_FREE:
-        if (!in->free.dptr)
+        /* "an address that was not returned by an allocation node": CUDA_ERROR_INVALID_VALUE. */
+        if (!fake_is_graph_alloc(in->free.dptr))
             return CUDA_ERROR_INVALID_VALUE;
         out->p.free = in->free;
         return CUDA_SUCCESS;
+    case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+        /* A CUDA-only node type for adoption tests: only the count is modelled (the arrays
+         * are not copied, and a launch does nothing). */
+        if (!in->extSemSignal.extSemArray || !in->extSemSignal.paramsArray ||
+            in->extSemSignal.numExtSems == 0)
+            return CUDA_ERROR_INVALID_VALUE;
+        out->p.extSemSignal.numExtSems = in->extSemSignal.numExtSems;
+        return CUDA_SUCCESS;
+    case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
+        return build_batch_mem_op(&in->memOp, out);
     default:
         return CUDA_ERROR_INVALID_VALUE; /* node types cgn does not build */
     }
@@ -1034,6 +1186,15 @@ static CUresult payload_copy(const fake_payload *src, int snapshot, int with_ref
     out->arg_bytes = NULL;
     out->arg_ptrs = NULL;
     out->child = NULL;
+    out->mem_ops = NULL;
+    if (src->mem_ops) {
+        size_t size = src->p.memOp.count * sizeof *out->mem_ops;
+        out->mem_ops = malloc(size);
+        if (!out->mem_ops)
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        memcpy(out->mem_ops, src->mem_ops, size);
+        out->p.memOp.paramArray = out->mem_ops;
+    }
     if (src->kernel) {
         CUresult r = copy_args(src->kernel, src->arg_ptrs, &out->arg_bytes, &out->arg_ptrs);
         if (r != CUDA_SUCCESS)
@@ -1137,6 +1298,49 @@ static CUgraphExecUpdateResult graph_compare(const fake_graph *cur, const fake_g
                                              const fake_node *where,
                                              CUgraphExecUpdateResultInfo *info);
 
+/* The same copy: every member of the descriptor but the padding. */
+static int memcpy_same(const CUDA_MEMCPY3D *a, const CUDA_MEMCPY3D *b)
+{
+    return a->srcXInBytes == b->srcXInBytes && a->srcY == b->srcY && a->srcZ == b->srcZ &&
+           a->srcLOD == b->srcLOD && a->srcMemoryType == b->srcMemoryType &&
+           a->srcHost == b->srcHost && a->srcDevice == b->srcDevice &&
+           a->srcArray == b->srcArray && a->srcPitch == b->srcPitch &&
+           a->srcHeight == b->srcHeight && a->dstXInBytes == b->dstXInBytes &&
+           a->dstY == b->dstY && a->dstZ == b->dstZ && a->dstLOD == b->dstLOD &&
+           a->dstMemoryType == b->dstMemoryType && a->dstHost == b->dstHost &&
+           a->dstDevice == b->dstDevice && a->dstArray == b->dstArray &&
+           a->dstPitch == b->dstPitch && a->dstHeight == b->dstHeight &&
+           a->WidthInBytes == b->WidthInBytes && a->Height == b->Height && a->Depth == b->Depth;
+}
+
+/* cuGraphExecBatchMemOpNodeSetParams: only the addresses and values of writes and waits, and
+ * the comparison of waits (not their CU_STREAM_WAIT_VALUE_FLUSH bit), may change; not the
+ * context, the count, the types, or anything of a flush or barrier. */
+static int mem_ops_update_ok(const CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 *a,
+                             const CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 *b)
+{
+    if (a->ctx != b->ctx || a->count != b->count)
+        return 0;
+    for (unsigned int i = 0; i < a->count; i++) {
+        const CUstreamBatchMemOpParams *x = &a->paramArray[i], *y = &b->paramArray[i];
+        if (x->operation != y->operation)
+            return 0;
+        if (mem_op_is_wait(x->operation)) {
+            if ((x->waitValue.flags ^ y->waitValue.flags) & (unsigned)CU_STREAM_WAIT_VALUE_FLUSH)
+                return 0;
+        } else if (mem_op_bits(x->operation) > 0) {
+            if (x->writeValue.flags != y->writeValue.flags)
+                return 0;
+        } else if (x->operation == CU_STREAM_MEM_OP_BARRIER) {
+            if (x->memoryBarrier.flags != y->memoryBarrier.flags)
+                return 0;
+        } else if (x->flushRemoteWrites.flags != y->flushRemoteWrites.flags) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Whether an executable node holding `cur` may take `next` (same type), by the rules the
  * driver enforces in cuGraphExecNodeSetParams and cuGraphExecUpdate; `node` is what a failure
  * reports. */
@@ -1165,10 +1369,19 @@ static CUgraphExecUpdateResult update_rule(const fake_payload *cur, const fake_p
         const CUDA_MEMCPY3D *a = &cur->p.memcpy.copyParams, *b = &next->p.memcpy.copyParams;
         if (a->srcMemoryType != b->srcMemoryType || a->dstMemoryType != b->dstMemoryType)
             return update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, node, NULL);
+        /* Operands of a changed copy are 1-dimensional before and after (the driver's
+         * cuGraphExecMemcpyNodeSetParams; assumed of cuGraphExecUpdate too). */
+        int flat = a->Height == 1 && a->Depth == 1 && b->Height == 1 && b->Depth == 1;
+        if (!flat && !memcpy_same(a, b))
+            return update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, node, NULL);
         break;
     }
     case CU_GRAPH_NODE_TYPE_GRAPH:
         return graph_compare(cur->child, next->child, node, info);
+    case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
+        if (!mem_ops_update_ok(&cur->p.memOp, &next->p.memOp))
+            return update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, node, NULL);
+        break;
     default:
         break;
     }
@@ -1219,6 +1432,9 @@ static CUgraphExecUpdateResult graph_compare(const fake_graph *cur, const fake_g
 
 static void exec_free(fake_exec *e)
 {
+    for (size_t i = 0; i < S.num_unfreed; i++) /* its allocations outlive it */
+        if (S.unfreed[i].exec == e)
+            S.unfreed[i].exec = NULL;
     fake_graph *snapshot = e->snapshot;
     reg_remove(e);
     free(e);
@@ -1395,18 +1611,80 @@ static void run_memset(const CUDA_MEMSET_NODE_PARAMS_v2 *m)
     }
 }
 
+/* One side of a copy as bytes: an array's data with its row width and rows a slice, or the
+ * address with the descriptor's pitch and height. */
+static unsigned char *copy_base(CUmemorytype t, const void *host, CUdeviceptr device, CUarray h,
+                                size_t *pitch, size_t *height)
+{
+    if (t != CU_MEMORYTYPE_ARRAY)
+        return memcpy_side(t, host, device);
+    fake_array *a = lookup_array(h);
+    *pitch = a->width;
+    *height = a->height;
+    return a->data;
+}
+
 static void run_memcpy(const CUDA_MEMCPY3D *c)
 {
-    const unsigned char *src = memcpy_side(c->srcMemoryType, c->srcHost, c->srcDevice);
-    unsigned char *dst = memcpy_side(c->dstMemoryType, c->dstHost, c->dstDevice);
+    size_t sp = c->srcPitch, sh = c->srcHeight, dp = c->dstPitch, dh = c->dstHeight;
+    const unsigned char *src =
+        copy_base(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, &sp, &sh);
+    unsigned char *dst = copy_base(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, &dp, &dh);
     if (!c->WidthInBytes)
         return;
+    if ((c->srcMemoryType == CU_MEMORYTYPE_DEVICE && fake_in_graph_alloc(c->srcDevice)) ||
+        (c->dstMemoryType == CU_MEMORYTYPE_DEVICE && fake_in_graph_alloc(c->dstDevice)))
+        return; /* graph allocations are addresses only: nothing to copy */
     for (size_t z = 0; z < c->Depth; z++) {
         for (size_t y = 0; y < c->Height; y++) {
-            size_t s = c->srcXInBytes + ((c->srcZ + z) * c->srcHeight + c->srcY + y) * c->srcPitch;
-            size_t d = c->dstXInBytes + ((c->dstZ + z) * c->dstHeight + c->dstY + y) * c->dstPitch;
-            memcpy(dst + d, src + s, c->WidthInBytes);
+            size_t s = c->srcXInBytes + ((c->srcZ + z) * sh + c->srcY + y) * sp;
+            size_t d = c->dstXInBytes + ((c->dstZ + z) * dh + c->dstY + y) * dp;
+            memmove(dst + d, src + s, c->WidthInBytes);
         }
+    }
+}
+
+/* Whether a wait's condition holds for the value at its address (cuStreamWaitValue32/64). */
+static int wait_satisfied(const CUstreamBatchMemOpParams *op)
+{
+    const void *at = (const void *)(uintptr_t)op->waitValue.address;
+    uint64_t have, want;
+    int wide = op->operation == CU_STREAM_MEM_OP_WAIT_VALUE_64;
+    if (wide) {
+        memcpy(&have, at, 8);
+        want = op->waitValue.value64;
+    } else {
+        uint32_t v;
+        memcpy(&v, at, 4);
+        have = v;
+        want = op->waitValue.value;
+    }
+    switch (op->waitValue.flags & ~(unsigned)CU_STREAM_WAIT_VALUE_FLUSH) {
+    case CU_STREAM_WAIT_VALUE_GEQ: /* cyclic: (int)(*addr - value) >= 0 */
+        return wide ? (int64_t)(have - want) >= 0 : (int32_t)(uint32_t)(have - want) >= 0;
+    case CU_STREAM_WAIT_VALUE_EQ:
+        return have == want;
+    case CU_STREAM_WAIT_VALUE_AND:
+        return (have & want) != 0;
+    default: /* NOR */
+        return wide ? ~(have | want) != 0 : (uint32_t) ~(have | want) != 0;
+    }
+}
+
+/* In order: writes store their value; a wait that does not hold would block the GPU forever,
+ * so the fake counts it (cgn_fake_unsatisfied_waits) and goes on; flushes and barriers do
+ * nothing on the host. */
+static void run_batch_mem_op(const CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 *m)
+{
+    for (unsigned int i = 0; i < m->count; i++) {
+        const CUstreamBatchMemOpParams *op = &m->paramArray[i];
+        void *at = (void *)(uintptr_t)op->writeValue.address;
+        if (op->operation == CU_STREAM_MEM_OP_WRITE_VALUE_32)
+            memcpy(at, &op->writeValue.value, 4);
+        else if (op->operation == CU_STREAM_MEM_OP_WRITE_VALUE_64)
+            memcpy(at, &op->writeValue.value64, 8);
+        else if (mem_op_is_wait(op->operation) && !wait_satisfied(op))
+            S.unsatisfied_waits++;
     }
 }
 
@@ -1452,6 +1730,9 @@ static void run_node(const fake_node *n, uint64_t seq)
     case CU_GRAPH_NODE_TYPE_GRAPH:
         run_graph(pl->child, seq);
         break;
+    case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
+        run_batch_mem_op(&pl->p.memOp);
+        break;
     case CU_GRAPH_NODE_TYPE_EVENT_RECORD: {
         fake_event *ev = lookup_event(pl->p.eventRecord.event); /* NULL: destroyed since */
         if (ev) {
@@ -1460,6 +1741,17 @@ static void run_node(const fake_node *n, uint64_t seq)
         }
         break;
     }
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC: /* the address is recorded, no memory is behind it */
+        if (S.num_unfreed < S.cap_unfreed)
+            S.unfreed[S.num_unfreed++] = (fake_unfreed){pl->p.alloc.dptr, S.running_exec};
+        break;
+    case CU_GRAPH_NODE_TYPE_MEM_FREE:
+        for (size_t i = 0; i < S.num_unfreed; i++)
+            if (S.unfreed[i].dptr == pl->p.free.dptr) {
+                S.unfreed[i] = S.unfreed[--S.num_unfreed];
+                break;
+            }
+        break;
     default: /* empty and event wait nodes do nothing on the host */
         break;
     }
@@ -1687,6 +1979,8 @@ static CUresult impl_cuGraphClone(CUgraph *out, CUgraph g)
     const fake_graph *src = lookup_graph(g);
     if (!out || !src)
         return CUDA_ERROR_INVALID_VALUE;
+    if (graph_has_mem_nodes(src))
+        return CUDA_ERROR_NOT_SUPPORTED;
     CUresult r = CUDA_SUCCESS;
     fake_graph *clone = graph_clone(src, 0, 1, &r);
     if (!clone)
@@ -1861,6 +2155,22 @@ static CUresult impl_cuGraphMemsetNodeGetParams(CUgraphNode n, CUDA_MEMSET_NODE_
     return CUDA_SUCCESS;
 }
 
+/* The node's own copy of the operations, as the driver answers with its own array. */
+static CUresult impl_cuGraphBatchMemOpNodeGetParams(CUgraphNode n,
+                                                    CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 *p)
+{
+    const fake_node *node = lookup_typed(n, CU_GRAPH_NODE_TYPE_BATCH_MEM_OP);
+    if (!node || !p)
+        return CUDA_ERROR_INVALID_VALUE;
+    const CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 *m = &node->pl.p.memOp;
+    memset(p, 0, sizeof *p);
+    p->ctx = m->ctx;
+    p->count = m->count;
+    p->paramArray = m->paramArray;
+    p->flags = m->flags;
+    return CUDA_SUCCESS;
+}
+
 static CUresult impl_cuGraphHostNodeGetParams(CUgraphNode n, CUDA_HOST_NODE_PARAMS_v1 *p)
 {
     const fake_node *node = lookup_typed(n, CU_GRAPH_NODE_TYPE_HOST);
@@ -1967,6 +2277,19 @@ static CUresult impl_cuGraphAddMemsetNode(CUgraphNode *n, CUgraph g, const CUgra
     return add_node(n, g, d, nd, &p);
 }
 
+static CUresult impl_cuGraphAddBatchMemOpNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
+                                              size_t nd, const CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 *m)
+{
+    if (!m)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUgraphNodeParams p = params_of_type(CU_GRAPH_NODE_TYPE_BATCH_MEM_OP);
+    p.memOp.ctx = m->ctx;
+    p.memOp.count = m->count;
+    p.memOp.paramArray = m->paramArray;
+    p.memOp.flags = m->flags;
+    return add_node(n, g, d, nd, &p);
+}
+
 static CUresult impl_cuGraphAddMemcpyNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
                                           size_t nd, const CUDA_MEMCPY3D_v2 *m, CUcontext c)
 {
@@ -2014,11 +2337,62 @@ static CUresult impl_cuGraphAddEventWaitNode(CUgraphNode *n, CUgraph g, const CU
     return add_node(n, g, d, nd, &p);
 }
 
+static CUresult impl_cuGraphAddMemAllocNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
+                                            size_t nd, CUDA_MEM_ALLOC_NODE_PARAMS_v1 *a)
+{
+    if (!a)
+        return CUDA_ERROR_INVALID_VALUE;
+    /* Pinned device memory of the one fake device, without IPC handles or peer access. */
+    if (a->poolProps.allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+        a->poolProps.location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
+        a->poolProps.location.id != 0 || a->poolProps.handleTypes != CU_MEM_HANDLE_TYPE_NONE ||
+        a->accessDescCount != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUgraphNodeParams p = params_of_type(CU_GRAPH_NODE_TYPE_MEM_ALLOC);
+    memcpy(&p.alloc, a, sizeof *a);
+    CUresult r = add_node(n, g, d, nd, &p);
+    if (r == CUDA_SUCCESS) /* "returns the address of the allocation in nodeParams.dptr" */
+        a->dptr = ((const fake_node *)*n)->pl.p.alloc.dptr;
+    return r;
+}
+
+static CUresult impl_cuGraphMemAllocNodeGetParams(CUgraphNode n, CUDA_MEM_ALLOC_NODE_PARAMS_v1 *a)
+{
+    const fake_node *node = lookup_typed(n, CU_GRAPH_NODE_TYPE_MEM_ALLOC);
+    if (!a || !node)
+        return CUDA_ERROR_INVALID_VALUE;
+    memset(a, 0, sizeof *a);
+    a->poolProps = node->pl.p.alloc.poolProps;
+    a->bytesize = node->pl.p.alloc.bytesize;
+    a->dptr = node->pl.p.alloc.dptr;
+    return CUDA_SUCCESS;
+}
+
+static CUresult impl_cuGraphAddMemFreeNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
+                                           size_t nd, CUdeviceptr dptr)
+{
+    CUgraphNodeParams p = params_of_type(CU_GRAPH_NODE_TYPE_MEM_FREE);
+    p.free.dptr = dptr;
+    return add_node(n, g, d, nd, &p);
+}
+
+static CUresult impl_cuGraphMemFreeNodeGetParams(CUgraphNode n, CUdeviceptr *dptr)
+{
+    const fake_node *node = lookup_typed(n, CU_GRAPH_NODE_TYPE_MEM_FREE);
+    if (!dptr || !node)
+        return CUDA_ERROR_INVALID_VALUE;
+    *dptr = node->pl.p.free.dptr;
+    return CUDA_SUCCESS;
+}
+
 static CUresult impl_cuGraphDestroyNode(CUgraphNode n)
 {
     fake_node *node = lookup_node(n);
     if (!node)
         return CUDA_ERROR_INVALID_VALUE;
+    /* "Nodes and edges of the graph cannot be deleted" once it holds memory nodes. */
+    if (graph_has_mem_nodes(node->graph))
+        return CUDA_ERROR_NOT_SUPPORTED;
     graph_unlink(node->graph, node);
     node_free(node);
     return CUDA_SUCCESS;
@@ -2145,10 +2519,17 @@ static CUresult impl_cuGraphNodeGetEnabled(CUgraphExec e, CUgraphNode n, unsigne
 static CUresult impl_cuGraphInstantiateWithFlags(CUgraphExec *e, CUgraph g,
                                                  unsigned long long flags)
 {
-    (void)flags; /* upload, auto-free and priorities mean nothing on the host */
     const fake_graph *graph = lookup_graph(g);
     if (!e || !graph)
         return CUDA_ERROR_INVALID_VALUE;
+    /* "Only one instantiation of the graph may exist at any point in time" once it holds
+     * memory nodes (cuGraphAddMemAllocNode). */
+    if (graph_has_mem_nodes(graph))
+        for (size_t i = 0; i < S.cap; i++)
+            if (S.slots[i].key && S.slots[i].kind == KIND_EXEC &&
+                !((const fake_exec *)S.slots[i].key)->destroyed &&
+                ((const fake_exec *)S.slots[i].key)->source_id == graph->id)
+                return CUDA_ERROR_INVALID_VALUE;
     fake_exec *exec = calloc(1, sizeof *exec);
     if (!exec || !reg_add(exec, KIND_EXEC)) {
         free(exec);
@@ -2161,6 +2542,8 @@ static CUresult impl_cuGraphInstantiateWithFlags(CUgraphExec *e, CUgraph g,
         free(exec);
         return r;
     }
+    exec->source_id = graph->id;
+    exec->flags = flags;
     *e = (CUgraphExec)exec;
     return CUDA_SUCCESS;
 }
@@ -2206,6 +2589,27 @@ static CUresult impl_cuGraphLaunch(CUgraphExec e, CUstream s)
     fake_exec *exec = lookup_exec(e);
     if (!exec)
         return CUDA_ERROR_INVALID_VALUE;
+    /* cuGraphLaunch: "If any allocations created by hGraphExec remain unfreed (from a previous
+     * launch) and hGraphExec was not instantiated with
+     * CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH, the launch will fail with
+     * CUDA_ERROR_INVALID_VALUE." With the flag, the launch frees them first. */
+    size_t allocs = 0;
+    for (size_t i = 0; i < exec->snapshot->num_nodes; i++)
+        allocs += exec->snapshot->nodes[i]->pl.p.type == CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+    for (size_t i = S.num_unfreed; i-- > 0;)
+        if (S.unfreed[i].exec == exec) {
+            if (!(exec->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH))
+                return CUDA_ERROR_INVALID_VALUE;
+            S.unfreed[i] = S.unfreed[--S.num_unfreed];
+        }
+    if (S.num_unfreed + allocs > S.cap_unfreed) {
+        size_t cap = (S.num_unfreed + allocs) * 2;
+        fake_unfreed *u = realloc(S.unfreed, cap * sizeof *u);
+        if (!u)
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        S.unfreed = u;
+        S.cap_unfreed = cap;
+    }
     int queued = S.hold || S.num_launches > 0;
     if (queued && !launch_reserve())
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -2220,7 +2624,10 @@ static CUresult impl_cuGraphLaunch(CUgraphExec e, CUstream s)
     }
     exec->launches++;
     exec->running++;
+    const fake_exec *outer = S.running_exec; /* a host node may launch another graph */
+    S.running_exec = exec;
     run_graph(exec->snapshot, seq);
+    S.running_exec = outer;
     exec->running--;
     if (!queued && seq > S.completed_seq)
         S.completed_seq = seq;
@@ -2422,6 +2829,7 @@ static void free_for_reset(void *key, int kind)
     case KIND_EXEC:  /* its snapshot graph has its own entry; destroyed-in-flight ones too */
     case KIND_UOBJ:  /* pending destructors are dropped on purpose */
     case KIND_EVENT:
+    case KIND_ARRAY:
         free(key);
         break;
     default: /* nodes are freed with their graph, CUfunction handles with their kernel */
@@ -2440,6 +2848,7 @@ void cgn_fake_reset(void)
     free(S.launches);
     free(S.slots);
     free(S.ranges);
+    free(S.unfreed);
     uint64_t epoch = S.epoch;
     memset(&S, 0, sizeof S);
     S.version = FAKE_DEFAULT_VERSION;
@@ -2672,6 +3081,11 @@ size_t cgn_fake_crash_prone_calls(void)
     FAKE_LOCKED_RETURN(size_t, S.crash_prone);
 }
 
+size_t cgn_fake_unsatisfied_waits(void)
+{
+    FAKE_LOCKED_RETURN(size_t, S.unsatisfied_waits);
+}
+
 /* ---- test API: inspection -------------------------------------------------------------------- */
 
 static int node_params(CUgraphNode node, CUgraphNodeParams *out)
@@ -2810,4 +3224,56 @@ size_t cgn_fake_in_flight_user_object_refs(CUuserObject object)
 int cgn_fake_in_driver_callback(void)
 {
     FAKE_LOCKED_RETURN(int, S.callback_depth > 0);
+}
+
+/* ---- test API: CUDA arrays ------------------------------------------------------------------- */
+
+static CUarray array_create(size_t width, size_t height, size_t depth)
+{
+    if (width == 0 || height == 0 || depth == 0 || height > SIZE_MAX / depth ||
+        width > (SIZE_MAX - sizeof(fake_array)) / (height * depth))
+        return NULL;
+    fake_array *a = calloc(1, sizeof *a + width * height * depth);
+    if (!a || !reg_add(a, KIND_ARRAY)) {
+        free(a);
+        return NULL;
+    }
+    a->width = width;
+    a->height = height;
+    a->depth = depth;
+    return (CUarray)(void *)a;
+}
+
+CUarray cgn_fake_array_create(size_t width, size_t height, size_t depth)
+{
+    FAKE_LOCKED_RETURN(CUarray, array_create(width, height, depth));
+}
+
+static int array_destroy(CUarray array)
+{
+    fake_array *a = lookup_array(array);
+    if (!a)
+        return 0;
+    reg_remove(a);
+    free(a);
+    return 1;
+}
+
+int cgn_fake_array_destroy(CUarray array)
+{
+    FAKE_LOCKED_RETURN(int, array_destroy(array));
+}
+
+static unsigned char *array_data(CUarray array, size_t *size)
+{
+    fake_array *a = lookup_array(array);
+    if (!a)
+        return NULL;
+    *size = a->width * a->height * a->depth;
+    return a->data;
+}
+
+unsigned char *cgn_fake_array_data(CUarray array, size_t *size)
+{
+    FAKE_LOCKED_RETURN(unsigned char *, array_data(array, size));
 }

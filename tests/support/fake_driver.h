@@ -2,7 +2,9 @@
  * the driver cgn uses, on the host, with no GPU.
  *
  * What it models:
- * - graphs, nodes (empty, kernel, memset, memcpy, host, child graph, event record/wait), edges,
+ * - graphs, nodes (empty, kernel, memset, memcpy, host, child graph, event record/wait, batch
+ *   memory operations: their array copied, run in order on the host, writes storing their
+ *   values and a wait that does not hold counted by cgn_fake_unsatisfied_waits), edges,
  *   clones, per-node parameter updates in graphs and executables, with the driver's validation
  *   of the fields cgn sets; the getters (cuGraphGetNodes, cuGraphGetEdges, cuGraphNodeGetType,
  *   dependencies and dependents, kernel/memset/memcpy/host params, event record/wait events),
@@ -21,7 +23,9 @@
  * - the driver's executable-update rules, enforced by cuGraphExecNodeSetParams (refused with
  *   CUDA_ERROR_INVALID_VALUE) and cuGraphExecUpdate: a kernel node's context (its CUfunction's
  *   owner) is fixed; a 1-D memset (height 1) stays 1-D, a 2-D memset may change only dst and
- *   value; a memcpy keeps its src and dst CUmemorytype; a child graph may only be replaced by a
+ *   value; a memcpy keeps its src and dst CUmemorytype; a batch memory operation node keeps
+ *   its context, count, operation types, write flags, the flush bit of its waits and its
+ *   barriers (cuGraphExecBatchMemOpNodeSetParams); a child graph may only be replaced by a
  *   topologically identical one (node i pairs with node i, same types, same dependencies by
  *   index, embedded graphs alike, each pair passing these rules);
  * - cuGraphExecUpdate: the same pairing for the whole graph. Failure returns
@@ -153,6 +157,16 @@ void cgn_fake_mark_memory(void *p, size_t size, CUmemorytype type);
 /* cgn_fake_mark_memory(p, size, CU_MEMORYTYPE_DEVICE). */
 void cgn_fake_mark_device_memory(void *p, size_t size);
 
+/* CUDA arrays of bytes (what cuArray3DCreate makes with CU_AD_FORMAT_UNSIGNED_INT8, one
+ * channel): `width` bytes a row, `height` rows a slice, `depth` slices, zeroed. Copies accept an
+ * array operand (CU_MEMORYTYPE_ARRAY) while it lives and the copy stays inside it; NULL for a
+ * zero or too large extent. cgn_fake_reset() frees those left. */
+CUarray cgn_fake_array_create(size_t width, size_t height, size_t depth);
+/* 1, or 0 for a handle that is not a live array. */
+int cgn_fake_array_destroy(CUarray array);
+/* The array's bytes (row by row, slice by slice) and their count; NULL if not an array. */
+unsigned char *cgn_fake_array_data(CUarray array, size_t *size);
+
 /* ---- completion ----------------------------------------------------------------------------- */
 
 /* While on, each cuGraphLaunch still runs its nodes at once (with the parameters of that
@@ -193,6 +207,9 @@ void cgn_fake_set_exec_update_refs(int mode);
  * cuGraphAdd{Kernel,}Node) given a CUfunction owned by another context than the node's (for an
  * add: the ctx field, when set) while no context is current on the calling thread. */
 size_t cgn_fake_crash_prone_calls(void);
+/* Batch memory operation waits that did not hold when their node ran (a GPU would block
+ * there forever; the fake goes on), since the last reset. */
+size_t cgn_fake_unsatisfied_waits(void);
 
 /* ---- inspection ----------------------------------------------------------------------------- */
 

@@ -2136,6 +2136,320 @@ static void test_built_elsewhere(void)
     CHECK(cgn_fake_live_objects() == 0);
 }
 
+/* Memory nodes through their typed calls, and the graph-level restrictions CUDA documents for
+ * graphs that hold them (cuGraphAddMemAllocNode, cuGraphLaunch). */
+static void test_memory_nodes(void)
+{
+    begin();
+    CUgraph g = NULL, other = NULL, clone = NULL, parent = NULL;
+    CUgraphNode e0 = NULL, a = NULL, f = NULL, bad = NULL, child = NULL;
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    CHECK_CU(T->cuGraphAddEmptyNode(&e0, g, NULL, 0), OK);
+    CHECK_CU(T->cuGraphCreate(&parent, 0), OK);
+    CHECK_CU(T->cuGraphAddChildGraphNode(&child, parent, NULL, 0, g), OK); /* no memory nodes */
+    CUDA_MEM_ALLOC_NODE_PARAMS_v1 ap;
+    memset(&ap, 0, sizeof ap);
+    ap.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    ap.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    CHECK_CU(T->cuGraphAddMemAllocNode(&a, g, &e0, 1, &ap), BAD); /* no size */
+    ap.bytesize = 64;
+    ap.poolProps.location.id = 1; /* the fake has one device */
+    CHECK_CU(T->cuGraphAddMemAllocNode(&a, g, &e0, 1, &ap), BAD);
+    ap.poolProps.location.id = 0;
+    CHECK_CU(T->cuGraphAddMemAllocNode(&a, g, &e0, 1, &ap), OK);
+    CHECK(ap.dptr != 0);
+    CUDA_MEM_ALLOC_NODE_PARAMS_v1 got;
+    CHECK_CU(T->cuGraphMemAllocNodeGetParams(a, &got), OK);
+    CHECK(got.dptr == ap.dptr && got.bytesize == 64 && got.poolProps.location.id == 0);
+    CHECK_CU(T->cuGraphMemAllocNodeGetParams(e0, &got), BAD); /* not an allocation node */
+    CHECK_CU(T->cuGraphAddMemFreeNode(&bad, g, NULL, 0, ap.dptr + 8), BAD); /* not returned */
+    CHECK_CU(T->cuGraphAddMemFreeNode(&bad, g, NULL, 0, 0), BAD);
+    CHECK_CU(T->cuGraphAddMemFreeNode(&f, g, &a, 1, ap.dptr), OK);
+    CUdeviceptr freed = 0;
+    CHECK_CU(T->cuGraphMemFreeNodeGetParams(f, &freed), OK);
+    CHECK(freed == ap.dptr);
+    /* No clone, no child graph, no node destroyed. */
+    CHECK_CU(T->cuGraphClone(&clone, g), CUDA_ERROR_NOT_SUPPORTED);
+    CHECK_CU(T->cuGraphAddChildGraphNode(&bad, parent, NULL, 0, g), BAD);
+    CHECK_CU(T->cuGraphDestroyNode(e0), CUDA_ERROR_NOT_SUPPORTED);
+    /* One executable at a time; freed in the graph, it relaunches. */
+    CUgraphExec x = NULL, y = NULL;
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&x, g, 0), OK);
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&y, g, 0), BAD);
+    CHECK_CU(T->cuGraphLaunch(x, NULL), OK);
+    CHECK_CU(T->cuGraphLaunch(x, NULL), OK);
+    CHECK_CU(T->cuGraphExecDestroy(x), OK);
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&y, g, 0), OK);
+    CHECK_CU(T->cuGraphExecDestroy(y), OK);
+    /* An allocation left unfreed: no relaunch until a free node (of another graph) runs, or
+     * with auto-free. */
+    CUgraphNode a2 = NULL, f2 = NULL;
+    CHECK_CU(T->cuGraphCreate(&other, 0), OK);
+    ap.dptr = 0;
+    CHECK_CU(T->cuGraphAddMemAllocNode(&a2, other, NULL, 0, &ap), OK);
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&x, other, 0), OK);
+    CHECK_CU(T->cuGraphLaunch(x, NULL), OK);
+    CHECK_CU(T->cuGraphLaunch(x, NULL), BAD);
+    CUgraph releaser = NULL;
+    CHECK_CU(T->cuGraphCreate(&releaser, 0), OK);
+    CHECK_CU(T->cuGraphAddMemFreeNode(&f2, releaser, NULL, 0, ap.dptr), OK);
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&y, releaser, 0), OK);
+    CHECK_CU(T->cuGraphLaunch(y, NULL), OK);
+    CHECK_CU(T->cuGraphLaunch(x, NULL), OK);
+    CHECK_CU(T->cuGraphExecDestroy(x), OK); /* the allocation outlives the executable */
+    CHECK_CU(T->cuGraphLaunch(y, NULL), OK);
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&x, other,
+                                            CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH), OK);
+    CHECK_CU(T->cuGraphLaunch(x, NULL), OK);
+    CHECK_CU(T->cuGraphLaunch(x, NULL), OK);
+    CHECK_CU(T->cuGraphExecDestroy(x), OK);
+    CHECK_CU(T->cuGraphExecDestroy(y), OK);
+    CHECK_CU(T->cuGraphDestroy(releaser), OK);
+    CHECK_CU(T->cuGraphDestroy(other), OK);
+    CHECK_CU(T->cuGraphDestroy(parent), OK);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+    CHECK(cgn_fake_live_objects() == 0);
+}
+
+/* CUDA arrays: 2-D and 3-D copies into and out of them (and between pitched buffers) run row by
+ * row, slice by slice; a copy outside an array or of a destroyed one is refused; an
+ * executable's multidimensional copy keeps its parameters, a 1-D one may change its operands. */
+static void test_arrays_and_3d_copies(void)
+{
+    begin();
+    static unsigned char dev[64], out[64];
+    cgn_fake_mark_device_memory(dev, sizeof dev);
+    cgn_fake_mark_device_memory(out, sizeof out);
+    for (int i = 0; i < 64; i++)
+        dev[i] = (unsigned char)i;
+    CHECK(cgn_fake_array_create(0, 1, 1) == NULL);
+    CUarray a = cgn_fake_array_create(4, 3, 2); /* 4 bytes a row, 3 rows, 2 slices */
+    size_t size = 0;
+    unsigned char *bytes = cgn_fake_array_data(a, &size);
+    CHECK(a != NULL && bytes != NULL && size == 24);
+    /* dev (pitch 8, 4 rows a slice) -> the array at x 1, y 1: 2 bytes, 2 rows, 2 slices. */
+    CUDA_MEMCPY3D c;
+    memset(&c, 0, sizeof c);
+    c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    c.srcDevice = (CUdeviceptr)(uintptr_t)dev;
+    c.srcXInBytes = 3;
+    c.srcPitch = 8;
+    c.srcHeight = 4;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.dstArray = a;
+    c.dstXInBytes = 1;
+    c.dstY = 1;
+    c.WidthInBytes = 2;
+    c.Height = 2;
+    c.Depth = 2;
+    CUgraph g = NULL;
+    CUgraphNode to_array = NULL, from_array = NULL, bad = NULL;
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    CHECK_CU(T->cuGraphAddMemcpyNode(&to_array, g, NULL, 0, &c, NULL), OK);
+    /* The array back into `out` (pitch 5, 3 rows a slice), whole. */
+    CUDA_MEMCPY3D r;
+    memset(&r, 0, sizeof r);
+    r.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    r.srcArray = a;
+    r.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    r.dstDevice = (CUdeviceptr)(uintptr_t)out;
+    r.dstPitch = 5;
+    r.dstHeight = 3;
+    r.WidthInBytes = 4;
+    r.Height = 3;
+    r.Depth = 2;
+    CHECK_CU(T->cuGraphAddMemcpyNode(&from_array, g, &to_array, 1, &r, NULL), OK);
+    /* Outside the array (x 1 + 4 bytes > 4), and a handle that is no array: refused. */
+    CUDA_MEMCPY3D wide = r;
+    wide.srcXInBytes = 1;
+    CHECK_CU(T->cuGraphAddMemcpyNode(&bad, g, NULL, 0, &wide, NULL), BAD);
+    wide = r;
+    wide.srcArray = (CUarray)(void *)dev;
+    CHECK_CU(T->cuGraphAddMemcpyNode(&bad, g, NULL, 0, &wide, NULL), BAD);
+    CUgraphExec e = NULL;
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&e, g, 0), OK);
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    for (size_t z = 0; z < 2; z++)
+        for (size_t y = 0; y < 3; y++)
+            for (size_t x = 0; x < 4; x++) {
+                int copied = x >= 1 && x < 3 && y >= 1;
+                unsigned char want =
+                    copied ? dev[3 + (x - 1) + (z * 4 + (y - 1)) * 8] : 0; /* zeroed array */
+                CHECK(bytes[x + (z * 3 + y) * 4] == want);
+                CHECK(out[x + (z * 3 + y) * 5] == want);
+            }
+    /* Executable level: the 3-D copy refuses any change, keeps its own; unchanged is fine. */
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+    p.memcpy.copyParams = c;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, to_array, &p), OK);
+    p.memcpy.copyParams.srcXInBytes = 2;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, to_array, &p), BAD);
+    CUgraphNodeParams got;
+    CHECK(cgn_fake_exec_node_params(e, to_array, &got) &&
+          got.memcpy.copyParams.srcXInBytes == 3);
+    /* The same change in the definition: the whole-graph update refuses it too. */
+    CHECK_CU(T->cuGraphNodeSetParams(to_array, &p), OK);
+    CUgraphExecUpdateResultInfo info;
+    memset(&info, 0, sizeof info);
+    CHECK_CU(T->cuGraphExecUpdate(e, g, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+    CHECK(info.result == CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED);
+    /* A 1-D array copy may change its offsets in an executable. */
+    CUDA_MEMCPY3D one = r;
+    one.Height = one.Depth = 1;
+    one.WidthInBytes = 2;
+    CUgraphNode flat = NULL;
+    CUgraph g1 = NULL;
+    CUgraphExec e1 = NULL;
+    CHECK_CU(T->cuGraphCreate(&g1, 0), OK);
+    CHECK_CU(T->cuGraphAddMemcpyNode(&flat, g1, NULL, 0, &one, NULL), OK);
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&e1, g1, 0), OK);
+    one.srcXInBytes = 2;
+    one.srcZ = 1;
+    p.memcpy.copyParams = one;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e1, flat, &p), OK);
+    one.srcXInBytes = 3; /* 3 + 2 > 4: outside the array */
+    p.memcpy.copyParams = one;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e1, flat, &p), BAD);
+    CHECK_CU(T->cuGraphExecDestroy(e1), OK);
+    CHECK_CU(T->cuGraphDestroy(g1), OK);
+    CHECK_CU(T->cuGraphExecDestroy(e), OK);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+    /* A destroyed array is no operand any more. */
+    CHECK(cgn_fake_array_destroy(a) == 1);
+    CHECK(cgn_fake_array_destroy(a) == 0);
+    CHECK(cgn_fake_array_data(a, &size) == NULL);
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    CHECK_CU(T->cuGraphAddMemcpyNode(&bad, g, NULL, 0, &r, NULL), BAD);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+    CHECK(cgn_fake_array_create(2, 2, 2) != NULL); /* freed by the reset */
+}
+
+/* Batch memory operation nodes: added and read back (the getter answers with the node's own
+ * copy), checked as the driver checks them, run in order on the host (writes store, a wait
+ * that does not hold is counted), and updated by the executable-update rules of
+ * cuGraphExecBatchMemOpNodeSetParams. */
+static CUstreamBatchMemOpParams mem_op(CUstreamBatchMemOpType type, void *at, uint64_t value,
+                                       unsigned flags)
+{
+    CUstreamBatchMemOpParams op;
+    memset(&op, 0, sizeof op);
+    op.operation = type;
+    if (type == CU_STREAM_MEM_OP_BARRIER) {
+        op.memoryBarrier.flags = flags;
+        return op;
+    }
+    op.writeValue.address = (CUdeviceptr)(uintptr_t)at;
+    if (type == CU_STREAM_MEM_OP_WRITE_VALUE_64 || type == CU_STREAM_MEM_OP_WAIT_VALUE_64)
+        op.writeValue.value64 = value;
+    else
+        op.writeValue.value = (cuuint32_t)value;
+    op.writeValue.flags = flags;
+    return op;
+}
+
+static void test_batch_mem_ops(void)
+{
+    begin();
+    _Alignas(8) unsigned char buf[32] = {0};
+    cgn_fake_mark_device_memory(buf, sizeof buf);
+    CUstreamBatchMemOpParams ops[4] = {
+        mem_op(CU_STREAM_MEM_OP_WRITE_VALUE_32, buf, 0x11223344u, 0),
+        mem_op(CU_STREAM_MEM_OP_WAIT_VALUE_32, buf, 0x11223344u, CU_STREAM_WAIT_VALUE_EQ),
+        mem_op(CU_STREAM_MEM_OP_BARRIER, NULL, 0, CU_STREAM_MEMORY_BARRIER_TYPE_GPU),
+        mem_op(CU_STREAM_MEM_OP_WRITE_VALUE_64, buf + 8, 0x0102030405060708ull, 0),
+    };
+    CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 m = {cgn_fake_context(0), 4, ops, 0};
+    CUgraph g = NULL;
+    CUgraphNode n = NULL;
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    /* What the driver refuses: no operations, too many, a misaligned or unknown address,
+     * flags an operation does not take, an unknown type. */
+    CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 bad = m;
+    bad.count = 0;
+    CHECK_CU(T->cuGraphAddBatchMemOpNode(&n, g, NULL, 0, &bad), BAD);
+    bad.count = 256;
+    CHECK_CU(T->cuGraphAddBatchMemOpNode(&n, g, NULL, 0, &bad), BAD);
+    bad = m;
+    bad.paramArray = NULL;
+    CHECK_CU(T->cuGraphAddBatchMemOpNode(&n, g, NULL, 0, &bad), BAD);
+    CUstreamBatchMemOpParams one[1] = {mem_op(CU_STREAM_MEM_OP_WRITE_VALUE_32, buf + 2, 1, 0)};
+    bad.count = 1;
+    bad.paramArray = one;
+    CHECK_CU(T->cuGraphAddBatchMemOpNode(&n, g, NULL, 0, &bad), BAD); /* misaligned */
+    unsigned char unknown[8];
+    one[0] = mem_op(CU_STREAM_MEM_OP_WRITE_VALUE_32, unknown, 1, 0);
+    CHECK_CU(T->cuGraphAddBatchMemOpNode(&n, g, NULL, 0, &bad), BAD); /* not device memory */
+    one[0] = mem_op(CU_STREAM_MEM_OP_WRITE_VALUE_32, buf, 1, 1);
+    CHECK_CU(T->cuGraphAddBatchMemOpNode(&n, g, NULL, 0, &bad), BAD); /* write flags */
+    one[0] = mem_op(CU_STREAM_MEM_OP_BARRIER, NULL, 0, 2);
+    CHECK_CU(T->cuGraphAddBatchMemOpNode(&n, g, NULL, 0, &bad), BAD);
+    one[0] = mem_op((CUstreamBatchMemOpType)9, buf, 1, 0);
+    CHECK_CU(T->cuGraphAddBatchMemOpNode(&n, g, NULL, 0, &bad), BAD);
+    CHECK(cgn_fake_graph_node_count(g) == 0);
+
+    CHECK_CU(T->cuGraphAddBatchMemOpNode(&n, g, NULL, 0, &m), OK);
+    ops[0].writeValue.value = 0; /* the node keeps its own copy */
+    CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 got;
+    CHECK_CU(T->cuGraphBatchMemOpNodeGetParams(n, &got), OK);
+    CHECK(got.count == 4 && got.ctx == cgn_fake_context(0) && got.paramArray != ops);
+    CHECK(got.paramArray[0].writeValue.value == 0x11223344u);
+    CHECK(got.paramArray[3].writeValue.value64 == 0x0102030405060708ull);
+    CHECK(cgn_fake_node_context(n) == cgn_fake_context(0));
+    CUgraphExec e = NULL;
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&e, g, 0), OK);
+    size_t waits = cgn_fake_unsatisfied_waits();
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    uint32_t v32;
+    uint64_t v64;
+    memcpy(&v32, buf, 4);
+    memcpy(&v64, buf + 8, 8);
+    CHECK(v32 == 0x11223344u && v64 == 0x0102030405060708ull);
+    CHECK(cgn_fake_unsatisfied_waits() == waits); /* written, then waited for */
+
+    /* The executable may change addresses, values and a wait's comparison... */
+    CUstreamBatchMemOpParams next[4];
+    memcpy(next, got.paramArray, sizeof next);
+    next[0].writeValue.address = (CUdeviceptr)(uintptr_t)(buf + 16);
+    next[0].writeValue.value = 7;
+    next[1].waitValue.address = (CUdeviceptr)(uintptr_t)(buf + 16);
+    next[1].waitValue.value = 8; /* 7 >= 8 does not hold */
+    next[1].waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ;
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
+    p.memOp.ctx = cgn_fake_context(0);
+    p.memOp.count = 4;
+    p.memOp.paramArray = next;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, n, &p), OK);
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    memcpy(&v32, buf + 16, 4);
+    CHECK(v32 == 7);
+    CHECK(cgn_fake_unsatisfied_waits() == waits + 1);
+    /* ...but not the count, a type, a wait's flush bit, a barrier or the context. */
+    p.memOp.count = 3;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, n, &p), BAD);
+    p.memOp.count = 4;
+    next[3].operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, n, &p), BAD);
+    next[3].operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
+    next[1].waitValue.flags = CU_STREAM_WAIT_VALUE_FLUSH;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, n, &p), BAD);
+    next[1].waitValue.flags = CU_STREAM_WAIT_VALUE_EQ;
+    next[2].memoryBarrier.flags = CU_STREAM_MEMORY_BARRIER_TYPE_SYS;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, n, &p), BAD);
+    next[2].memoryBarrier.flags = CU_STREAM_MEMORY_BARRIER_TYPE_GPU;
+    p.memOp.ctx = cgn_fake_context(1);
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, n, &p), BAD);
+    /* The definition takes any valid change; the executable kept its own. */
+    CHECK_CU(T->cuGraphNodeSetParams(n, &p), OK);
+    CHECK(cgn_fake_node_context(n) == cgn_fake_context(1));
+    CHECK_CU(T->cuGraphExecDestroy(e), OK);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+    CHECK(cgn_fake_live_objects() == 0);
+}
+
 int main(void)
 {
     test_table_and_version();
@@ -2166,6 +2480,9 @@ int main(void)
     test_crash_prone_calls();
     test_threads();
     test_built_elsewhere();
+    test_memory_nodes();
+    test_arrays_and_3d_copies();
+    test_batch_mem_ops();
     cgn_fake_reset();
     if (failures) {
         fprintf(stderr, "fake_selftest: %d check(s) failed\n", failures);

@@ -498,6 +498,92 @@ static void test_unmapped_copy_operand_refused(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* Graph allocations: memory an allocation node allocates is written by a memset and copied
+ * into test buffer 0 by a memcpy, then freed by a free node, launch after launch. The driver
+ * maps a graph allocation at its first launch only (cuPointerGetAttribute does not know it
+ * before: seen on the H200), so the memcpy's memory-type detection finds it among the graph's
+ * allocation nodes. The fake hands out addresses it never backs with memory, so only a GPU
+ * launches the graph. */
+static void test_graph_allocation_is_device_memory(void **state) {
+    cgn_test_env *env = *state;
+    int gpu = strcmp(env->backend->name, "gpu") == 0;
+    cgn_graph *g;
+    cgn_node *alloc, *fill, *copy, *release;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_mem_alloc_desc a = CGN_MEM_ALLOC_DESC_INIT;
+    a.bytesize = CGN_TEST_BUF_SIZE;
+    OK(cgn_graph_add_mem_alloc(g, NULL, 0, &a, &alloc));
+    OK(cgn_mem_alloc_node_get(alloc, &a));
+    assert_true(a.dptr != 0);
+    cgn_memset_desc m = CGN_MEMSET_DESC_INIT;
+    m.dst = a.dptr;
+    m.value = 0x5a;
+    m.width = 8;
+    OK(cgn_graph_add_memset(g, &alloc, 1, &m, &fill));
+    cgn_memcpy_desc c = CGN_MEMCPY_DESC_INIT;
+    c.dst = env->buf[0];
+    c.src = a.dptr;
+    c.size = 8;
+    if (!gpu) {
+        /* Past the allocation's end: an address nobody knows, refused. */
+        c.src = a.dptr + a.bytesize;
+        assert_int_equal(cgn_graph_add_memcpy(g, &fill, 1, &c, &copy), CGN_ERROR_INVALID_VALUE);
+        assert_non_null(strstr(cgn_last_error(), "is neither memory the CUDA driver knows"));
+        c.src = a.dptr + a.bytesize - 8; /* its last 8 bytes */
+        OK(cgn_graph_add_memcpy(g, &fill, 1, &c, &copy));
+        cgn_memcpy_desc last;
+        OK(cgn_memcpy_node_get(copy, &last));
+        assert_int_equal(last.src_memory_type, CU_MEMORYTYPE_DEVICE);
+        c.src = a.dptr;
+    }
+    OK(cgn_graph_add_memcpy(g, &fill, 1, &c, &copy));
+    cgn_memcpy_desc got_copy;
+    OK(cgn_memcpy_node_get(copy, &got_copy));
+    assert_int_equal(got_copy.src_memory_type, CU_MEMORYTYPE_DEVICE);
+    cgn_mem_free_desc f = CGN_MEM_FREE_DESC_INIT;
+    f.dptr = a.dptr;
+    OK(cgn_graph_add_mem_free(g, &copy, 1, &f, &release));
+    if (gpu) {
+        OK(cgn_graph_instantiate(g, &e));
+        for (int launch = 0; launch < 2; launch++) /* freed in the graph: relaunchable */
+            assert_int_equal(cgn_test_run_read(env, e, 0), 0x5a);
+        OK(cgn_exec_destroy(e));
+    }
+    OK(cgn_graph_destroy(g));
+}
+
+/* The graph-level restrictions of memory nodes that only the driver enforces (the fake models
+ * them as documented): a second executable of the graph while the first exists, and a launch
+ * while the executable's previous allocation is unfreed, are refused (CGN_ERROR_DRIVER) and
+ * change nothing. */
+static void test_graph_allocation_driver_restrictions(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *only;
+    cgn_exec *e, *second = NULL;
+    OK(cgn_graph_create(&g));
+    cgn_mem_alloc_desc a = CGN_MEM_ALLOC_DESC_INIT;
+    a.bytesize = CGN_TEST_BUF_SIZE;
+    OK(cgn_graph_add_mem_alloc(g, NULL, 0, &a, &only));
+    OK(cgn_mem_alloc_node_get(only, &a));
+    OK(cgn_graph_instantiate(g, &e));
+    assert_int_equal(cgn_graph_instantiate(g, &second), CGN_ERROR_DRIVER); /* one at a time */
+    assert_non_null(strstr(cgn_last_error(), "cuGraphInstantiate"));
+    assert_null(second);
+    OK(env->backend->launch(env, e));
+    /* Not freed: the next launch is refused until something frees it. */
+    assert_int_equal(env->backend->launch(env, e), CGN_ERROR_DRIVER);
+    assert_non_null(strstr(cgn_last_error(), "cuGraphLaunch"));
+    cgn_test_graph_free(env, a.dptr);
+    OK(env->backend->launch(env, e));
+    cgn_test_graph_free(env, a.dptr);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_instantiate(g, &e)); /* the first one is gone */
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
 int main(void) {
     cgn_test_env probe; /* a GPU build without a device skips (77) */
     int rc = cgn_test_env_open(&probe);
@@ -507,6 +593,8 @@ int main(void) {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, cgn_test_fixture_setup, cgn_test_fixture_teardown)
     const struct CMUnitTest tests[] = {
         T(test_partial_exec_update_reads_the_executable),
+        T(test_graph_allocation_is_device_memory),
+        T(test_graph_allocation_driver_restrictions),
         T(test_retired_version_waits_for_launches),
         T(test_raw_handle_keeps_everything),
         T(test_destroy_in_flight_keeps_owners_until_done),

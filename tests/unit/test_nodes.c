@@ -1,6 +1,7 @@
-/* Behaviour of the memcpy, host callback and event node types beyond the generated matrices, on
- * the fake driver: memory-type detection, the memcpy form check, payload copies and their
- * lifetime, exclusive and zero-length arguments, and the driver calls each path makes. */
+/* Behaviour of the memcpy, memcpy_3d, host callback and event node types beyond the generated
+ * matrices, on the fake driver: memory-type detection, the memcpy form check, array operands,
+ * multidimensional copies in executables, payload copies and their lifetime, exclusive and
+ * zero-length arguments, and the driver calls each path makes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -479,6 +480,501 @@ static void test_event_nodes_reject_null_event(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* ---- memory allocation and free nodes ---------------------------------------------------- */
+
+static size_t node_count(cgn_graph *g) {
+    size_t n = 0;
+    OK(cgn_graph_nodes(g, NULL, &n));
+    return n;
+}
+
+/* Invalid descs are refused before any driver call, naming the field; the address is the
+ * driver's (the desc's is ignored), read back by get and exec_get. */
+static void test_mem_alloc_rules_and_output(void **state) {
+    cgn_test_env *env = *state;
+    (void)env;
+    cgn_graph *g;
+    cgn_node *n = NULL;
+    OK(cgn_graph_create(&g));
+    cgn_mem_alloc_desc d = CGN_MEM_ALLOC_DESC_INIT;
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_graph_add_mem_alloc(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
+    assert_string_equal(cgn_last_error(), "cgn_graph_add_mem_alloc: bytesize must be at least 1");
+    d.bytesize = 64;
+    d.device = -1;
+    assert_int_equal(cgn_graph_add_mem_alloc(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
+    assert_string_equal(cgn_last_error(),
+                        "cgn_graph_add_mem_alloc: device -1 is not a device ordinal");
+    assert_int_equal(cgn_graph_add_mem_alloc(g, NULL, 0, NULL, &n), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphAddMemAllocNode), 0);
+    assert_null(n);
+    assert_int_equal(node_count(g), 0);
+    d.device = 0;
+    d.dptr = 0x1234; /* ignored */
+    OK(cgn_graph_add_mem_alloc(g, NULL, 0, &d, &n));
+    cgn_mem_alloc_desc got;
+    OK(cgn_mem_alloc_node_get(n, &got));
+    assert_int_equal(got.bytesize, 64);
+    assert_int_equal(got.device, 0);
+    assert_true(got.dptr != 0 && got.dptr != 0x1234);
+    CUgraphNode raw;
+    OK(cgn_node_raw(n, &raw));
+    CUgraphNodeParams p;
+    assert_int_equal(cgn_fake_node_params(raw, &p), 1);
+    assert_true(p.alloc.dptr == got.dptr);
+    assert_int_equal(p.alloc.poolProps.allocType, CU_MEM_ALLOCATION_TYPE_PINNED);
+    assert_int_equal(p.alloc.poolProps.location.type, CU_MEM_LOCATION_TYPE_DEVICE);
+    /* A second allocation gets another address. */
+    cgn_node *n2;
+    OK(cgn_graph_add_mem_alloc(g, &n, 1, &d, &n2));
+    cgn_mem_alloc_desc got2;
+    OK(cgn_mem_alloc_node_get(n2, &got2));
+    assert_true(got2.dptr != got.dptr);
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    OK(cgn_mem_alloc_exec_get(e, n2, &got));
+    assert_true(got.dptr == got2.dptr);
+    cgn_mem_free_desc wrong;
+    assert_int_equal(cgn_mem_free_node_get(n, &wrong), CGN_ERROR_WRONG_NODE_TYPE);
+    /* The driver failing the add leaves nothing behind. */
+    cgn_fault_arm(1, CUDA_ERROR_OUT_OF_MEMORY);
+    assert_int_equal(cgn_graph_add_mem_alloc(g, NULL, 0, &d, &n2), CGN_ERROR_DRIVER);
+    cgn_fault_disarm();
+    assert_int_equal(node_count(g), 2);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* A free node takes a graph allocation; 0 is refused by cgn, any other address by the driver. */
+static void test_mem_free_rules(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *alloc, *release;
+    OK(cgn_graph_create(&g));
+    cgn_mem_free_desc f = CGN_MEM_FREE_DESC_INIT;
+    assert_int_equal(cgn_graph_add_mem_free(g, NULL, 0, &f, &release), CGN_ERROR_INVALID_VALUE);
+    assert_string_equal(cgn_last_error(), "cgn_graph_add_mem_free: dptr must not be 0");
+    f.dptr = env->buf[0]; /* not a graph allocation */
+    assert_int_equal(cgn_graph_add_mem_free(g, NULL, 0, &f, &release), CGN_ERROR_DRIVER);
+    assert_non_null(strstr(cgn_last_error(), "cuGraphAddMemFreeNode"));
+    assert_int_equal(node_count(g), 0);
+    cgn_mem_alloc_desc a = CGN_MEM_ALLOC_DESC_INIT;
+    a.bytesize = 256;
+    OK(cgn_graph_add_mem_alloc(g, NULL, 0, &a, &alloc));
+    OK(cgn_mem_alloc_node_get(alloc, &a));
+    f.dptr = a.dptr;
+    OK(cgn_graph_add_mem_free(g, &alloc, 1, &f, &release));
+    cgn_mem_free_desc got;
+    OK(cgn_mem_free_node_get(release, &got));
+    assert_true(got.dptr == a.dptr);
+    assert_int_equal(cgn_node_check_updatable(release), CGN_ERROR_NOT_SUPPORTED);
+    assert_non_null(strstr(cgn_last_error(), " is a mem free node, which is not updatable: CUDA "
+                                             "cannot change its parameters once it is added"));
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    assert_int_equal(cgn_exec_node_set_enabled(e, release, 0), CGN_ERROR_NOT_SUPPORTED);
+    assert_non_null(strstr(cgn_last_error(), " is a mem free node; CUDA enables and disables"));
+    OK(cgn_exec_update_from_graph(e, g)); /* nothing changed: the same memory nodes */
+    OK(cgn_mem_free_exec_get(e, release, &got));
+    assert_true(got.dptr == a.dptr);
+    OK(cgn_test_backend_selected.launch(env, e));
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* CUDA's restrictions on graphs holding memory nodes that cgn refuses up front: their nodes
+ * cannot be destroyed, and they cannot be embedded in a child-graph node. */
+static void test_mem_nodes_graph_restrictions(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g, *parent;
+    cgn_node *empty, *alloc, *child;
+    OK(cgn_graph_create(&g));
+    OK(cgn_graph_create(&parent));
+    OK(cgn_graph_add_empty(g, NULL, 0, &empty));
+    cgn_child_graph_desc cd = {.graph = g}; /* no memory nodes yet */
+    OK(cgn_graph_add_child_graph(parent, NULL, 0, &cd, &child));
+    cgn_mem_alloc_desc a = CGN_MEM_ALLOC_DESC_INIT;
+    a.bytesize = 64;
+    OK(cgn_graph_add_mem_alloc(g, &empty, 1, &a, &alloc));
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_node_destroy(empty), CGN_ERROR_NOT_SUPPORTED);
+    assert_non_null(strstr(cgn_last_error(), "belongs to a graph holding a mem alloc node"));
+    assert_int_equal(cgn_node_destroy(alloc), CGN_ERROR_NOT_SUPPORTED);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphDestroyNode), 0);
+    assert_true(cgn_node_is_alive(empty) && cgn_node_is_alive(alloc));
+    cgn_node *child2 = NULL;
+    assert_int_equal(cgn_graph_add_child_graph(parent, NULL, 0, &cd, &child2),
+                     CGN_ERROR_NOT_SUPPORTED);
+    assert_non_null(strstr(cgn_last_error(), "holds a mem alloc node"));
+    assert_null(child2);
+    cgn_child_graph_update u = CGN_CHILD_GRAPH_UPDATE_INIT;
+    cgn_child_graph_update_set_graph(&u, g);
+    assert_int_equal(cgn_child_graph_node_update(child, &u), CGN_ERROR_NOT_SUPPORTED);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphAddChildGraphNode), 0);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphNodeSetParams), 0);
+    /* Nor can memory nodes be added to a graph embedded in a child-graph node. */
+    cgn_graph *embedded;
+    OK(cgn_child_graph_node_embedded(child, &embedded));
+    size_t before = node_count(embedded);
+    cgn_node *inside = NULL;
+    assert_int_equal(cgn_graph_add_mem_alloc(embedded, NULL, 0, &a, &inside),
+                     CGN_ERROR_NOT_SUPPORTED);
+    assert_non_null(strstr(cgn_last_error(), "is embedded in a child-graph node, and CUDA does "
+                                             "not allow mem alloc nodes in a child graph"));
+    cgn_mem_free_desc f = {.dptr = 0x1000};
+    assert_int_equal(cgn_graph_add_mem_free(embedded, NULL, 0, &f, &inside),
+                     CGN_ERROR_NOT_SUPPORTED);
+    assert_non_null(strstr(cgn_last_error(), "not allow mem free nodes in a child graph"));
+    assert_null(inside);
+    assert_int_equal(node_count(embedded), before);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphAddMemAllocNode), 0);
+    /* The driver's own refusals, modelled by the fake: cloning, and a raw child-graph add. */
+    CUgraph raw, clone;
+    OK(cgn_graph_raw(g, &raw));
+    assert_int_equal(env->backend->driver(env)->cuGraphClone(&clone, raw),
+                     CUDA_ERROR_NOT_SUPPORTED);
+    OK(cgn_graph_destroy(parent));
+    OK(cgn_graph_destroy(g));
+}
+
+/* memcpy_3d: an array operand writes CU_MEMORYTYPE_ARRAY and asks the driver nothing; an
+ * address operand's memory type is asked when it is set, and 0 (no address) asks nothing; a
+ * switch from address to array rewrites the operand's members. */
+static void test_memcpy_3d_operands(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    cgn_memcpy_3d_desc d = CGN_MEMCPY_3D_DESC_INIT;
+    d.dst_array = env->array[1];
+    d.src = env->buf[0];
+    d.src_pitch = 8;
+    d.width_in_bytes = 8;
+    d.height = 2;
+    cgn_fault_reset_counts();
+    OK(cgn_graph_add_memcpy_3d(g, NULL, 0, &d, &n));
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuPointerGetAttribute), 1); /* src only */
+    CUDA_MEMCPY3D c = node_copy_params(n);
+    assert_int_equal(c.dstMemoryType, CU_MEMORYTYPE_ARRAY);
+    assert_ptr_equal(c.dstArray, env->array[1]);
+    assert_int_equal(c.dstDevice, 0);
+    assert_null(c.dstHost);
+    assert_int_equal(c.srcMemoryType, CU_MEMORYTYPE_DEVICE);
+    assert_int_equal(c.Height, 2);
+    assert_int_equal(c.Depth, 1); /* the default */
+    /* To an address: the array goes, the address's memory type is asked once. */
+    cgn_memcpy_3d_update u = CGN_MEMCPY_3D_UPDATE_INIT;
+    cgn_memcpy_3d_update_set_dst(&u, addr(env->host[0]), NULL);
+    cgn_memcpy_3d_update_set_dst_array(&u, NULL, NULL);
+    cgn_memcpy_3d_update_set_dst_pitch(&u, 16);
+    cgn_fault_reset_counts();
+    OK(cgn_memcpy_3d_node_update(n, &u));
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuPointerGetAttribute), 1);
+    c = node_copy_params(n);
+    assert_int_equal(c.dstMemoryType, CU_MEMORYTYPE_HOST);
+    assert_ptr_equal(c.dstHost, env->host[0]);
+    assert_null(c.dstArray);
+    assert_int_equal(c.dstPitch, 16);
+    cgn_memcpy_3d_desc got;
+    OK(cgn_memcpy_3d_node_get(n, &got));
+    assert_int_equal(got.dst_memory_type, CU_MEMORYTYPE_HOST);
+    assert_null(got.dst_array);
+    /* Both operands, or none, are refused before any driver call; nothing changes. */
+    cgn_memcpy_3d_update both = CGN_MEMCPY_3D_UPDATE_INIT;
+    cgn_memcpy_3d_update_set_dst_array(&both, env->array[0], NULL);
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_memcpy_3d_node_update(n, &both), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "exactly one of dst and dst_array"));
+    assert_int_equal(cgn_fault_total_calls(), 0);
+    cgn_memcpy_3d_update none = CGN_MEMCPY_3D_UPDATE_INIT;
+    cgn_memcpy_3d_update_set_src(&none, 0, NULL);
+    assert_int_equal(cgn_memcpy_3d_node_update(n, &none), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "exactly one of src and src_array"));
+    c = node_copy_params(n);
+    assert_ptr_equal(c.dstHost, env->host[0]);
+    assert_int_equal(c.srcDevice, env->buf[0]);
+    OK(cgn_graph_destroy(g));
+}
+
+/* In an executable a multidimensional memcpy_3d changes nothing, but an update that leaves the
+ * copy as it is (an owner only) is accepted, and so is refreshing a graph where it is
+ * unchanged while another node changed. */
+static void test_memcpy_3d_multidimensional_executable(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *copy, *fill;
+    OK(cgn_graph_create(&g));
+    cgn_memcpy_3d_desc d = CGN_MEMCPY_3D_DESC_INIT;
+    d.dst = env->buf[1];
+    d.dst_pitch = 8;
+    d.src = env->buf[0];
+    d.src_pitch = 8;
+    d.width_in_bytes = 4;
+    d.height = 2;
+    OK(cgn_graph_add_memcpy_3d(g, NULL, 0, &d, &copy));
+    cgn_memset_desc m = CGN_MEMSET_DESC_INIT;
+    m.dst = env->buf[2];
+    m.value = 1;
+    m.width = 4;
+    OK(cgn_graph_add_memset(g, &copy, 1, &m, &fill));
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_memcpy_3d_update same = CGN_MEMCPY_3D_UPDATE_INIT;
+    cgn_memcpy_3d_update_set_dst(&same, env->buf[1], env->owner[1]);
+    OK(cgn_memcpy_3d_exec_update(e, copy, &same));
+    cgn_memcpy_3d_desc got;
+    OK(cgn_memcpy_3d_exec_get(e, copy, &got));
+    assert_ptr_equal(got.dst_owner, env->owner[1]);
+    cgn_memcpy_3d_update moved = CGN_MEMCPY_3D_UPDATE_INIT;
+    cgn_memcpy_3d_update_set_src_x_in_bytes(&moved, 2);
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_memcpy_3d_exec_update(e, copy, &moved), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "field height:"));
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecNodeSetParams), 0);
+    cgn_memset_update mu = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_value(&mu, 2, 1);
+    OK(cgn_memset_node_update(fill, &mu));
+    OK(cgn_exec_update_from_graph(e, g));
+    cgn_memset_desc em;
+    OK(cgn_memset_exec_get(e, fill, &em));
+    assert_int_equal(em.value, 2);
+    /* The copy changed in the definition: the refresh refuses it, naming the rule. */
+    OK(cgn_memcpy_3d_node_update(copy, &moved));
+    assert_int_equal(cgn_exec_update_from_graph(e, g), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "field height:"));
+    OK(cgn_memcpy_3d_exec_get(e, copy, &got));
+    assert_int_equal(got.src_x_in_bytes, 0);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* ---- batch memory operations ------------------------------------------------------------------
+ */
+
+static CUstreamBatchMemOpParams write32(CUdeviceptr at, uint32_t value) {
+    CUstreamBatchMemOpParams op;
+    memset(&op, 0xEE, sizeof op); /* bytes the type does not use: cgn zeroes them in its copy */
+    op.writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
+    op.writeValue.address = at;
+    op.writeValue.value = value;
+    op.writeValue.flags = 0;
+    return op;
+}
+
+static uint32_t read32(cgn_test_env *env, int buf, size_t offset) {
+    unsigned char got[CGN_TEST_BUF_SIZE];
+    env->backend->read(env, env->buf[buf], got, sizeof got);
+    uint32_t v;
+    memcpy(&v, got + offset, 4);
+    return v;
+}
+
+static void assert_last_error(const char *want) {
+    if (strcmp(cgn_last_error(), want) != 0)
+        fail_msg("last error:\n  %s\nwanted:\n  %s", cgn_last_error(), want);
+}
+
+/* The operations are copied (normalised: the bytes a type does not use are zero) when set, so
+ * the caller's array may change or go at once; the node, the driver and the executable keep
+ * cgn's copy, and get returns it. */
+static void test_batch_mem_ops_are_copied(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    CUstreamBatchMemOpParams ops[2] = {write32(env->buf[0], 0x11111111u),
+                                       write32(env->buf[0] + 4, 0x22222222u)};
+    cgn_batch_mem_op_desc d = CGN_BATCH_MEM_OP_DESC_INIT;
+    d.ops = ops;
+    d.num_ops = 2;
+    OK(cgn_graph_add_batch_mem_op(g, NULL, 0, &d, &n));
+    ops[0].writeValue.value = 0x99999999u; /* the caller's array is theirs again */
+    cgn_batch_mem_op_desc got;
+    OK(cgn_batch_mem_op_node_get(n, &got));
+    assert_ptr_not_equal(got.ops, ops);
+    assert_int_equal(got.num_ops, 2);
+    CUstreamBatchMemOpParams want = write32(env->buf[0], 0x11111111u);
+    memset(&want, 0, sizeof want);
+    want.writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
+    want.writeValue.address = env->buf[0];
+    want.writeValue.value = 0x11111111u;
+    assert_memory_equal(&got.ops[0], &want, sizeof want); /* alias, upper half, pad: zero */
+    CUgraphNode raw;
+    OK(cgn_node_raw(n, &raw));
+    CUgraphNodeParams p;
+    assert_int_equal(cgn_fake_node_params(raw, &p), 1);
+    assert_int_equal(p.memOp.count, 2);
+    assert_memory_equal(p.memOp.paramArray, got.ops, 2 * sizeof *got.ops);
+    OK(cgn_graph_instantiate(g, &e));
+    OK(env->backend->launch(env, e));
+    assert_int_equal(read32(env, 0, 0), 0x11111111u);
+    assert_int_equal(read32(env, 0, 4), 0x22222222u);
+
+    /* An update copies again; the executable keeps its own version until updated itself. */
+    CUstreamBatchMemOpParams next[2] = {write32(env->buf[1], 0x33333333u),
+                                        write32(env->buf[1] + 8, 0x44444444u)};
+    cgn_batch_mem_op_update u = CGN_BATCH_MEM_OP_UPDATE_INIT;
+    cgn_batch_mem_op_update_set_ops(&u, next, 2, env->owner[1]);
+    OK(cgn_batch_mem_op_node_update(n, &u));
+    next[0].writeValue.value = 0;
+    OK(cgn_batch_mem_op_exec_get(e, n, &got));
+    assert_int_equal(got.ops[0].writeValue.address, env->buf[0]);
+    OK(cgn_batch_mem_op_exec_update(e, n, &u));
+    OK(cgn_batch_mem_op_exec_get(e, n, &got));
+    assert_int_equal(got.ops[0].writeValue.value, 0); /* next[0] as it is now */
+    assert_ptr_equal(got.ops_owner, env->owner[1]);
+    OK(env->backend->launch(env, e));
+    assert_int_equal(read32(env, 1, 8), 0x44444444u);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* What the checks and the executable rules say, naming the operation. */
+static void test_batch_mem_op_messages(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    CUstreamBatchMemOpParams ops[2] = {write32(env->buf[0], 1), write32(env->buf[0] + 2, 2)};
+    cgn_batch_mem_op_desc d = CGN_BATCH_MEM_OP_DESC_INIT;
+    d.ops = ops;
+    d.num_ops = 2;
+    assert_int_equal(cgn_graph_add_batch_mem_op(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
+    assert_last_error("cgn_graph_add_batch_mem_op: ops[1] (type 2): its address is not 4-byte "
+                      "aligned");
+    d.ops = NULL;
+    assert_int_equal(cgn_graph_add_batch_mem_op(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_ARGUMENT);
+    assert_last_error("cgn_graph_add_batch_mem_op: ops is NULL (2 operations)");
+    d.ops = ops;
+    d.num_ops = CGN_MAX_MEM_OPS + 1;
+    assert_int_equal(cgn_graph_add_batch_mem_op(g, NULL, 0, &d, &n), CGN_ERROR_OUT_OF_RANGE);
+    assert_last_error("cgn_graph_add_batch_mem_op: 256 operations in ops, at most 255 "
+                      "(CGN_MAX_MEM_OPS)");
+    assert_int_equal(cgn_fake_graph_node_count(cgn__graph_record(g)->raw), 0);
+
+    ops[1] = write32(env->buf[0] + 8, 2);
+    d.num_ops = 2;
+    OK(cgn_graph_add_batch_mem_op(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    ops[1].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
+    ops[1].writeValue.value64 = 2;
+    cgn_batch_mem_op_update u = CGN_BATCH_MEM_OP_UPDATE_INIT;
+    cgn_batch_mem_op_update_set_ops(&u, ops, 2, NULL);
+    assert_int_equal(cgn_batch_mem_op_exec_update(e, n, &u), CGN_ERROR_INVALID_VALUE);
+    assert_last_error("cgn_batch_mem_op_exec_update: field ops: operation 1 is a write64, the "
+                      "executable has a write32; rule: an executable's operations keep their "
+                      "types");
+    OK(cgn_batch_mem_op_node_update(n, &u)); /* the definition may change types */
+    ops[1] = write32(env->buf[0] + 8, 2);
+    cgn_batch_mem_op_update_set_ops(&u, ops, 1, NULL);
+    assert_int_equal(cgn_batch_mem_op_exec_update(e, n, &u), CGN_ERROR_INVALID_VALUE);
+    assert_last_error("cgn_batch_mem_op_exec_update: field ops: 1 operations, the executable has "
+                      "2; rule: an executable's batch memory operation node keeps its number of "
+                      "operations");
+    cgn_batch_mem_op_update_set_ops(&u, ops, 2, NULL);
+    ops[1].writeValue.flags = 1;
+    assert_int_equal(cgn_batch_mem_op_node_update(n, &u), CGN_ERROR_INVALID_VALUE);
+    assert_last_error("cgn_batch_mem_op_node_update: ops[1] (type 2): a write's flags must be 0 "
+                      "(CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER is not supported by batch "
+                      "operations)");
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* An executable keeps a wait's CU_STREAM_WAIT_VALUE_FLUSH bit (not in the matrix cases: the
+ * H200 cannot flush remote writes and its driver refuses the bit even in a definition). */
+static void test_batch_mem_op_wait_flush_bit_is_fixed(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    CUstreamBatchMemOpParams ops[2] = {write32(env->buf[0], 5), write32(env->buf[0], 5)};
+    ops[1].waitValue.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32;
+    ops[1].waitValue.flags = CU_STREAM_WAIT_VALUE_EQ;
+    cgn_batch_mem_op_desc d = CGN_BATCH_MEM_OP_DESC_INIT;
+    d.ops = ops;
+    d.num_ops = 2;
+    OK(cgn_graph_add_batch_mem_op(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    ops[1].waitValue.flags = CU_STREAM_WAIT_VALUE_EQ | CU_STREAM_WAIT_VALUE_FLUSH;
+    cgn_batch_mem_op_update u = CGN_BATCH_MEM_OP_UPDATE_INIT;
+    cgn_batch_mem_op_update_set_ops(&u, ops, 2, NULL);
+    cgn_fault_reset_counts();
+    assert_int_equal(cgn_batch_mem_op_exec_update(e, n, &u), CGN_ERROR_INVALID_VALUE);
+    assert_last_error("cgn_batch_mem_op_exec_update: field ops: operation 1 (a wait32) changes "
+                      "its flags; rule: an executable may change only the addresses and values "
+                      "of writes and waits and the comparison of waits (not a write's flags, a "
+                      "wait's CU_STREAM_WAIT_VALUE_FLUSH bit, or a flush or barrier)");
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecNodeSetParams), 0);
+    ops[1].waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ; /* another comparison: allowed */
+    cgn_batch_mem_op_update_set_ops(&u, ops, 2, NULL);
+    OK(cgn_batch_mem_op_exec_update(e, n, &u));
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* A node built with the raw driver is adopted with a copy of the driver's array (normalised),
+ * then updated through cgn; a refresh reads what a raw update set. */
+static void test_batch_mem_op_adopted(void **state) {
+    cgn_test_env *env = *state;
+    const cgn_driver_table *drv = cgn__driver;
+    CUgraph raw;
+    CUgraphNode rn;
+    assert_int_equal(drv->cuGraphCreate(&raw, 0), CUDA_SUCCESS);
+    CUstreamBatchMemOpParams ops[1] = {write32(env->buf[2], 0x5A5A5A5Au)};
+    CUcontext ctx = NULL;
+    assert_int_equal(drv->cuCtxGetCurrent(&ctx), CUDA_SUCCESS);
+    CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 m = {ctx, 1, ops, 0};
+    assert_int_equal(drv->cuGraphAddBatchMemOpNode(&rn, raw, NULL, 0, &m), CUDA_SUCCESS);
+    cgn_graph *g;
+    OK(cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &g));
+    cgn_node *nodes[1];
+    size_t count = 1;
+    OK(cgn_graph_nodes(g, nodes, &count));
+    assert_int_equal(count, 1);
+    cgn_node_type t;
+    OK(cgn_node_type_of(nodes[0], &t));
+    assert_int_equal(t, CGN_NODE_BATCH_MEM_OP);
+    OK(cgn_node_check_updatable(nodes[0]));
+    cgn_batch_mem_op_desc got;
+    OK(cgn_batch_mem_op_node_get(nodes[0], &got));
+    CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 driver;
+    assert_int_equal(drv->cuGraphBatchMemOpNodeGetParams(rn, &driver), CUDA_SUCCESS);
+    assert_ptr_not_equal(got.ops, driver.paramArray); /* cgn's copy, not the driver's */
+    assert_int_equal(got.num_ops, 1);
+    assert_int_equal(got.ops[0].writeValue.value, 0x5A5A5A5Au);
+    assert_int_equal(got.ops[0].writeValue.alias, 0);
+    assert_null(got.ops_owner);
+
+    CUstreamBatchMemOpParams next[1] = {write32(env->buf[3] + 12, 0xA5A5A5A5u)};
+    cgn_batch_mem_op_update u = CGN_BATCH_MEM_OP_UPDATE_INIT;
+    cgn_batch_mem_op_update_set_ops(&u, next, 1, NULL);
+    OK(cgn_batch_mem_op_node_update(nodes[0], &u));
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    OK(env->backend->launch(env, e));
+    assert_int_equal(read32(env, 3, 12), 0xA5A5A5A5u);
+
+    /* Changed behind cgn's back, then refreshed. */
+    next[0] = write32(env->buf[1], 7);
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
+    p.memOp.ctx = ctx;
+    p.memOp.count = 1;
+    p.memOp.paramArray = next;
+    assert_int_equal(drv->cuGraphNodeSetParams(rn, &p), CUDA_SUCCESS);
+    OK(cgn_node_refresh(nodes[0]));
+    OK(cgn_batch_mem_op_node_get(nodes[0], &got));
+    assert_int_equal(got.ops[0].writeValue.address, env->buf[1]);
+    assert_int_equal(got.ops[0].writeValue.value, 7);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
 int main(void) {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, cgn_test_fixture_setup, cgn_test_fixture_teardown)
     const struct CMUnitTest tests[] = {
@@ -492,6 +988,15 @@ int main(void) {
         T(test_host_argument_rules),
         T(test_host_payload_add_failures_release_the_copy),
         T(test_event_nodes_reject_null_event),
+        T(test_mem_alloc_rules_and_output),
+        T(test_mem_free_rules),
+        T(test_mem_nodes_graph_restrictions),
+        T(test_memcpy_3d_operands),
+        T(test_memcpy_3d_multidimensional_executable),
+        T(test_batch_mem_ops_are_copied),
+        T(test_batch_mem_op_messages),
+        T(test_batch_mem_op_wait_flush_bit_is_fixed),
+        T(test_batch_mem_op_adopted),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -474,25 +474,24 @@ static void test_cuda_only_node_named(void **state) {
         skip();
     CUgraph raw;
     CU_OK(drv()->cuGraphCreate(&raw, 0));
+    /* An external semaphore signal: a type cgn does not build (the fake models one without a
+     * semaphore behind it). */
+    CUexternalSemaphore sem = (CUexternalSemaphore)(uintptr_t)0x5e3;
+    CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sig;
+    memset(&sig, 0, sizeof sig);
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p);
-    p.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
-    p.alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
-    p.alloc.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    p.alloc.poolProps.location.id = 0;
-    p.alloc.bytesize = 256;
-    CUgraphNode alloc, release;
-    CU_OK(drv()->cuGraphAddNode(&alloc, raw, NULL, 0, &p));
-    CUdeviceptr dptr = p.alloc.dptr;
-    memset(&p, 0, sizeof p);
-    p.type = CU_GRAPH_NODE_TYPE_MEM_FREE;
-    p.free.dptr = dptr;
-    CU_OK(drv()->cuGraphAddNode(&release, raw, &alloc, 1, &p));
+    p.type = CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL;
+    p.extSemSignal.extSemArray = &sem;
+    p.extSemSignal.paramsArray = &sig;
+    p.extSemSignal.numExtSems = 1;
+    CUgraphNode signal;
+    CU_OK(drv()->cuGraphAddNode(&signal, raw, NULL, 0, &p));
     cgn_graph *g;
     OK(cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &g));
     cgn_exec *e;
     OK(cgn_graph_instantiate(g, &e));
-    cgn_node *a = find(g, alloc);
+    cgn_node *a = find(g, signal);
     assert_int_equal(cgn_exec_node_set_enabled(e, a, 0), CGN_ERROR_NOT_SUPPORTED);
     char want[256];
     snprintf(want, sizeof want,
@@ -689,26 +688,27 @@ static void test_embedded_copy_of_unsupported_node(void **state) {
     cgn_test_env *env = *state;
     CUgraph raw;
     CU_OK(drv()->cuGraphCreate(&raw, 0));
-    CUDA_MEMCPY3D two_d;
-    memset(&two_d, 0, sizeof two_d);
-    two_d.srcMemoryType = two_d.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-    two_d.srcDevice = env->buf[0];
-    two_d.dstDevice = env->buf[1];
-    two_d.WidthInBytes = 4;
-    two_d.Height = 2;
-    two_d.Depth = 1;
-    two_d.srcPitch = two_d.dstPitch = 8;
+    CUDA_MEMCPY3D unified;
+    memset(&unified, 0, sizeof unified);
+    unified.srcMemoryType = unified.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    unified.srcDevice = env->buf[0];
+    unified.dstDevice = env->buf[1];
+    unified.WidthInBytes = 4;
+    unified.Height = 1;
+    unified.Depth = 1;
+    unified.srcMemoryType = CU_MEMORYTYPE_UNIFIED; /* neither memcpy nor memcpy_3d updates it */
     CUcontext own = NULL;
     CU_OK(drv()->cuCtxGetCurrent(&own));
     CUgraphNode copy;
-    CU_OK(drv()->cuGraphAddMemcpyNode(&copy, raw, NULL, 0, &two_d, own));
+    CU_OK(drv()->cuGraphAddMemcpyNode(&copy, raw, NULL, 0, &unified, own));
     cgn_graph *src;
     OK(cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &src));
     cgn_node *c = find(src, copy);
     assert_int_equal(cgn_node_check_updatable(c), CGN_ERROR_NOT_SUPPORTED);
     char want[512];
-    const char *why = "a multidimensional memcpy node; cgn updates plain 1-D copies between host "
-                      "and device memory";
+    const char *why = "a memcpy node of a memory type other than host or device "
+                      "(CU_MEMORYTYPE_UNIFIED, as cudaMemcpyDefault captures); cgn updates plain "
+                      "1-D copies between host and device memory";
     snprintf(want, sizeof want,
              "cgn_node_check_updatable: node %p cannot be updated by cgn: it is %s", (void *)c,
              why);
@@ -898,33 +898,33 @@ static void test_driver_proc_null_arguments(void **state) {
     assert_message("cgn_driver_proc: symbol and pfn_out must not be NULL");
 }
 
-/* A batch memory operations node (the driver's type reported for one raw node) adopts as a
+/* An external semaphore signal node (the driver's type reported for one raw node) adopts as a
  * CUDA-only node that cgn_node_check_updatable names. */
 static CUresult (*inner_get_type)(CUgraphNode, CUgraphNodeType *);
-static CUgraphNode batch_node;
-static CUresult batch_get_type(CUgraphNode node, CUgraphNodeType *t) {
-    if (node == batch_node) {
-        *t = CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
+static CUgraphNode semas_node;
+static CUresult semas_get_type(CUgraphNode node, CUgraphNodeType *t) {
+    if (node == semas_node) {
+        *t = CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL;
         return CUDA_SUCCESS;
     }
     return inner_get_type(node, t);
 }
 
-static void test_batch_mem_op_node_named(void **state) {
+static void test_ext_semas_node_named(void **state) {
     cgn_test_env *env = *state;
     CUgraph raw;
     CU_OK(drv()->cuGraphCreate(&raw, 0));
-    CU_OK(drv()->cuGraphAddEmptyNode(&batch_node, raw, NULL, 0));
+    CU_OK(drv()->cuGraphAddEmptyNode(&semas_node, raw, NULL, 0));
     static cgn_driver_table table;
     table = *drv();
     inner_get_type = table.cuGraphNodeGetType;
-    table.cuGraphNodeGetType = batch_get_type;
+    table.cuGraphNodeGetType = semas_get_type;
     cgn_driver_install(&table);
     cgn_graph *g = NULL;
     cgn_status st = cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &g);
     cgn_fault_install(env->backend->driver(env));
     OK(st);
-    cgn_node *n = find(g, batch_node);
+    cgn_node *n = find(g, semas_node);
     cgn_node_type t;
     OK(cgn_node_type_of(n, &t));
     assert_int_equal(t, CGN_NODE_OTHER);
@@ -932,8 +932,8 @@ static void test_batch_mem_op_node_named(void **state) {
     char want[400];
     snprintf(want, sizeof want,
              "cgn_node_check_updatable: node %p cannot be updated by cgn: it is a "
-             "CU_GRAPH_NODE_TYPE_BATCH_MEM_OP node (batch memory operations), a type cgn does "
-             "not update",
+             "CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL node (external semaphore signal), a type cgn "
+             "does not update",
              (void *)n);
     assert_message(want);
     OK(cgn_graph_destroy(g));
@@ -1007,7 +1007,7 @@ int main(void) {
         T(test_refresh_keeps_host_callback_owner),
         T(test_adopt_order_with_chain),
         T(test_driver_proc_null_arguments),
-        T(test_batch_mem_op_node_named),
+        T(test_ext_semas_node_named),
         T(test_find_kernel_by_function_exact),
     };
 #undef T

@@ -14,10 +14,10 @@ extern "C" {
  * Reference: cuda.core 1.2.0 MemcpyNode.update(dst=, src=, size=, dst_owner=, src_owner=) */
 typedef struct cgn_memcpy_desc {
     CUdeviceptr dst;              /* Destination address, device or host memory. */
-    CUmemorytype dst_memory_type; /* Set by cgn, ignored on input. Memory type of dst as cgn detected it: CU_MEMORYTYPE_DEVICE (device or managed) or CU_MEMORYTYPE_HOST. */
+    CUmemorytype dst_memory_type; /* Set by cgn, ignored on input. Memory type of dst as cgn detected it: CU_MEMORYTYPE_DEVICE (device or managed) or CU_MEMORYTYPE_HOST; 0 while dst is 0. */
     cgn_owner *dst_owner;         /* Optional owner of dst, retained while any graph or executable may write dst. */
     CUdeviceptr src;              /* Source address, device or host memory. */
-    CUmemorytype src_memory_type; /* Set by cgn, ignored on input. Memory type of src as cgn detected it: CU_MEMORYTYPE_DEVICE (device or managed) or CU_MEMORYTYPE_HOST. */
+    CUmemorytype src_memory_type; /* Set by cgn, ignored on input. Memory type of src as cgn detected it: CU_MEMORYTYPE_DEVICE (device or managed) or CU_MEMORYTYPE_HOST; 0 while src is 0. */
     cgn_owner *src_owner;         /* Optional owner of src, retained while any graph or executable may read src. */
     size_t size;                  /* Bytes to copy, at least 1. */
 } cgn_memcpy_desc;
