@@ -904,7 +904,11 @@ const char *cgn__memcpy_1d_form(const CUgraphNodeParams *params) {
     return cgn__copy_form_adopted[cgn__memcpy_form(&params->memcpy.copyParams)];
 }
 
-cgn_status cgn__check_memcpy_1d(const cgn__txn *txn, const char *where) {
+/* Reads the node's copy back from the driver and refuses a form `problem_of` names (changed
+ * outside cgn); `updates` says what the node type does update. */
+static cgn_status cgn__check_copy_form(const cgn__txn *txn,
+                                       const char *(*problem_of)(const CUDA_MEMCPY3D *c),
+                                       const char *updates, const char *where) {
     CUDA_MEMCPY3D c;
     memset(&c, 0, sizeof c);
     CUresult r = cgn__driver->cuGraphMemcpyNodeGetParams(txn->node->raw, &c);
@@ -913,13 +917,17 @@ cgn_status cgn__check_memcpy_1d(const cgn__txn *txn, const char *where) {
         snprintf(what, sizeof what, "%s: cuGraphMemcpyNodeGetParams", where);
         return cgn__fail_driver(r, what);
     }
-    const char *problem = cgn__memcpy_form_problem(&c);
+    const char *problem = problem_of(&c);
     if (problem != NULL)
         return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
-                         "%s: memcpy node %p is %s (changed outside cgn); cgn updates plain 1-D "
-                         "copies between host and device memory only",
-                         where, (void *)cgn__node_handle(txn->node), problem);
+                         "%s: memcpy node %p is %s (changed outside cgn); cgn updates %s only",
+                         where, (void *)cgn__node_handle(txn->node), problem, updates);
     return CGN_OK;
+}
+
+cgn_status cgn__check_memcpy_1d(const cgn__txn *txn, const char *where) {
+    return cgn__check_copy_form(txn, cgn__memcpy_form_problem,
+                                "plain 1-D copies between host and device memory", where);
 }
 
 /* ---- memcpy_3d nodes: 2-D and 3-D copies, arrays included -------------------------------- */
@@ -955,21 +963,8 @@ const char *cgn__memcpy_3d_form(const CUgraphNodeParams *params) {
 }
 
 cgn_status cgn__check_memcpy_3d(const cgn__txn *txn, const char *where) {
-    CUDA_MEMCPY3D c;
-    memset(&c, 0, sizeof c);
-    CUresult r = cgn__driver->cuGraphMemcpyNodeGetParams(txn->node->raw, &c);
-    if (r != CUDA_SUCCESS) {
-        char what[128];
-        snprintf(what, sizeof what, "%s: cuGraphMemcpyNodeGetParams", where);
-        return cgn__fail_driver(r, what);
-    }
-    const char *problem = cgn__memcpy_3d_problem(&c);
-    if (problem != NULL)
-        return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
-                         "%s: memcpy node %p is %s (changed outside cgn); cgn updates copies "
-                         "between host, device and array memory only",
-                         where, (void *)cgn__node_handle(txn->node), problem);
-    return CGN_OK;
+    return cgn__check_copy_form(txn, cgn__memcpy_3d_problem,
+                                "copies between host, device and array memory", where);
 }
 
 /* ---- batch memory operations --------------------------------------------------------------- */
