@@ -25,6 +25,8 @@
  * while launches of it are in flight move to its newest launch, which drops them when it
  * completes; an executable destroyed in flight stays registered, flagged destroyed, until its
  * last launch completes. */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, MAP_NORESERVE */
+
 #include "fake_driver.h"
 
 #include <limits.h>
@@ -32,14 +34,36 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define FAKE_DEFAULT_VERSION 13000
 #define FAKE_NUM_CONTEXTS 4
 #define FAKE_CTX_STACK_MAX 64
 #define FAKE_MAX_PARAM_ALIGN 8
-/* Addresses memory allocation nodes hand out (cuGraphAddNode's alloc.dptr). */
-#define FAKE_ALLOC_BASE ((CUdeviceptr)0xA1100000000ull)
+/* Addresses memory allocation nodes hand out (alloc.dptr): FAKE_ALLOC_STRIDE apart in one
+ * range reserved without access (as a graph allocation is before its first launch), so host
+ * code probing them gets EFAULT, also under sanitizers; allocation FAKE_ALLOC_MAX + 1 fails. */
+#define FAKE_ALLOC_BASE fake_alloc_base()
 #define FAKE_ALLOC_STRIDE ((CUdeviceptr)0x100000)
+#define FAKE_ALLOC_MAX 1023u
+
+static CUdeviceptr fake_alloc_range;
+static pthread_once_t fake_alloc_once = PTHREAD_ONCE_INIT;
+
+static void fake_alloc_reserve(void)
+{
+    void *p = mmap(NULL, (size_t)FAKE_ALLOC_STRIDE * (FAKE_ALLOC_MAX + 1), PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        abort(); /* the fake cannot model allocations without address space */
+    fake_alloc_range = (CUdeviceptr)(uintptr_t)p;
+}
+
+static CUdeviceptr fake_alloc_base(void)
+{
+    pthread_once(&fake_alloc_once, fake_alloc_reserve);
+    return fake_alloc_range;
+}
 
 /* ---- objects --------------------------------------------------------------------------------- */
 
@@ -1141,6 +1165,8 @@ static CUresult build_by_type(const CUgraphNodeParams *in, int snapshot, fake_pa
             return CUDA_ERROR_INVALID_VALUE;
         out->p.alloc.bytesize = in->alloc.bytesize;
         out->p.alloc.poolProps = in->alloc.poolProps;
+        if (S.next_alloc == FAKE_ALLOC_MAX)
+            return CUDA_ERROR_OUT_OF_MEMORY;
         out->p.alloc.dptr = FAKE_ALLOC_BASE + (CUdeviceptr)(++S.next_alloc) * FAKE_ALLOC_STRIDE;
         return CUDA_SUCCESS;
     case CU_GRAPH_NODE_TYPE_MEM_FREE:
