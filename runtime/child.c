@@ -125,6 +125,12 @@ cgn_status cgn__stage_child_graph(cgn__txn *txn, cgn_graph *source, CUgraph *raw
                          "clone it)",
                          where, (void *)source, cgn__node_type_name(mem->type),
                          (void *)cgn__handle_ptr(mem->handle));
+    const cgn__node_rec *cond = cgn__graph_conditional_node(src);
+    if (cond != NULL)
+        return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
+                         "%s: graph %p holds a conditional node (%p); CUDA cannot embed a graph "
+                         "with conditional nodes in a child-graph node (it would clone it)",
+                         where, (void *)source, (void *)cgn__handle_ptr(cond->handle));
     cgn__graph_rec *parent = txn->node->graph;
     /* CUDA destroys the old embedded subtree during a replacement; a source from the same
      * hierarchy could be (or contain) it. */
@@ -176,7 +182,9 @@ void cgn__commit_embedding(cgn__txn *txn) {
     n->embedded = txn->embed_plan;
     txn->embed_plan = NULL;
     CUgraph raw = NULL;
-    if (cgn__driver->cuGraphChildGraphNodeGetGraph(n->raw, &raw) != CUDA_SUCCESS)
+    if (txn->bodies != NULL) /* a conditional node's body, created by the add */
+        raw = cgn__committed_body(txn);
+    else if (cgn__driver->cuGraphChildGraphNodeGetGraph(n->raw, &raw) != CUDA_SUCCESS)
         raw = NULL;
     cgn__locate(n->embedded, raw);
 }
@@ -214,4 +222,16 @@ cgn_status cgn_child_graph_node_find(const cgn_node *node, const cgn_node *sourc
     return cgn__fail(CGN_ERROR_INVALID_VALUE,
                      "%s: node %p was not part of the graph embedded by child node %p", where,
                      (const void *)source_node, (const void *)node);
+}
+
+const cgn__node_rec *cgn__graph_conditional_node(const cgn__graph_rec *g) {
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        const cgn__node_rec *n = g->nodes[i];
+        if (n->type == CGN_NODE_CONDITIONAL)
+            return n;
+        const cgn__node_rec *inner = n->embedded ? cgn__graph_conditional_node(n->embedded) : NULL;
+        if (inner != NULL)
+            return inner;
+    }
+    return NULL;
 }

@@ -2,8 +2,9 @@
  * X(name, abi, need, (params), (args)). need = CGN__NEED_BASE: cgn refuses drivers that lack it
  * (graph building must work from 12.0 on); CGN__NEED_FEATURE: optional, gated where used.
  * The fake driver and the fault-injecting proxy in tests/support are built from this list.
- * cuGraphAddNode is the one entry cgn itself does not call: tests build graphs "made elsewhere"
- * through the table, including node types cgn never adds (memory allocation and free). */
+ * cuGraphAddNode (12.2) is called by cgn only for conditional nodes (which have no typed adder;
+ * gated to 12.3 with cuGraphConditionalHandleCreate); tests also build graphs "made elsewhere"
+ * through it, including node types cgn never adds. */
 #ifndef CGN_RUNTIME_DRIVER_ENTRIES_H
 #define CGN_RUNTIME_DRIVER_ENTRIES_H
 
@@ -125,6 +126,9 @@
        const CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 *p),                                                  \
       (n, g, d, nd, p))                                                                             \
     X(cuGraphBatchMemOpNodeGetParams, 11070, CGN__NEED_BASE,                                        \
-      (CUgraphNode n, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 * p), (n, p))
+      (CUgraphNode n, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 * p), (n, p))                                \
+    X(cuGraphConditionalHandleCreate, 12030, CGN__NEED_FEATURE,                                     \
+      (CUgraphConditionalHandle * h, CUgraph g, CUcontext c, unsigned int v, unsigned int f),       \
+      (h, g, c, v, f))
 
 #endif /* CGN_RUNTIME_DRIVER_ENTRIES_H */

@@ -159,9 +159,9 @@ cgn_status cgn_graph_destroy(cgn_graph *graph) {
         return st;
     if (g->root != g)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
-                         "%s: graph %p is embedded in a child-graph node and goes with its "
-                         "parent; destroy the child node or the root instead",
-                         where, (void *)graph);
+                         "%s: graph %p is embedded in a %s node and goes with its parent; "
+                         "destroy that node or the root instead",
+                         where, (void *)graph, cgn__node_type_name(g->owner->type));
     cgn__collect_pending();
     cgn__hier *h = g->hier;
     if (atomic_load_explicit(&h->refs, memory_order_acquire) == 1) {

@@ -350,6 +350,8 @@ typedef struct cgn__txn {
     void *storage;                  /* replaces the current block at commit when storage_set */
     int storage_set;
     cgn__graph_rec *embed_plan;     /* child-graph node: records prepared for the new child */
+    CUgraph **bodies;               /* conditional node being added: where the driver writes
+                                       its body graphs (the embed_plan is body 0) */
     void *state;                    /* preallocated state block for a new node */
     CUcontext saved_ctx;            /* the caller's current context, restored at the end */
     int ctx_pushed;                 /* the node's context was pushed for this transaction */
@@ -472,6 +474,19 @@ cgn_status cgn__stage_child_graph(cgn__txn *txn, cgn_graph *source, CUgraph *raw
 /* After the mutation (cannot fail): retires the old embedded records, publishes the new ones
  * and locates their raw handles. Called by cgn__txn_commit. */
 void cgn__commit_embedding(cgn__txn *txn);
+/* Conditional nodes (conditional.c). Bodies (field kind cond_bodies): refuses a graph CUDA
+ * cloned into a child-graph node, then prepares body 0's record (txn->embed_plan) and where
+ * the driver returns the bodies (txn->bodies). Handle (cond_handle): gates to 12.3 and creates
+ * the handle in the node's graph and context; CUDA cannot destroy one, so it is the last step
+ * that can fail before the add. */
+cgn_status cgn__stage_cond_bodies(cgn__txn *txn, uint32_t count, CUgraph **bodies_out,
+                                  const char *where);
+cgn_status cgn__stage_cond_handle(cgn__txn *txn, uint32_t default_value, uint32_t assign,
+                                  CUgraphConditionalHandle *handle_out, const char *where);
+/* Body 0 as the driver returned it after the add (NULL if it returned none). */
+CUgraph cgn__committed_body(const cgn__txn *txn);
+/* A conditional node in g or in any graph embedded in it, or NULL (CUDA cannot clone them). */
+const cgn__node_rec *cgn__graph_conditional_node(const cgn__graph_rec *g);
 /* Frees prepared records (rollback). */
 void cgn__discard_embedding(cgn__graph_rec *plan);
 /* Frees an embedded graph's records and handles (CUDA destroyed the clone). */

@@ -639,11 +639,12 @@ class Emitter:
                  row=wrap_call(INDENT, Call(f"[{n.type_enum}] = {{", (
                      c_string(n.node.replace("_", " ")), str(int(n.exec_enable)),
                      f"cgn__{n.node}_exec_check", n.cu_node_type, f"sizeof(cgn_{n.node}_desc)",
-                     f"cgn__{n.node}_read",
+                     f"cgn__{n.node}_read" if n.get is not None else "NULL",
                      f"offsetof(CUgraphNodeParams, {n.member}.{n.context_field})"
                      if n.context_field else "0",
                      f"cgn__{n.node}_add_raw", c_string(n.add.entry),
-                     f"cgn__{n.node}_get_raw", c_string(n.get.entry),
+                     f"cgn__{n.node}_get_raw" if n.get is not None else "NULL",
+                     c_string(n.get.entry) if n.get is not None else "NULL",
                      str(int(n.updatable)),
                      n.update_check.read if n.update_check is not None and n.update_check.read
                      else "NULL"), "},")),
@@ -673,22 +674,28 @@ def _driver_call_fns(n) -> list:
         "size_t num_deps", "CUgraphNodeParams *p"), ") {"))
     args = ["out", "g", "deps", "num_deps"]
     at = None
-    if add.params is not None:
-        decl, at = _prefix_copy(add, m)
-        lines += decl + [f"    memcpy(&a, &{at}, sizeof a);"]
-        args.append("&a")
+    if add.params == "CUgraphNodeParams":  # the generic adder: outputs are written in place
+        lines += wrap_call("    ", Call(f"return drv->{add.entry}(", tuple(args + ["p"]), ");"))
     else:
-        args.append(f"{m}.{add.value}")
-    if add.context is not None:
-        args.append(f"{m}.{add.context}")
-    if n.outputs:  # the driver writes its choices (spec: output fields) into the struct
-        lines += wrap_call("    ", Call(f"CUresult r = drv->{add.entry}(", tuple(args), ");"))
-        lines += ["    if (r == CUDA_SUCCESS)", f"        memcpy(&{at}, &a, sizeof a);",
-                  "    return r;"]
-    else:
-        lines += wrap_call("    ", Call(f"return drv->{add.entry}(", tuple(args), ");"))
+        if add.params is not None:
+            decl, at = _prefix_copy(add, m)
+            lines += decl + [f"    memcpy(&a, &{at}, sizeof a);"]
+            args.append("&a")
+        else:
+            args.append(f"{m}.{add.value}")
+        if add.context is not None:
+            args.append(f"{m}.{add.context}")
+        if n.outputs:  # the driver writes its choices (spec: output fields) into the struct
+            lines += wrap_call("    ", Call(f"CUresult r = drv->{add.entry}(", tuple(args),
+                                            ");"))
+            lines += ["    if (r == CUDA_SUCCESS)", f"        memcpy(&{at}, &a, sizeof a);",
+                      "    return r;"]
+        else:
+            lines += wrap_call("    ", Call(f"return drv->{add.entry}(", tuple(args), ");"))
     lines.append("}")
     lines.append("")
+    if get is None:
+        return lines[:-1]
     lines += wrap_call("", Call(f"static CUresult cgn__{n.node}_get_raw(", (
         "const cgn_driver_table *drv", "CUgraphNode raw", "CUgraphNodeParams *p"), ") {"))
     if get.params is not None:
@@ -786,7 +793,10 @@ class DocsView:
             ("CUDA node", f"{_code(n.cu_node_type)}, params member {_code(n.member)}"
                           + "".join(f", {_code(m)} always {val}" for m, val in n.fixed)),
             ("Context", context),
-            ("Driver gates", f"add: every driver cgn loads (12.0+, typed adder); update: "
+            ("Driver gates", ("add: the generic `cuGraphAddNode` (12.2+), gated by a field "
+                              "kind (see Errors); update: "
+                              if n.add.params == "CUgraphNodeParams" else
+                              "add: every driver cgn loads (12.0+, typed adder); update: ")
                              + (f"{version_text(n.update_gate)} "
                                 f"({_code('cuGraphNodeSetParams')})" if n.updatable
                                 else "none (not updatable)")
@@ -879,6 +889,11 @@ class DocsView:
     @staticmethod
     def _adopted(n: Node) -> list:
         """What cgn_graph_adopt and cgn_node_refresh read into each field."""
+        if n.get is None:
+            return [f"Nothing: no getter of cuda.h 13.0 reads a {_code(n.cu_node_type)} node "
+                    f"(the spec has no `cuda.get`), so cgn_graph_adopt records such a node as "
+                    f"CGN_NODE_OTHER (not updatable) and cgn_node_refresh leaves a node cgn "
+                    f"added as it is."]
         out = []
         if n.update_check is not None and n.update_check.read:
             doc = n.update_check.read_doc

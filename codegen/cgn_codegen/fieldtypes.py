@@ -91,6 +91,9 @@ class FieldType:
                                                # node type)
     settle: tuple = ()                         # after staging owners: drop what stage created
     changes_owners: bool = False               # setting it restages the owners (arg edits)
+    add_only: bool = False                     # staged when a node is added only (it makes
+                                               # driver objects): node types with
+                                               # `updatable: false` only
     exec_check: tuple = ()                     # executable-update rule of the kind: cur (the
                                                # executable's desc), d (new), ctx, where
     owner_members: tuple = ()                  # members holding owners, staged when the field
@@ -504,6 +507,28 @@ static int args_equal(const cgn_arg *a, uint32_t na, const cgn_arg *b, uint32_t 
 }
 """
 
+def _cond_handle_case(node, name, diags, what):
+    """{default: V, assign: 0 or 1}: the handle's default value and whether each launch
+    assigns it."""
+    if not isinstance(node, YMap):
+        diags.error(node.mark, f"{what}: expected {{default: V, assign: 0 or 1}}, got "
+                               f"{_describe(node)}")
+        return None
+    vals = {}
+    for key, lo, hi in (("default", 0, 0xFFFFFFFF), ("assign", 0, 1)):
+        item = node.get(key)
+        if item is None:
+            diags.error(node.mark, f"{what}: missing '{key}'")
+            return None
+        v = _int_in(item, lo, hi, diags, what + "." + key, "uint32_t")
+        if v is None:
+            return None
+        vals[key] = v
+    return CaseValue((vals["default"], vals["assign"]),
+                     (f"$t->{name}_default = {vals['default']}u;",
+                      f"$t->{name}_assign = {vals['assign']}u;"))
+
+
 _BYTES_EQUAL = """\
 /* Same size and same bytes (a node's get returns cgn's copy, not the caller's pointer). */
 static int bytes_equal(const void *a, size_t na, const void *b, size_t nb) {
@@ -698,6 +723,71 @@ FIELD_TYPES = {t.name: t for t in (
             "recorded by runtime/child.c.",
         case_doc="null, or \"graph:N\" (test graph N)",
         default_doc="null",
+    ),
+    # A conditional node's handle: created by cgn (cuGraphConditionalHandleCreate) when the
+    # node is added, from the default value and the assign flag; the node owns it.
+    FieldType(
+        name="cond_handle", cuda="required", add_only=True,
+        members=(Member("CUgraphConditionalHandle", "{name}", "0",
+                        "The handle cgn created for the node; a kernel sets the condition "
+                        "through it (cudaGraphSetConditional).", internal=True),
+                 Member("uint32_t", "{name}_default", "0",
+                        "Value of the condition at the start of each launch when "
+                        "{name}_assign is 1."),
+                 Member("uint32_t", "{name}_assign", "0",
+                        "1: each launch starts with {name}_default "
+                        "(CU_GRAPH_COND_ASSIGN_DEFAULT); 0: nothing is assigned at launch "
+                        "(a kernel must set the condition before the node reads it).")),
+        stage=("if (u == NULL) {{",
+               Call("    cgn_status st = cgn__stage_cond_handle(",
+                    ("txn", "d->{name}_default", "d->{name}_assign", "&d->{name}", "where"),
+                    ");"),
+               "    if (st != CGN_OK)",
+               "        return st;",
+               "}}"),
+        build=("p->{member}.{cuda} = d->{name};",),
+        read=("d->{name} = p->{member}.{cuda};",),
+        equal="a->{name}_default == b->{name}_default && a->{name}_assign == b->{name}_assign",
+        rule_names=("{name}_default", "{name}_assign"),
+        case=_cond_handle_case, zero_norm=(0, 0),
+        doc_type="uint32_t default + uint32_t assign (+ the handle cgn creates)",
+        doc_errors=(("CGN_ERROR_DRIVER_TOO_OLD", "the driver is older than 12.3 (no "
+                     "cuGraphConditionalHandleCreate, no cuGraphAddNode)"),
+                    ("CGN_ERROR_DRIVER", "cuGraphConditionalHandleCreate failed")),
+        doc_retains="nothing: CUDA keeps the handle with the graph",
+        doc_read="the handle from `{cuda}` (default and assign flag cannot be read back)",
+        doc="A conditional node's handle: the desc gives `<name>_default` and "
+            "`<name>_assign` (0 or 1: CU_GRAPH_COND_ASSIGN_DEFAULT), cgn creates the handle "
+            "with cuGraphConditionalHandleCreate in the node's graph and context when the node "
+            "is added (12.3+), keeps it in the internal member `<name>` and writes it to "
+            "`<cuda>`. Adding only (node types with `updatable: false`).",
+        case_doc="`{default: V, assign: 0 or 1}`",
+    ),
+    # The bodies of a conditional node: the driver creates them at add (phGraph_out, beside
+    # the count); cgn records each as an embedded cgn graph (runtime/conditional.c).
+    FieldType(
+        name="cond_bodies", cuda="required", add_only=True,
+        members=(Member("uint32_t", "{name}", "0"),),
+        cuda_siblings=("phGraph_out",),
+        stage=("if (u == NULL) {{",
+               Call("    cgn_status st = cgn__stage_cond_bodies(",
+                    ("txn", "d->{name}", "&p->{member}.phGraph_out", "where"), ");"),
+               "    if (st != CGN_OK)",
+               "        return st;",
+               "}}"),
+        build=("p->{member}.{cuda} = d->{name};",),
+        read=("d->{name} = p->{member}.{cuda};",),
+        default=_int_default("uint32_t", *_U32),
+        case=_int_case("uint32_t", *_U32),
+        doc_type="uint32_t",
+        doc_errors=(("CGN_ERROR_OUT_OF_MEMORY", "no host memory for the bodies' records"),),
+        doc_retains="nothing: the bodies belong to the node (CUDA destroys them with it)",
+        doc="The number of body graphs of a conditional node, written to `<cuda>`; the driver "
+            "creates the bodies when the node is added and returns them in the sibling "
+            "`phGraph_out`, which cgn records as embedded cgn graphs "
+            "(`cgn_conditional_node_body`). Adding only (node types with `updatable: false`).",
+        case_doc="an integer in [0, 4294967295]",
+        default_doc="an integer in [0, 4294967295]",
     ),
     FieldType(
         name="dim3", cuda="required",

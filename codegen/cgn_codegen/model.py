@@ -105,7 +105,7 @@ class Node:
     context_field: Optional[str]
     context_current: bool
     add: DriverCall
-    get: DriverCall
+    get: Optional[DriverCall]  # None: no getter (adoption records CGN_NODE_OTHER)
     update_gate: int            # 0 when not updatable
     reference: str
     fields: tuple

@@ -192,11 +192,16 @@ CASE = Map({
 DRIVER_CALL = Map({
     "entry": Key(Str(pattern=r"cuGraph[A-Za-z0-9]+", what="a cuGraph* driver entry point"),
                  doc="The driver entry point, as named in runtime/driver_entries.h."),
-    "params": Key(Str(pattern=r"CUDA_[A-Z0-9_]+(_v[0-9]+)?", what="a CUDA_* struct type"),
+    "params": Key(Str(pattern=r"CUDA_[A-Z0-9_]+(_v[0-9]+)?|CUgraphNodeParams",
+                      what="a CUDA_* struct type or CUgraphNodeParams"),
                   required=False,
                   doc="The call takes a pointer to this struct, whose layout is a prefix of the "
                       "params member (or of its `at` member): cgn copies that prefix in (add) or "
-                      "out (get). Exactly one of `params` and `value`."),
+                      "out (get). `CUgraphNodeParams` (adders only, without `at`): the call "
+                      "takes the whole tagged params, as the generic `cuGraphAddNode` (12.2) "
+                      "does, for node types without a typed adder (conditional); a field kind "
+                      "or a rule must then gate the add to a driver that has the entry. "
+                      "Exactly one of `params` and `value`."),
     "at": Key(Str(pattern=C_MEMBER_PATH, what="a C member name"), required=False,
               doc="With `params`: the member of the params struct the prefix starts at "
                   "(memcpy: `copyParams`); default: the whole member."),
@@ -243,10 +248,13 @@ SPEC = Map({
                        "the typed `cuGraphAdd*Node` entry point and its arguments after the "
                        "graph and dependencies (see [Driver calls](#driver-calls)). cgn "
                        "generates the call; the entry must be in runtime/driver_entries.h."),
-        "get": Key(DRIVER_CALL,
+        "get": Key(DRIVER_CALL, required=False,
                    doc="How adoption and `cgn_node_refresh` read a node of this type: the typed "
                        "getter (`cuGraph*NodeGetParams` or the like, 10.0+) and where its "
-                       "result goes (see [Driver calls](#driver-calls))."),
+                       "result goes (see [Driver calls](#driver-calls)). Required, except with "
+                       "`updatable: false` for a CUDA type no getter of cuda.h 13.0 reads "
+                       "(conditional): adoption then records such a node as CGN_NODE_OTHER and "
+                       "`cgn_node_refresh` leaves it as it is."),
         # CUDA members every build sets to a constant (memcpy: copyParams.Height: 1).
         "fixed": Key(MapOf(), required=False,
                      doc="Params members every build sets to a constant: member name to an "

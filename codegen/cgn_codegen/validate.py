@@ -202,7 +202,13 @@ class SpecValidator:
                                f"{member} params (expected one of: {', '.join(known)})")
         ok = True
         for key in ("add", "get"):
-            ok = self._check_driver_call(cuda.get(key), key, member, known) and ok
+            if cuda.get(key) is not None:
+                ok = self._check_driver_call(cuda.get(key), key, member, known) and ok
+        if cuda.get("get") is None and self.updatable:
+            self.err(cuda.mark, "cuda: missing required key 'get' (only a node type with "
+                                "`updatable: false` goes without: adoption records it as "
+                                "CGN_NODE_OTHER)")
+            ok = False
         if fields is None:
             return ok
         for fnode in self.root.get("fields").items:
@@ -226,6 +232,14 @@ class SpecValidator:
                                 f"takes a pointer to) and 'value' (a member it takes)")
             return False
         ok = True
+        if params is not None and params.value == "CUgraphNodeParams" and key != "add":
+            self.err(params.mark, f"cuda.{key}.params: CUgraphNodeParams only for adders "
+                                  f"(cuGraphAddNode)")
+            ok = False
+        if params is not None and params.value == "CUgraphNodeParams" and call.get("at"):
+            self.err(call.get("at").mark, f"cuda.{key}.at: not with CUgraphNodeParams (the "
+                                          f"call takes the whole params)")
+            ok = False
         for sub in ("at", "value", "context"):
             node = call.get(sub)
             if node is None:
@@ -243,7 +257,10 @@ class SpecValidator:
         return ok
 
     @staticmethod
-    def _driver_call(call: YMap) -> DriverCall:
+    def _driver_call(call: Optional[YMap]) -> Optional[DriverCall]:
+        if call is None:
+            return None
+
         def text(k):
             n = call.get(k)
             return n.value if n is not None else None
@@ -284,6 +301,10 @@ class SpecValidator:
                 self.err(fnode.key_node("cuda").mark, f"field '{name}' of type {ftype.name} "
                                                       f"takes no `cuda:` (it is not a driver "
                                                       f"parameter member)")
+            if ftype.add_only and self.updatable:
+                self.err(fnode.get("type").mark, f"field '{name}' of type {ftype.name}: only "
+                                                 f"node types with `updatable: false` take it "
+                                                 f"(it is staged when the node is added)")
             if ftype.role in (ROLE_ARGS, ROLE_KERNEL, ROLE_ARG_EDITS) and ftype.role in role_seen:
                 self.err(fnode.get("type").mark, f"only one {ftype.role} field a node type "
                                                  f"(first: '{role_seen[ftype.role]}')")
@@ -876,7 +897,7 @@ def _check_shared_cuda_types(nodes: list, roots: dict, enums: dict, diags: Diagn
                             f"them apart by cuda.update_check, so '{n.node}' needs one with an "
                             f"adoption check")
         for n in group[1:]:
-            if n.get != group[0].get:
+            if n.get != group[0].get and roots[n.node].get("cuda").get("get") is not None:
                 diags.error(roots[n.node].get("cuda").get("get").mark,
                             f"cuda.get: differs from that of '{group[0].node}', which records "
                             f"the same CUDA node type ({n.cu_node_type}): adoption reads such "

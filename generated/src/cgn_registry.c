@@ -13,6 +13,10 @@ cgn_status cgn__child_graph_exec_check(const void *cur, const void *d, CUcontext
                                        const char *where);
 cgn_status cgn__child_graph_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
                                  const void *prev, const char *where);
+cgn_status cgn__conditional_exec_check(const void *cur, const void *d, CUcontext ctx,
+                                       const char *where);
+cgn_status cgn__conditional_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
+                                 const void *prev, const char *where);
 cgn_status cgn__event_record_exec_check(const void *cur, const void *d, CUcontext ctx,
                                         const char *where);
 cgn_status cgn__event_record_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
@@ -82,6 +86,12 @@ static CUresult cgn__child_graph_add_raw(const cgn_driver_table *drv, CUgraphNod
 static CUresult cgn__child_graph_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
                                          CUgraphNodeParams *p) {
     return drv->cuGraphChildGraphNodeGetGraph(raw, &p->graph.graph);
+}
+
+static CUresult cgn__conditional_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
+                                         const CUgraphNode *deps, size_t num_deps,
+                                         CUgraphNodeParams *p) {
+    return drv->cuGraphAddNode(out, g, deps, num_deps, p);
 }
 
 static CUresult cgn__event_record_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
@@ -248,7 +258,7 @@ static CUresult cgn__memset_get_raw(const cgn_driver_table *drv, CUgraphNode raw
 
 /* Every enumerator of cgn_node_type (include/cgn/cgn.h) but EMPTY and OTHER has a spec, and
  * every spec an enumerator: a row left out would be a NULL name at run time. */
-_Static_assert(CGN_NODE_TYPE_COUNT_ == 2 + 11,
+_Static_assert(CGN_NODE_TYPE_COUNT_ == 2 + 12,
                "cgn_node_type and spec/ disagree: each enumerator needs a spec/<node>.yaml");
 
 const cgn__node_type_info cgn__node_types[CGN_NODE_TYPE_COUNT_] = {
@@ -267,6 +277,10 @@ const cgn__node_type_info cgn__node_types[CGN_NODE_TYPE_COUNT_] = {
                               cgn__child_graph_read, 0, cgn__child_graph_add_raw,
                               "cuGraphAddChildGraphNode", cgn__child_graph_get_raw,
                               "cuGraphChildGraphNodeGetGraph", 1, NULL},
+    [CGN_NODE_CONDITIONAL] = {"conditional", 0, cgn__conditional_exec_check,
+                              CU_GRAPH_NODE_TYPE_CONDITIONAL, sizeof(cgn_conditional_desc), NULL,
+                              offsetof(CUgraphNodeParams, conditional.ctx),
+                              cgn__conditional_add_raw, "cuGraphAddNode", NULL, NULL, 0, NULL},
     [CGN_NODE_EVENT_RECORD] = {"event record", 0, cgn__event_record_exec_check,
                                CU_GRAPH_NODE_TYPE_EVENT_RECORD, sizeof(cgn_event_record_desc),
                                cgn__event_record_read, 0, cgn__event_record_add_raw,

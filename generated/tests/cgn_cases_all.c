@@ -4,6 +4,7 @@
 
 extern const cgn_test_type cgn_test_type_batch_mem_op;
 extern const cgn_test_type cgn_test_type_child_graph;
+extern const cgn_test_type cgn_test_type_conditional;
 extern const cgn_test_type cgn_test_type_event_record;
 extern const cgn_test_type cgn_test_type_event_wait;
 extern const cgn_test_type cgn_test_type_host_callback;
@@ -19,6 +20,7 @@ extern const size_t cgn_test_types_count;
 const cgn_test_type *const cgn_test_types[] = {
     &cgn_test_type_batch_mem_op,
     &cgn_test_type_child_graph,
+    &cgn_test_type_conditional,
     &cgn_test_type_event_record,
     &cgn_test_type_event_wait,
     &cgn_test_type_host_callback,
@@ -29,12 +31,14 @@ const cgn_test_type *const cgn_test_types[] = {
     &cgn_test_type_memcpy_3d,
     &cgn_test_type_memset,
 };
-const size_t cgn_test_types_count = 11;
+const size_t cgn_test_types_count = 12;
 
 /* Each node type's model (tests/support/cgn_test_env.c): a missing one does not link. */
 void cgn_test_model_batch_mem_op(cgn_test_env *env, const void *desc,
                                  cgn_test_observation *expected);
 void cgn_test_model_child_graph(cgn_test_env *env, const void *desc,
+                                cgn_test_observation *expected);
+void cgn_test_model_conditional(cgn_test_env *env, const void *desc,
                                 cgn_test_observation *expected);
 void cgn_test_model_event_record(cgn_test_env *env, const void *desc,
                                  cgn_test_observation *expected);
@@ -58,6 +62,7 @@ void cgn_test_model_memset(cgn_test_env *env, const void *desc,
 const cgn_test_model_fn cgn_test_models[CGN_NODE_TYPE_COUNT_] = {
     [CGN_NODE_BATCH_MEM_OP] = cgn_test_model_batch_mem_op,
     [CGN_NODE_CHILD_GRAPH] = cgn_test_model_child_graph,
+    [CGN_NODE_CONDITIONAL] = cgn_test_model_conditional,
     [CGN_NODE_EVENT_RECORD] = cgn_test_model_event_record,
     [CGN_NODE_EVENT_WAIT] = cgn_test_model_event_wait,
     [CGN_NODE_HOST] = cgn_test_model_host_callback,

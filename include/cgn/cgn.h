@@ -115,6 +115,7 @@ typedef enum cgn_node_type {
     CGN_NODE_MEM_ALLOC,
     CGN_NODE_MEM_FREE,
     CGN_NODE_BATCH_MEM_OP,
+    CGN_NODE_CONDITIONAL, /* IF / WHILE with a body graph (12.3+); not updatable itself */
     CGN_NODE_TYPE_COUNT_
 } cgn_node_type;
 
@@ -179,6 +180,15 @@ CGN_API cgn_status cgn_child_graph_node_embedded(const cgn_node *node, cgn_graph
  * the graph that was embedded). source_node must still be a valid handle. */
 CGN_API cgn_status cgn_child_graph_node_find(const cgn_node *node, const cgn_node *source_node,
                                              cgn_node **embedded_node_out);
+
+/* ---- conditional bodies ------------------------------------------------------------------- */
+
+/* Body `index` of a conditional node: the graph the driver created with the node, as a cgn
+ * graph of the node's hierarchy. Nodes are added to it (and updated in it) with the ordinary
+ * cgn_graph_add_* and update calls; it goes with the node (cannot be destroyed on its own).
+ * Only index 0 exists so far (cgn adds IF and WHILE nodes with one body). */
+CGN_API cgn_status cgn_conditional_node_body(const cgn_node *node, uint32_t index,
+                                             cgn_graph **body_out);
 
 /* ---- field types shared by node types --------------------------------------------------- */
 

@@ -9,7 +9,7 @@
 extern int (*cgn_test_in_driver_callback)(void);
 
 static struct {
-    CUfunction add_one, write_config, fill_u32, empty;
+    CUfunction add_one, write_config, fill_u32, empty, set_condition, countdown;
 } cgn_fake_kernels;
 
 static void run_add_one(void **args, const CUDA_KERNEL_NODE_PARAMS_v2 *launch, void *user) {
@@ -43,6 +43,29 @@ static void run_empty(void **args, const CUDA_KERNEL_NODE_PARAMS_v2 *launch, voi
     (void)user;
 }
 
+/* cudaGraphSetConditional, as the kernels of tests/kernels/cgn_test_kernels.cu call it. */
+static void run_set_condition(void **args, const CUDA_KERNEL_NODE_PARAMS_v2 *launch, void *user) {
+    (void)launch;
+    (void)user;
+    CUgraphConditionalHandle h;
+    uint32_t value;
+    memcpy(&h, args[0], sizeof h);
+    memcpy(&value, args[1], sizeof value);
+    cgn_fake_set_conditional(h, value);
+}
+
+static void run_countdown(void **args, const CUDA_KERNEL_NODE_PARAMS_v2 *launch, void *user) {
+    (void)launch;
+    (void)user;
+    CUdeviceptr p;
+    CUgraphConditionalHandle h;
+    memcpy(&p, args[0], sizeof p);
+    memcpy(&h, args[1], sizeof h);
+    uint32_t left = *(uint32_t *)(uintptr_t)p - 1;
+    *(uint32_t *)(uintptr_t)p = left;
+    cgn_fake_set_conditional(h, left != 0);
+}
+
 static int fake_open(cgn_test_env *env) {
     (void)env;
     cgn_fake_reset();
@@ -54,6 +77,12 @@ static int fake_open(cgn_test_env *env) {
     cgn_fake_kernels.fill_u32 =
         cgn_fake_register_kernel("fill_u32", 2, fill_sizes, run_fill_u32, NULL);
     cgn_fake_kernels.empty = cgn_fake_register_kernel("empty", 0, NULL, run_empty, NULL);
+    static const size_t set_sizes[] = {sizeof(CUgraphConditionalHandle), sizeof(uint32_t)};
+    static const size_t countdown_sizes[] = {sizeof(CUdeviceptr), sizeof(CUgraphConditionalHandle)};
+    cgn_fake_kernels.set_condition =
+        cgn_fake_register_kernel("set_condition", 2, set_sizes, run_set_condition, NULL);
+    cgn_fake_kernels.countdown =
+        cgn_fake_register_kernel("countdown", 2, countdown_sizes, run_countdown, NULL);
     cgn_driver_install(cgn_fake_table());
     cgn_test_in_driver_callback = cgn_fake_in_driver_callback;
     return 0;
@@ -102,6 +131,10 @@ static cgn_kernel fake_kernel(cgn_test_env *env, const char *name) {
         return CGN_KERNEL(cgn_fake_kernel_of(cgn_fake_kernels.fill_u32));
     if (strcmp(name, "empty") == 0)
         return CGN_KERNEL(cgn_fake_kernel_of(cgn_fake_kernels.empty));
+    if (strcmp(name, "set_condition") == 0)
+        return CGN_KERNEL(cgn_fake_kernel_of(cgn_fake_kernels.set_condition));
+    if (strcmp(name, "countdown") == 0)
+        return CGN_KERNEL(cgn_fake_kernel_of(cgn_fake_kernels.countdown));
     abort();
 }
 

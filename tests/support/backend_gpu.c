@@ -27,7 +27,7 @@ static struct {
     CUlibrary lib;
     CUstream stream; /* executables run here */
     CUstream side;   /* event_wait observation records the event here, behind a hold */
-    cgn_kernel add_one, write_config, fill_u32, empty;
+    cgn_kernel add_one, write_config, fill_u32, empty, set_condition, countdown;
     CUfunction wait_flag;
     volatile int *flag; /* pinned: [0] release, [1] running, [2] gave up (wait_flag) */
     CUdeviceptr flag_dev;
@@ -116,6 +116,8 @@ static int gpu_open(cgn_test_env *env) {
     gpu.write_config = CGN_KERNEL(gpu_get("write_config"));
     gpu.fill_u32 = CGN_KERNEL(gpu_get("fill_u32"));
     gpu.empty = CGN_KERNEL(gpu_get("empty"));
+    gpu.set_condition = CGN_KERNEL(gpu_get("set_condition"));
+    gpu.countdown = CGN_KERNEL(gpu_get("countdown"));
     gpu_resolve(&gpu.cuCtxCreate, "cuCtxCreate", 12050);
     gpu_resolve(&gpu.cuCtxDestroy, "cuCtxDestroy", 4000);
     gpu_resolve(&gpu.cuCtxGetCurrent, "cuCtxGetCurrent", 4000);
@@ -209,6 +211,10 @@ static cgn_kernel gpu_kernel(cgn_test_env *env, const char *name) {
         return gpu.fill_u32;
     if (strcmp(name, "empty") == 0)
         return gpu.empty;
+    if (strcmp(name, "set_condition") == 0)
+        return gpu.set_condition;
+    if (strcmp(name, "countdown") == 0)
+        return gpu.countdown;
     abort();
 }
 

@@ -597,6 +597,13 @@ void cgn_test_model_mem_free(cgn_test_env *env, const void *desc,
     (void)env, (void)desc, (void)expected;
 }
 
+/* The matrix's conditional nodes have empty bodies: whether or not a body runs, nothing
+ * observable happens (tests/unit/test_conditional.c checks bodies with nodes). */
+void cgn_test_model_conditional(cgn_test_env *env, const void *desc,
+                                cgn_test_observation *expected) {
+    (void)env, (void)desc, (void)expected;
+}
+
 void cgn_test_predict(cgn_test_env *env, cgn_node_type type, const void *desc,
                       cgn_test_observation *expected) {
     /* Empty and CUDA-only nodes have no cases, so no model. */

@@ -47,7 +47,8 @@ typedef struct cgn_test_backend {
     void (*free_host)(cgn_test_env *env, void *p);
     CUevent (*event_create)(cgn_test_env *env);
     void (*event_destroy)(cgn_test_env *env, CUevent event);
-    /* A kernel by name: add_one, write_config, fill_u32, empty. */
+    /* A kernel by name: add_one, write_config, fill_u32, empty, set_condition (a conditional
+     * handle, a value), countdown (a counter, a handle: tests/kernels/cgn_test_kernels.cu). */
     cgn_kernel (*kernel)(cgn_test_env *env, const char *name);
     /* Launches and waits for completion. */
     cgn_status (*launch)(cgn_test_env *env, cgn_exec *exec);

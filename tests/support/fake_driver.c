@@ -40,6 +40,7 @@
 #define FAKE_NUM_CONTEXTS 4
 #define FAKE_CTX_STACK_MAX 64
 #define FAKE_MAX_PARAM_ALIGN 8
+#define FAKE_MAX_WHILE 4096 /* rounds of a WHILE body before the fake gives up */
 /* Addresses memory allocation nodes hand out (alloc.dptr): FAKE_ALLOC_STRIDE apart in one
  * range reserved without access (as a graph allocation is before its first launch), so host
  * code probing them gets EFAULT, also under sanitizers; allocation FAKE_ALLOC_MAX + 1 fails. */
@@ -76,8 +77,17 @@ enum fake_kind {
     KIND_FUNC, /* one of a fake_kernel's CUfunction handles */
     KIND_KERN, /* a fake_kernel's CUkernel handle */
     KIND_EVENT,
-    KIND_ARRAY /* a CUDA array (cgn_fake_array_create) */
+    KIND_ARRAY, /* a CUDA array (cgn_fake_array_create) */
+    KIND_COND   /* a conditional handle (freed at reset only: executables may outlive graphs) */
 };
+
+/* A conditional handle: its value, and what each launch starts it with. */
+typedef struct fake_cond {
+    unsigned int default_value;
+    unsigned int flags; /* CU_GRAPH_COND_ASSIGN_DEFAULT or 0 */
+    unsigned int value;
+    CUcontext ctx;
+} fake_cond;
 
 typedef struct fake_graph fake_graph;
 typedef struct fake_node fake_node;
@@ -116,6 +126,7 @@ typedef struct fake_payload {
     void *extra_form[5];      /* the getter's extra array, pointing at arg_bytes */
     fake_graph *child;        /* child graph nodes: the embedded graph, p.graph.graph */
     CUstreamBatchMemOpParams *mem_ops; /* batch mem op nodes: p.memOp.paramArray, owned */
+    CUgraph bodies[1];        /* conditional nodes: the phGraph_out array (body = child) */
 } fake_payload;
 
 struct fake_node {
@@ -222,6 +233,8 @@ static struct fake_state {
     fake_unfreed *unfreed; /* graph allocations launched and not freed since */
     size_t num_unfreed, cap_unfreed;
     const fake_exec *running_exec; /* the executable cuGraphLaunch is running */
+    size_t conds_created;  /* cuGraphConditionalHandleCreate successes */
+    size_t runaway_loops;  /* WHILE nodes stopped after FAKE_MAX_WHILE rounds */
 } S = {.version = FAKE_DEFAULT_VERSION, .epoch = 1, .next_id = 1};
 
 static cgn_driver_table TABLE;
@@ -1037,6 +1050,18 @@ static CUresult build_memcpy(const CUDA_MEMCPY_NODE_PARAMS *in, fake_payload *ou
 
 /* Graphs holding allocation or free nodes "can only be used in a child node if the ownership is
  * moved to the parent" and "cannot be cloned" (cuGraphAddMemAllocNode). */
+/* Conditional nodes, at any depth (CUDA cannot clone such a graph or embed it). */
+static int graph_has_conditional(const fake_graph *g)
+{
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        const fake_payload *pl = &g->nodes[i]->pl;
+        if (pl->p.type == CU_GRAPH_NODE_TYPE_CONDITIONAL ||
+            (pl->child && graph_has_conditional(pl->child)))
+            return 1;
+    }
+    return 0;
+}
+
 static int graph_has_mem_nodes(const fake_graph *g)
 {
     for (size_t i = 0; i < g->num_nodes; i++) {
@@ -1053,7 +1078,7 @@ static CUresult build_child(const CUDA_CHILD_GRAPH_NODE_PARAMS *in, int snapshot
     if (in->ownership != CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE)
         return CUDA_ERROR_INVALID_VALUE; /* moved child graphs are not modelled */
     const fake_graph *src = lookup_graph(in->graph);
-    if (!src || (!snapshot && graph_has_mem_nodes(src)))
+    if (!src || (!snapshot && (graph_has_mem_nodes(src) || graph_has_conditional(src))))
         return CUDA_ERROR_INVALID_VALUE;
     CUresult r = CUDA_SUCCESS;
     fake_graph *child = graph_clone(src, snapshot, 1, &r);
@@ -1131,6 +1156,30 @@ static CUresult build_batch_mem_op(const CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 *in, f
     return CUDA_SUCCESS;
 }
 
+static fake_cond *lookup_cond(CUgraphConditionalHandle h)
+{
+    void *key = (void *)(uintptr_t)h;
+    return h && reg_kind(key) == KIND_COND ? (fake_cond *)key : NULL;
+}
+
+/* IF and WHILE with one body (the fake models no else branch and no SWITCH); the handle's
+ * context must be the node's. The driver creates the (empty) body. */
+static CUresult build_conditional(const CUDA_CONDITIONAL_NODE_PARAMS *in, int snapshot,
+                                  fake_payload *out)
+{
+    const fake_cond *c = lookup_cond(in->handle);
+    if (!c || in->ctx != c->ctx || in->size != 1 ||
+        (in->type != CU_GRAPH_COND_TYPE_IF && in->type != CU_GRAPH_COND_TYPE_WHILE))
+        return CUDA_ERROR_INVALID_VALUE;
+    out->child = graph_new(snapshot);
+    if (!out->child)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    out->p.conditional = *in;
+    out->p.conditional.phGraph_out = NULL; /* set to the node's array once it exists */
+    out->ctx = in->ctx;
+    return CUDA_SUCCESS;
+}
+
 static CUresult build_by_type(const CUgraphNodeParams *in, int snapshot, fake_payload *out)
 {
     switch (in->type) {
@@ -1185,6 +1234,8 @@ static CUresult build_by_type(const CUgraphNodeParams *in, int snapshot, fake_pa
         return CUDA_SUCCESS;
     case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
         return build_batch_mem_op(&in->memOp, out);
+    case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+        return build_conditional(&in->conditional, snapshot, out);
     default:
         return CUDA_ERROR_INVALID_VALUE; /* node types cgn does not build */
     }
@@ -1234,7 +1285,10 @@ static CUresult payload_copy(const fake_payload *src, int snapshot, int with_ref
             payload_free_storage(out);
             return r;
         }
-        out->p.graph.graph = (CUgraph)out->child;
+        if (src->p.type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+            out->p.conditional.phGraph_out = NULL; /* a copy's array is not handed out */
+        else
+            out->p.graph.graph = (CUgraph)out->child;
     }
     return CUDA_SUCCESS;
 }
@@ -1403,6 +1457,13 @@ static CUgraphExecUpdateResult update_rule(const fake_payload *cur, const fake_p
         break;
     }
     case CU_GRAPH_NODE_TYPE_GRAPH:
+        return graph_compare(cur->child, next->child, node, info);
+    case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+        /* The node's parameters cannot change (its handle may: CUDA takes the new graph's
+         * handle flags and default); its body is compared like a child graph. */
+        if (cur->p.conditional.type != next->p.conditional.type ||
+            cur->p.conditional.size != next->p.conditional.size)
+            return update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, node, NULL);
         return graph_compare(cur->child, next->child, node, info);
     case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
         if (!mem_ops_update_ok(&cur->p.memOp, &next->p.memOp))
@@ -1756,6 +1817,24 @@ static void run_node(const fake_node *n, uint64_t seq)
     case CU_GRAPH_NODE_TYPE_GRAPH:
         run_graph(pl->child, seq);
         break;
+    case CU_GRAPH_NODE_TYPE_CONDITIONAL: {
+        fake_cond *c = lookup_cond(pl->p.conditional.handle);
+        if (!c)
+            break;
+        if (pl->p.conditional.type == CU_GRAPH_COND_TYPE_IF) {
+            if (c->value != 0)
+                run_graph(pl->child, seq);
+            break;
+        }
+        /* WHILE: a body that never clears the condition hangs a GPU; the fake gives up after
+         * FAKE_MAX_WHILE rounds and counts it (cgn_fake_runaway_loops). */
+        size_t rounds = 0;
+        while (c->value != 0 && rounds++ < FAKE_MAX_WHILE)
+            run_graph(pl->child, seq);
+        if (c->value != 0)
+            S.runaway_loops++;
+        break;
+    }
     case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
         run_batch_mem_op(&pl->p.memOp);
         break;
@@ -1789,6 +1868,22 @@ static void run_graph(const fake_graph *g, uint64_t seq)
 {
     for (size_t i = 0; i < g->num_nodes; i++)
         run_node(g->nodes[i], seq);
+}
+
+/* At the start of a launch every conditional handle of the graph with
+ * CU_GRAPH_COND_ASSIGN_DEFAULT takes its default value. */
+static void assign_defaults(const fake_graph *g)
+{
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        const fake_payload *pl = &g->nodes[i]->pl;
+        fake_cond *c = pl->p.type == CU_GRAPH_NODE_TYPE_CONDITIONAL
+                           ? lookup_cond(pl->p.conditional.handle)
+                           : NULL;
+        if (c && (c->flags & CU_GRAPH_COND_ASSIGN_DEFAULT))
+            c->value = c->default_value;
+        if (pl->child)
+            assign_defaults(pl->child);
+    }
 }
 
 /* ---- entry points: misc ---------------------------------------------------------------------- */
@@ -2005,7 +2100,7 @@ static CUresult impl_cuGraphClone(CUgraph *out, CUgraph g)
     const fake_graph *src = lookup_graph(g);
     if (!out || !src)
         return CUDA_ERROR_INVALID_VALUE;
-    if (graph_has_mem_nodes(src))
+    if (graph_has_mem_nodes(src) || graph_has_conditional(src))
         return CUDA_ERROR_NOT_SUPPORTED;
     CUresult r = CUDA_SUCCESS;
     fake_graph *clone = graph_clone(src, 0, 1, &r);
@@ -2262,7 +2357,36 @@ static CUresult impl_cuGraphAddNode(CUgraphNode *n, CUgraph g, const CUgraphNode
     CUresult r = add_node(n, g, d, nd, p);
     if (r == CUDA_SUCCESS && p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
         p->alloc.dptr = ((const fake_node *)*n)->pl.p.alloc.dptr;
+    if (r == CUDA_SUCCESS && p->type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
+        fake_node *node = (fake_node *)*n; /* the array lives as long as the node */
+        node->pl.bodies[0] = (CUgraph)node->pl.child;
+        node->pl.p.conditional.phGraph_out = node->pl.bodies;
+        p->conditional.phGraph_out = node->pl.bodies;
+    }
     return r;
+}
+
+static CUresult impl_cuGraphConditionalHandleCreate(CUgraphConditionalHandle *h, CUgraph g,
+                                                    CUcontext c, unsigned int v, unsigned int f)
+{
+    const fake_graph *graph = lookup_graph(g);
+    if (!h || !graph || graph->snapshot || !context_valid(c) ||
+        (f & ~(unsigned int)CU_GRAPH_COND_ASSIGN_DEFAULT))
+        return CUDA_ERROR_INVALID_VALUE;
+    fake_cond *cond = calloc(1, sizeof *cond);
+    if (!cond)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    if (!reg_add(cond, KIND_COND)) {
+        free(cond);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    cond->default_value = v;
+    cond->flags = f;
+    cond->value = (f & CU_GRAPH_COND_ASSIGN_DEFAULT) ? v : 0;
+    cond->ctx = c;
+    S.conds_created++;
+    *h = (CUgraphConditionalHandle)(uintptr_t)cond;
+    return CUDA_SUCCESS;
 }
 
 static CUresult impl_cuGraphAddKernelNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
@@ -2430,7 +2554,9 @@ static CUresult impl_cuGraphDestroyNode(CUgraphNode n)
  * CU_GRAPH_NODE_TYPE_MEM_FREE." */
 static int params_settable(CUgraphNodeType type)
 {
-    return type != CU_GRAPH_NODE_TYPE_MEM_ALLOC && type != CU_GRAPH_NODE_TYPE_MEM_FREE;
+    return type != CU_GRAPH_NODE_TYPE_MEM_ALLOC && type != CU_GRAPH_NODE_TYPE_MEM_FREE &&
+           type != CU_GRAPH_NODE_TYPE_CONDITIONAL; /* "changing node parameters is not
+                                                      supported" */
 }
 
 static CUresult impl_cuGraphNodeSetParams(CUgraphNode n, CUgraphNodeParams *p)
@@ -2549,8 +2675,8 @@ static CUresult impl_cuGraphInstantiateWithFlags(CUgraphExec *e, CUgraph g,
     if (!e || !graph)
         return CUDA_ERROR_INVALID_VALUE;
     /* "Only one instantiation of the graph may exist at any point in time" once it holds
-     * memory nodes (cuGraphAddMemAllocNode). */
-    if (graph_has_mem_nodes(graph))
+     * memory nodes (cuGraphAddMemAllocNode) or conditional nodes (CUgraphNodeType's doc). */
+    if (graph_has_mem_nodes(graph) || graph_has_conditional(graph))
         for (size_t i = 0; i < S.cap; i++)
             if (S.slots[i].key && S.slots[i].kind == KIND_EXEC &&
                 !((const fake_exec *)S.slots[i].key)->destroyed &&
@@ -2652,6 +2778,7 @@ static CUresult impl_cuGraphLaunch(CUgraphExec e, CUstream s)
     exec->running++;
     const fake_exec *outer = S.running_exec; /* a host node may launch another graph */
     S.running_exec = exec;
+    assign_defaults(exec->snapshot);
     run_graph(exec->snapshot, seq);
     S.running_exec = outer;
     exec->running--;
@@ -2856,6 +2983,7 @@ static void free_for_reset(void *key, int kind)
     case KIND_UOBJ:  /* pending destructors are dropped on purpose */
     case KIND_EVENT:
     case KIND_ARRAY:
+    case KIND_COND:
         free(key);
         break;
     default: /* nodes are freed with their graph, CUfunction handles with their kernel */
@@ -2884,6 +3012,25 @@ void cgn_fake_reset(void)
     t->stack[t->depth++] = (CUcontext)&S.contexts[0];
     table_sync(); /* a table installed before the reset must stay usable */
     fake_unlock();
+}
+
+void cgn_fake_set_conditional(CUgraphConditionalHandle handle, unsigned int value)
+{
+    fake_lock();
+    fake_cond *c = lookup_cond(handle);
+    if (c)
+        c->value = value;
+    fake_unlock();
+}
+
+size_t cgn_fake_conditional_handles(void)
+{
+    FAKE_LOCKED_RETURN(size_t, S.conds_created);
+}
+
+size_t cgn_fake_runaway_loops(void)
+{
+    FAKE_LOCKED_RETURN(size_t, S.runaway_loops);
 }
 
 size_t cgn_fake_live_objects(void)

@@ -100,6 +100,15 @@ void cgn_fake_set_version(int version);
  * executables (including ones destroyed while in flight, until their launches complete) and
  * user objects: zero once a test has released everything. Events are counted apart. */
 size_t cgn_fake_live_objects(void);
+/* Conditional handles (cuGraphConditionalHandleCreate, freed at reset only): sets a handle's
+ * value, as cudaGraphSetConditional does from a kernel (a test kernel's run function calls it);
+ * an unknown handle is ignored. Each launch first gives every handle of the executable created
+ * with CU_GRAPH_COND_ASSIGN_DEFAULT its default; an IF body runs when the value is non-zero, a
+ * WHILE body while it is (at most 4096 rounds: cgn_fake_runaway_loops counts the loops cut
+ * short). cgn_fake_conditional_handles counts the handles created since the reset. */
+void cgn_fake_set_conditional(CUgraphConditionalHandle handle, unsigned int value);
+size_t cgn_fake_conditional_handles(void);
+size_t cgn_fake_runaway_loops(void);
 /* Live events (from cuEventCreate or cgn_fake_event_create, not yet destroyed). */
 size_t cgn_fake_live_events(void);
 

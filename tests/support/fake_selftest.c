@@ -2450,6 +2450,85 @@ static void test_batch_mem_ops(void)
     CHECK(cgn_fake_live_objects() == 0);
 }
 
+/* Conditional nodes: handles (graph, valid context, flags 0 or ASSIGN_DEFAULT), IF and WHILE
+ * with one body created by the add and returned in phGraph_out, the body running by the
+ * handle's value (assigned at each launch start with ASSIGN_DEFAULT), no parameter changes, no
+ * clone or child embedding, one executable at a time. */
+static void test_conditional_nodes(void)
+{
+    begin();
+    CUgraph g = NULL, parent = NULL, clone = NULL;
+    CUgraphNode c = NULL, bad = NULL, m = NULL;
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    CHECK_CU(T->cuGraphCreate(&parent, 0), OK);
+    CUcontext ctx = cgn_fake_context(0);
+    CUgraphConditionalHandle h = 0, h2 = 0;
+    CHECK_CU(T->cuGraphConditionalHandleCreate(&h, g, ctx, 1, 2), BAD); /* unknown flag */
+    CHECK_CU(T->cuGraphConditionalHandleCreate(&h, g, NULL, 1, 0), BAD); /* no context */
+    CHECK_CU(T->cuGraphConditionalHandleCreate(&h, g, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT), OK);
+    CHECK_CU(T->cuGraphConditionalHandleCreate(&h2, g, ctx, 0, 0), OK);
+    CHECK(h != 0 && h2 != 0 && h != h2);
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    p.conditional.handle = h;
+    p.conditional.type = CU_GRAPH_COND_TYPE_IF;
+    p.conditional.size = 2; /* no else body in the fake */
+    p.conditional.ctx = ctx;
+    CHECK_CU(T->cuGraphAddNode(&bad, g, NULL, 0, &p), BAD);
+    p.conditional.size = 1;
+    p.conditional.ctx = cgn_fake_context(1); /* not the handle's */
+    CHECK_CU(T->cuGraphAddNode(&bad, g, NULL, 0, &p), BAD);
+    p.conditional.ctx = ctx;
+    CHECK_CU(T->cuGraphAddNode(&c, g, NULL, 0, &p), OK);
+    CHECK(p.conditional.phGraph_out != NULL && p.conditional.phGraph_out[0] != NULL);
+    CUgraph body = p.conditional.phGraph_out[0];
+    CHECK_CU(T->cuGraphDestroy(body), BAD); /* the node's */
+    static unsigned char cell[4];
+    cgn_fake_mark_device_memory(cell, sizeof cell);
+    CUDA_MEMSET_NODE_PARAMS ms = {.dst = (CUdeviceptr)(uintptr_t)cell, .value = 7,
+                                  .elementSize = 1, .width = 1, .height = 1};
+    CHECK_CU(T->cuGraphAddMemsetNode(&m, body, NULL, 0, &ms, ctx), OK);
+    CHECK_CU(T->cuGraphNodeSetParams(c, &p), CUDA_ERROR_NOT_SUPPORTED);
+    CHECK_CU(T->cuGraphClone(&clone, g), CUDA_ERROR_NOT_SUPPORTED);
+    CHECK_CU(T->cuGraphAddChildGraphNode(&bad, parent, NULL, 0, g), BAD);
+    CUgraphExec x = NULL, y = NULL;
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&x, g, 0), OK);
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&y, g, 0), BAD); /* one at a time */
+    CHECK_CU(T->cuGraphLaunch(x, NULL), OK); /* default 1: the body runs */
+    CHECK(cell[0] == 7);
+    cell[0] = 0;
+    cgn_fake_set_conditional(h, 0); /* overwritten by the default at the next launch */
+    CHECK_CU(T->cuGraphLaunch(x, NULL), OK);
+    CHECK(cell[0] == 7);
+    CHECK_CU(T->cuGraphExecNodeSetParams(x, c, &p), CUDA_ERROR_NOT_SUPPORTED);
+    CHECK_CU(T->cuGraphExecDestroy(x), OK);
+    /* Without ASSIGN_DEFAULT the value is kept: h2 starts 0 and stays what it was set to. */
+    CUgraph g2 = NULL;
+    CUgraphNode c2 = NULL, m2 = NULL;
+    CHECK_CU(T->cuGraphCreate(&g2, 0), OK);
+    CUgraphConditionalHandle h3 = 0;
+    CHECK_CU(T->cuGraphConditionalHandleCreate(&h3, g2, ctx, 5, 0), OK);
+    p.conditional.handle = h3;
+    p.conditional.type = CU_GRAPH_COND_TYPE_WHILE;
+    p.conditional.phGraph_out = NULL;
+    CHECK_CU(T->cuGraphAddNode(&c2, g2, NULL, 0, &p), OK);
+    CHECK_CU(T->cuGraphAddMemsetNode(&m2, p.conditional.phGraph_out[0], NULL, 0, &ms, ctx), OK);
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&y, g2, 0), OK);
+    cell[0] = 0;
+    CHECK_CU(T->cuGraphLaunch(y, NULL), OK); /* 0: the WHILE body never runs */
+    CHECK(cell[0] == 0 && cgn_fake_runaway_loops() == 0);
+    cgn_fake_set_conditional(h3, 1); /* nothing clears it: the fake gives up and counts */
+    CHECK_CU(T->cuGraphLaunch(y, NULL), OK);
+    CHECK(cell[0] == 7 && cgn_fake_runaway_loops() == 1);
+    CHECK(cgn_fake_conditional_handles() == 3);
+    CHECK_CU(T->cuGraphExecDestroy(y), OK);
+    CHECK_CU(T->cuGraphDestroy(g2), OK);
+    CHECK_CU(T->cuGraphDestroy(parent), OK);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+    CHECK(cgn_fake_live_objects() == 0);
+}
+
 int main(void)
 {
     test_table_and_version();
@@ -2483,6 +2562,7 @@ int main(void)
     test_memory_nodes();
     test_arrays_and_3d_copies();
     test_batch_mem_ops();
+    test_conditional_nodes();
     cgn_fake_reset();
     if (failures) {
         fprintf(stderr, "fake_selftest: %d check(s) failed\n", failures);

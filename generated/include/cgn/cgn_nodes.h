@@ -5,6 +5,7 @@
 
 #include "cgn/cgn_batch_mem_op.h"
 #include "cgn/cgn_child_graph.h"
+#include "cgn/cgn_conditional.h"
 #include "cgn/cgn_event_record.h"
 #include "cgn/cgn_event_wait.h"
 #include "cgn/cgn_host_callback.h"

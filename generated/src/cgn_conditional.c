@@ -1,0 +1,163 @@
+/* Generated from spec/conditional.yaml by codegen; do not edit. */
+#include <string.h>
+
+#include "runtime.h"
+
+/* One bit per field (the node type has no update struct: these stay private). */
+#define CGN_CONDITIONAL_SET_TYPE UINT64_C(0x1)
+#define CGN_CONDITIONAL_SET_SIZE UINT64_C(0x2)
+#define CGN_CONDITIONAL_SET_HANDLE UINT64_C(0x4)
+#define CGN_CONDITIONAL_SET_ALL UINT64_C(0x7)
+
+/* Field rules from the spec, checked on the complete (merged) parameters. */
+static cgn_status conditional_check_rules(const cgn_conditional_desc *d, const char *where) {
+    if (d->type == 2)
+        return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
+                         "%s: type 2 (CU_GRAPH_COND_TYPE_SWITCH) is not supported by cgn yet",
+                         where);
+    if (d->type > 2)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: type %u is not a conditional node type (0: IF, 1: WHILE)", where,
+                         d->type);
+    if (d->size != 1)
+        return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
+                         "%s: size %u: cgn adds conditional nodes with one body (an IF with an else body needs size 2 and a 12.8 driver, not supported yet)",
+                         where, d->size);
+    if (d->handle_assign > 1)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: handle_assign must be 0 or 1 (CU_GRAPH_COND_ASSIGN_DEFAULT), not %u",
+                         where, d->handle_assign);
+    return CGN_OK;
+}
+
+/* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
+static cgn_status conditional_check_kinds(const cgn_conditional_desc *d, uint64_t changed,
+                                          const char *where) {
+    (void)d;
+    (void)changed;
+    (void)where;
+    return CGN_OK;
+}
+
+/* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
+ * *d is rewritten to point at the copies. */
+static cgn_status conditional_stage(cgn__txn *txn, cgn_conditional_desc *d, const void *u,
+                                    uint64_t changed, CUgraphNodeParams *p, const char *where) {
+    (void)changed;
+    if (u == NULL) {
+        cgn_status st = cgn__stage_cond_bodies(txn, d->size, &p->conditional.phGraph_out, where);
+        if (st != CGN_OK)
+            return st;
+    }
+    if (u == NULL) {
+        cgn_status st = cgn__stage_cond_handle(txn, d->handle_default, d->handle_assign, &d->handle,
+                                               where);
+        if (st != CGN_OK)
+            return st;
+    }
+    return CGN_OK;
+}
+
+/* The owners of the new version, in the spec's `owners` order. */
+static cgn_status conditional_stage_owners(cgn__txn *txn, const cgn_conditional_desc *d) {
+(void)d;
+    return cgn__txn_stage_owners(txn, NULL, 0, NULL, 0);
+}
+
+/* Fills the driver params from the merged fields; fields staged by conditional_stage are kept. */
+static void conditional_build(const cgn_conditional_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
+    p->type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    p->conditional.type = d->type;
+    p->conditional.size = d->size;
+    p->conditional.handle = d->handle;
+    p->conditional.ctx = ctx;
+}
+
+cgn_status cgn_graph_add_conditional(cgn_graph *graph, cgn_node *const *deps, size_t num_deps,
+                                     const cgn_conditional_desc *desc, cgn_node **node_out) {
+    static const char where[] = "cgn_graph_add_conditional";
+    if (desc == NULL || node_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc and node_out must not be NULL",
+                         where);
+    cgn_conditional_desc d = *desc;
+    /* Members set by cgn are ignored on input. */
+    d.handle = 0;
+    cgn_status st = conditional_check_rules(&d, where);
+    if (st == CGN_OK)
+        st = conditional_check_kinds(&d, CGN_CONDITIONAL_SET_ALL, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn txn;
+    st = cgn__add_begin(&txn, graph, deps, num_deps, CGN_NODE_CONDITIONAL, sizeof d, 1, where);
+    if (st != CGN_OK)
+        return st;
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    st = conditional_stage(&txn, &d, NULL, CGN_CONDITIONAL_SET_ALL, &p, where);
+    if (st == CGN_OK)
+        st = conditional_stage_owners(&txn, &d);
+    if (st != CGN_OK)
+        return cgn__txn_fail(&txn, st);
+    conditional_build(&d, cgn__txn_context(&txn), &p);
+    st = cgn__txn_apply(&txn, &p, where);
+    if (st != CGN_OK)
+        return st;
+    cgn__txn_commit(&txn, &d, sizeof d, node_out);
+    return CGN_OK;
+}
+
+/* The executable-update rules: may an executable's version `cur` become `d`? */
+cgn_status cgn__conditional_exec_check(const void *cur_, const void *d_, CUcontext ctx,
+                                       const char *where) {
+    const cgn_conditional_desc *cur = cur_;
+    const cgn_conditional_desc *d = d_;
+    (void)cur;
+    (void)d;
+    (void)ctx;
+    (void)where;
+    return CGN_OK;
+}
+
+cgn_status cgn_conditional_node_get(const cgn_node *node, cgn_conditional_desc *desc_out) {
+    static const char where[] = "cgn_conditional_node_get";
+    cgn__node_rec *n;
+    cgn_status st = cgn__check_node(node, CGN_NODE_CONDITIONAL, where, &n);
+    if (st != CGN_OK)
+        return st;
+    if (desc_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
+    memcpy(desc_out, n->state, sizeof *desc_out);
+    return CGN_OK;
+}
+
+cgn_status cgn_conditional_exec_get(const cgn_exec *exec, const cgn_node *node,
+                                    cgn_conditional_desc *desc_out) {
+    static const char where[] = "cgn_conditional_exec_get";
+    cgn__txn txn;
+    cgn_status st = cgn__exec_update_begin(&txn, (cgn_exec *)(uintptr_t)exec,
+                                           (cgn_node *)(uintptr_t)node, CGN_NODE_CONDITIONAL, 0,
+                                           where);
+    if (st != CGN_OK)
+        return st;
+    if (desc_out == NULL)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc_out must not be NULL", where);
+    memcpy(desc_out, cgn__txn_current_state(&txn), sizeof *desc_out);
+    return CGN_OK;
+}
+
+/* Reads an adopted (or refreshed) node's params into its desc: the inverse of conditional_build.
+ * Owners are never read (what the node points at is the caller's), except that a refresh keeps
+ * those of unchanged values (prev). */
+cgn_status cgn__conditional_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc_,
+                                 const void *prev_, const char *where) {
+    cgn_conditional_desc *d = desc_;
+    const cgn_conditional_desc *prev = prev_;
+    (void)rd;
+    (void)prev;
+    (void)where;
+    memset(d, 0, sizeof *d);
+    d->type = p->conditional.type;
+    d->size = p->conditional.size;
+    d->handle = p->conditional.handle;
+    return CGN_OK;
+}
