@@ -271,6 +271,12 @@ cgn_status cgn_node_destroy(cgn_node *node) {
                          "CUDA cannot destroy",
                          where, (void *)node, cgn__node_type_name(mem->type),
                          (void *)cgn__handle_ptr(mem->handle));
+    if (n->type == CGN_NODE_CONDITIONAL)
+        return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
+                         "%s: node %p is a conditional node: CUDA cannot destroy its conditional "
+                         "handle, and a graph holding a handle no node uses does not instantiate "
+                         "(seen on the H200); destroy the graph instead",
+                         where, (void *)node);
     cgn__collect_pending();
     CUresult r = cgn__driver->cuGraphDestroyNode(n->raw);
     if (r != CUDA_SUCCESS)
