@@ -27,12 +27,6 @@ static const char *cgn__other_reason(CUgraphNodeType t) {
     case CU_GRAPH_NODE_TYPE_CONDITIONAL:
         return "a CU_GRAPH_NODE_TYPE_CONDITIONAL node (conditional), whose parameters CUDA "
                "cannot change in an executable; cgn does not adopt its body graphs";
-    case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
-        return "a CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL node (external semaphore signal), a type "
-               "cgn does not update";
-    case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
-        return "a CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT node (external semaphore wait), a type cgn "
-               "does not update";
     default:
         return "a node of a CUDA node type cgn does not know";
     }

@@ -1059,15 +1059,11 @@ static const char *cgn__mem_op_problem(const CUstreamBatchMemOpParams *op) {
 
 cgn_status cgn__check_mem_ops(const CUstreamBatchMemOpParams *ops, uint32_t count,
                               const char *field, const char *where) {
-    if (ops == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: %s is NULL (%u operations)", where, field,
-                         count);
-    if (count == 0)
-        return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: %s must hold at least one operation", where,
-                         field);
-    if (count > CGN_MAX_MEM_OPS)
-        return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: %u operations in %s, at most %u (%s)", where,
-                         count, field, CGN_MAX_MEM_OPS, "CGN_MAX_MEM_OPS");
+    const void *const parts[] = {ops};
+    cgn_status st = cgn__check_arrays(parts, 1, count, CGN_MAX_MEM_OPS, "CGN_MAX_MEM_OPS", field,
+                                      "operation", where);
+    if (st != CGN_OK)
+        return st;
     for (uint32_t i = 0; i < count; i++) {
         const char *problem = cgn__mem_op_problem(&ops[i]);
         if (problem != NULL)
@@ -1077,18 +1073,19 @@ cgn_status cgn__check_mem_ops(const CUstreamBatchMemOpParams *ops, uint32_t coun
     return CGN_OK;
 }
 
+/* A copied array of operations (cgn__stage_arrays, cgn__read_arrays), normalised in place. */
 cgn_status cgn__stage_mem_ops(cgn__txn *txn, const CUstreamBatchMemOpParams *ops, uint32_t count,
                               const CUstreamBatchMemOpParams **copy_out, const char *field,
                               const char *where) {
-    /* count is 1..CGN_MAX_MEM_OPS (cgn__check_mem_ops): the size cannot overflow. */
-    CUstreamBatchMemOpParams *copy = cgn__txn_storage(txn, count * sizeof *copy);
-    if (copy == NULL)
-        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: no host memory for a copy of %s (%u "
-                         "operations)", where, field, count);
-    for (uint32_t i = 0; i < count; i++) {
-        CUstreamBatchMemOpParams op = cgn__mem_op_normal(&ops[i]); /* ops may alias the block */
-        copy[i] = op;
-    }
+    const void *const src[] = {ops};
+    const size_t size[] = {sizeof *ops};
+    void *out[1];
+    cgn_status st = cgn__stage_arrays(txn, count, 1, src, size, out, field, where);
+    if (st != CGN_OK)
+        return st;
+    CUstreamBatchMemOpParams *copy = out[0];
+    for (uint32_t i = 0; i < count; i++)
+        copy[i] = cgn__mem_op_normal(&copy[i]);
     *copy_out = copy;
     return CGN_OK;
 }
@@ -1097,25 +1094,20 @@ cgn_status cgn__read_mem_ops(cgn__reader *rd, const CUstreamBatchMemOpParams *op
                              unsigned int count, const CUstreamBatchMemOpParams **ops_out,
                              uint32_t *count_out, const char *where) {
     (void)where;
-    *ops_out = NULL;
-    *count_out = 0;
-    if (ops == NULL || count == 0)
-        return CGN_OK;
-    size_t size = (size_t)count * sizeof *ops;
-    CUstreamBatchMemOpParams *copy = rd->arena != NULL ? cgn__arena_block(rd->arena, size)
-                                                       : cgn__block_new(size);
-    if (copy == NULL)
-        return cgn_last_status();
-    for (unsigned int i = 0; i < count; i++) {
-        copy[i] = cgn__mem_op_normal(&ops[i]);
-        if (!cgn__mem_op_known(ops[i].operation))
+    const void *const src[] = {ops};
+    const size_t size[] = {sizeof *ops};
+    void *out[1];
+    cgn_status st = cgn__read_arrays(rd, count, 1, src, size, out);
+    CUstreamBatchMemOpParams *copy = out[0];
+    *ops_out = copy;
+    *count_out = copy != NULL ? count : 0;
+    for (unsigned int i = 0; copy != NULL && i < count; i++) {
+        if (!cgn__mem_op_known(copy[i].operation))
             rd->unsupported = "a batch memory operation node with an operation type cgn does not "
                               "know";
+        copy[i] = cgn__mem_op_normal(&copy[i]);
     }
-    rd->storage = copy;
-    *ops_out = copy;
-    *count_out = count;
-    return CGN_OK;
+    return st;
 }
 
 uint32_t cgn__mem_ops_type_change(const CUstreamBatchMemOpParams *a,
@@ -1150,4 +1142,110 @@ uint32_t cgn__mem_ops_fixed_change(const CUstreamBatchMemOpParams *a,
             return i;
     }
     return n;
+}
+
+/* ---- copied arrays ------------------------------------------------------------------------- */
+
+/* Where part i starts in a block holding `nparts` parts of `count` elements: each part aligned
+ * for any element type. Returns the block's size; count is at most a few thousand and sizes are
+ * of CUDA structs, so nothing overflows. */
+static size_t cgn__array_layout(size_t count, size_t nparts, const size_t *size, size_t *offset) {
+    size_t total = 0;
+    for (size_t i = 0; i < nparts; i++) {
+        total = (total + alignof(max_align_t) - 1) / alignof(max_align_t) * alignof(max_align_t);
+        offset[i] = total;
+        total += count * size[i];
+    }
+    return total;
+}
+
+#define CGN__MAX_ARRAY_PARTS 4
+
+cgn_status cgn__check_arrays(const void *const *parts, size_t nparts, uint32_t count, uint32_t max,
+                             const char *max_name, const char *field, const char *noun,
+                             const char *where) {
+    for (size_t i = 0; i < nparts; i++)
+        if (parts[i] == NULL)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: %s is NULL (%u %ss)", where, field,
+                             count, noun);
+    if (count == 0)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: %s must hold at least one %s", where,
+                         field, noun);
+    if (count > max)
+        return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: %u %ss in %s, at most %u (%s)", where, count,
+                         noun, field, max, max_name);
+    return CGN_OK;
+}
+
+cgn_status cgn__stage_arrays(cgn__txn *txn, uint32_t count, size_t nparts, const void *const *src,
+                             const size_t *size, void **out, const char *field, const char *where) {
+    size_t offset[CGN__MAX_ARRAY_PARTS];
+    size_t total = cgn__array_layout(count, nparts, size, offset);
+    /* The sources may lie in the spare block cgn__txn_storage hands out (a caller passing back
+     * what a get returned): copy them aside first when they do. */
+    unsigned char *block = cgn__txn_storage(txn, total);
+    if (block == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY,
+                         "%s: no host memory for a copy of %s (%u "
+                         "elements)",
+                         where, field, count);
+    int overlap = 0;
+    for (size_t i = 0; i < nparts; i++) {
+        const unsigned char *s = src[i];
+        overlap |= s + count * size[i] > block && s < block + total;
+    }
+    unsigned char *aside = NULL;
+    if (overlap) {
+        aside = malloc(total);
+        if (aside == NULL)
+            return cgn__fail(CGN_ERROR_OUT_OF_MEMORY,
+                             "%s: no host memory for a copy of %s (%u "
+                             "elements)",
+                             where, field, count);
+        for (size_t i = 0; i < nparts; i++)
+            memcpy(aside + offset[i], src[i], count * size[i]);
+    }
+    for (size_t i = 0; i < nparts; i++) {
+        memcpy(block + offset[i], aside ? aside + offset[i] : (const unsigned char *)src[i],
+               count * size[i]);
+        out[i] = block + offset[i];
+    }
+    free(aside);
+    return CGN_OK;
+}
+
+cgn_status cgn__read_arrays(cgn__reader *rd, size_t count, size_t nparts, const void *const *src,
+                            const size_t *size, void **out) {
+    int empty = count == 0;
+    for (size_t i = 0; i < nparts; i++) {
+        out[i] = NULL;
+        empty |= src[i] == NULL;
+    }
+    if (empty)
+        return CGN_OK;
+    size_t offset[CGN__MAX_ARRAY_PARTS];
+    size_t total = cgn__array_layout(count, nparts, size, offset);
+    unsigned char *block =
+        rd->arena != NULL ? cgn__arena_block(rd->arena, total) : cgn__block_new(total);
+    if (block == NULL)
+        return cgn_last_status();
+    for (size_t i = 0; i < nparts; i++) {
+        memcpy(block + offset[i], src[i], count * size[i]);
+        out[i] = block + offset[i];
+    }
+    rd->storage = block;
+    return CGN_OK;
+}
+
+cgn_status cgn__check_handles(const void *handles, size_t size, uint32_t count, const char *field,
+                              const char *where) {
+    const unsigned char *h = handles;
+    for (uint32_t i = 0; i < count; i++) {
+        size_t k = 0;
+        while (k < size && h[i * size + k] == 0)
+            k++;
+        if (k == size)
+            return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: %s[%u] is NULL", where, field, i);
+    }
+    return CGN_OK;
 }

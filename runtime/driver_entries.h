@@ -127,6 +127,16 @@
       (n, g, d, nd, p))                                                                             \
     X(cuGraphBatchMemOpNodeGetParams, 11070, CGN__NEED_BASE,                                        \
       (CUgraphNode n, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 * p), (n, p))                                \
+    X(cuGraphAddExternalSemaphoresSignalNode, 11020, CGN__NEED_BASE,                                \
+      (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd,                                 \
+       const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 *p), (n, g, d, nd, p))                              \
+    X(cuGraphExternalSemaphoresSignalNodeGetParams, 11020, CGN__NEED_BASE,                          \
+      (CUgraphNode n, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 * p), (n, p))                              \
+    X(cuGraphAddExternalSemaphoresWaitNode, 11020, CGN__NEED_BASE,                                  \
+      (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd,                                 \
+       const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 *p), (n, g, d, nd, p))                                \
+    X(cuGraphExternalSemaphoresWaitNodeGetParams, 11020, CGN__NEED_BASE,                            \
+      (CUgraphNode n, CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 * p), (n, p))                                \
     X(cuGraphConditionalHandleCreate, 12030, CGN__NEED_FEATURE,                                     \
       (CUgraphConditionalHandle * h, CUgraph g, CUcontext c, unsigned int v, unsigned int f),       \
       (h, g, c, v, f))

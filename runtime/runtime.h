@@ -586,6 +586,25 @@ cgn_status cgn__stage_mem_ops(cgn__txn *txn, const CUstreamBatchMemOpParams *ops
 cgn_status cgn__read_mem_ops(cgn__reader *rd, const CUstreamBatchMemOpParams *ops,
                              unsigned int count, const CUstreamBatchMemOpParams **ops_out,
                              uint32_t *count_out, const char *where);
+/* Copied arrays (field kinds made by fieldtypes.py's copied_arrays): `nparts` parallel arrays
+ * of `count` elements each (the semaphores and their parameters of an external semaphore node),
+ * part i of elements `size[i]` bytes. Check: no part NULL (INVALID_ARGUMENT), 1 to `max`
+ * elements (INVALID_VALUE, OUT_OF_RANGE naming `max_name`); `noun` names one element (the
+ * messages add an "s"). Batch memory operations (mem_ops) use them too. Stage:
+ * copies every part into one txn storage block (*out[i] points at part i's copy; the sources
+ * may lie in the block being reused). Read (adoption, refresh): the same into a block of its
+ * own (rd->storage); a NULL part or count 0 gives NULLs and leaves rd->storage alone. */
+cgn_status cgn__check_arrays(const void *const *parts, size_t nparts, uint32_t count, uint32_t max,
+                             const char *max_name, const char *field, const char *noun,
+                             const char *where);
+cgn_status cgn__stage_arrays(cgn__txn *txn, uint32_t count, size_t nparts, const void *const *src,
+                             const size_t *size, void **out, const char *field, const char *where);
+cgn_status cgn__read_arrays(cgn__reader *rd, size_t count, size_t nparts, const void *const *src,
+                            const size_t *size, void **out);
+/* Element check of an array of `count` handles (CUexternalSemaphore...) of `size` bytes: none
+ * NULL, i.e. all zero bytes (INVALID_VALUE, naming the index). */
+cgn_status cgn__check_handles(const void *handles, size_t size, uint32_t count, const char *field,
+                              const char *where);
 /* Rule functions (codegen/cgn_codegen/cexpr.py RULE_FUNCTIONS) for the executable rules: the
  * index of the first of n operations whose type differs, or that differs in something an
  * executable cannot change (a write's flags, a wait's flush bit, a flush or barrier); n when

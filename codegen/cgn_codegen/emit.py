@@ -607,6 +607,32 @@ class NodeView:
         )
 
 
+def _fake_rows(nodes: list) -> dict:
+    """The fake driver's per-type rows (generated/tests/cgn_fake_nodes.h): typed adders and
+    getters that take a whole params-member prefix (no `at`, `context` or output field, not the
+    generic adder, a getter given: the fake implements them generically), once per entry point; and the copied arrays of
+    copied_arrays fields (offsets in CUgraphNodeParams, element sizes, the count member)."""
+    typed, seen, layouts = [], set(), []
+    for n in sorted(nodes, key=lambda n: n.type_enum):
+        a, g = n.add, n.get
+        if g is not None and a.params and g.params and a.params != "CUgraphNodeParams" \
+                and not (a.at or g.at or a.context or n.outputs) and a.entry not in seen:
+            seen.add(a.entry)
+            typed.append(dict(adder=a.entry, getter=g.entry, cu=n.cu_node_type, member=n.member,
+                              params=a.params, get_params=g.params))
+        for f in n.fields:
+            if not f.type.arrays:
+                continue
+            parent = (f.cuda or "").rpartition(".")[0]
+            kw = dict(cuda=f.cuda, cuda_dir=parent + "." if parent else "")
+            layouts.append(dict(
+                cu=n.cu_node_type, node=n.node, field=f.name,
+                count=f"{n.member}.{f.type.array_count.format(**kw)}",
+                parts=[(f"{n.member}.{c.format(**kw)}", t) for c, t in f.type.arrays]))
+    cu_types = sorted({n.cu_node_type for n in nodes})
+    return dict(origin=AGGREGATE_ORIGIN, typed=typed, layouts=layouts, cu_types=cu_types)
+
+
 class Emitter:
     def __init__(self, template_dir: str) -> None:
         self.env = _env(template_dir)
@@ -628,9 +654,10 @@ class Emitter:
                                                       nodes=names)
         out["tests/cgn_cases_all.c"] = self._render(
             "cases_all.c.j2", origin=AGGREGATE_ORIGIN, nodes=names, count=len(names),
-            models=[dict(node=n.node, type_enum=n.type_enum,
+            models=[dict(node=n.node, type_enum=n.type_enum, own=n.test_model,
                          pad=" " * len(f"void cgn_test_model_{n.node}("))
                     for n in sorted(nodes, key=lambda n: n.node)])
+        out["tests/cgn_fake_nodes.h"] = self._render("fake_nodes.h.j2", **_fake_rows(nodes))
         out["src/cgn_registry.c"] = self._render("registry.c.j2", origin=AGGREGATE_ORIGIN, nodes=[
             dict(node=n.node, type_enum=n.type_enum, name=n.node.replace("_", " "),
                  enable=int(n.exec_enable),

@@ -102,6 +102,11 @@ class FieldType:
     setter: Optional[tuple] = None             # (params, body lines, doc): a setter of its own
     edits: str = ""                            # role of the field whose value it edits
     case_apply: Optional[Callable] = None      # (edited field's norm, norm) -> norm or an error
+    # Copied arrays (copied_arrays kinds): the CUDA members holding the arrays, each with its
+    # element type (({cuda} / {cuda_dir} placeholders), and the count member beside them. The
+    # fake driver's generated layouts (generated/tests/cgn_fake_nodes.h) copy them.
+    arrays: tuple = ()
+    array_count: str = ""
     # For the generated docs (generated/docs/nodes.md):
     doc_type: str = ""                         # how the C type reads; "" means `name`
     doc_errors: tuple = ()                     # (status, cause) the type's codecs can return
@@ -450,6 +455,191 @@ def _mem_ops_case(node, name, diags, what):
     lines += [f"    ops[{i}] = {c};" for i, c in enumerate(calls)]
     lines += [f"    $t->{name} = ops;", f"    $t->num_{name} = {len(calls)};", "}"]
     return CaseValue(tuple(norm), tuple(lines))
+
+
+@dataclass(frozen=True)
+class ArrayPart:
+    """One of the parallel arrays of a copied_arrays kind: the desc member `{name}<suffix>`, an
+    array of `ctype`, written to the CUDA member `cuda` (None: the field's `cuda:`; otherwise a
+    sibling of it)."""
+
+    suffix: str
+    ctype: str
+    cuda: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class ItemKey:
+    """A key of one element in test values: `{key: V}` sets `assign` (C, with {part0},
+    {part1}... the parts' test arrays, {i} the index, {v} the value). `tag` ("sem"): V is
+    "sem:N", its value `fn(env, N)`; otherwise an integer in [0, hi]."""
+
+    key: str
+    assign: str
+    tag: str = ""
+    fn: str = ""
+    hi: int = 0xFFFFFFFFFFFFFFFF
+
+
+def _array_item(item, keys, diags, what):
+    """{key: V, ...} -> (norm, C statements with {i} and {partK}) or None."""
+    names = ", ".join(k.key for k in keys)
+    if not isinstance(item, YMap) or any(k not in [x.key for x in keys] for k in item.keys()):
+        diags.error(item.mark, f"{what}: an element is a mapping of {names}")
+        return None
+    norm, stmts = [], []
+    for k in keys:
+        node = item.get(k.key)
+        if node is None:
+            norm.append(None)
+            continue
+        if k.tag:
+            if not (isinstance(node, YScalar) and isinstance(node.value, str)):
+                diags.error(node.mark, f"{what}: {k.key} is \"{k.tag}:N\"")
+                return None
+            v = _tag_index(node, k.tag, diags, what)
+            if v is None:
+                return None
+            stmts.append(k.assign.replace("{v}", f"{k.fn}(env, {v})"))
+        else:
+            v = _int_in(node, 0, k.hi, diags, what, f"the {k.key}")
+            if v is None:
+                return None
+            stmts.append(k.assign.replace("{v}", f"UINT64_C({v})"))
+        norm.append(v)
+    return tuple(norm), stmts
+
+
+def _arrays_case(parts, keys, many):
+    """Test values of a copied_arrays kind: a list of elements, {many: N} (N copies of `many`,
+    an element's (norm, statements)), [] (non-NULL arrays of none) or null."""
+    def parse(node, name, diags, what):
+        members = [f"$t->{name}{p.suffix}" for p in parts]
+        if isinstance(node, YScalar) and node.value is None:
+            return CaseValue(None, tuple(f"{m} = NULL;" for m in members)
+                             + (f"$t->num_{name} = 0;",))
+        if isinstance(node, YMap) and node.keys() == ["many"]:
+            n = _int_in(node.get("many"), 0, 4096, diags, what, "an element count")
+            if n is None:
+                return None
+            got = [many] * n
+        elif isinstance(node, YSeq):
+            got = [_array_item(item, keys, diags, what) for item in node.items]
+            if any(g is None for g in got):
+                return None
+        else:
+            diags.error(node.mark, f"{what}: expected a list of elements, {{many: N}} or null, "
+                                   f"got {_describe(node)}")
+            return None
+        norm = [g[0] for g in got]
+        body = ["    " + st.replace("{i}", str(i)) for i, g in enumerate(got) for st in g[1]]
+        n = len(got)
+        lines = ["{"]
+        for k, p in enumerate(parts):
+            lines.append(f"    {p.ctype} *part{k} = cgn_test_zeroed(env, {n} * sizeof *part{k});")
+        lines += [b.format(**{f"part{k}": f"part{k}" for k in range(len(parts))})
+                  for b in body]
+        lines += [f"    {m} = part{k};" for k, m in enumerate(members)]
+        lines += [f"    $t->num_{name} = {n};", "}"]
+        return CaseValue(tuple(norm), tuple(lines))
+    return parse
+
+
+def copied_arrays(name, parts, count, max_macro, noun, keys, many, handles=False, doc="",
+                  doc_type="", case_doc="", elem_errors=()):
+    """A field kind of parallel arrays sharing one count (CUDA's `count` sibling of the field's
+    `cuda:`), checked (1 to `max_macro` elements, `noun` naming one in messages, no array
+    NULL; `handles`: part 0 holds handles, none NULL) and copied into cgn's storage block, so the caller's arrays may be
+    freed at once. No C of its own: runtime/codecs.c's cgn__*_arrays do the work."""
+    n = len(parts)
+    src = ", ".join(f"d->{{name}}{p.suffix}" for p in parts)
+    sizes = ", ".join(f"sizeof *d->{{name}}{p.suffix}" for p in parts)
+    cuda_of = [("{cuda}" if p.cuda is None else "{cuda_dir}" + p.cuda) for p in parts]
+    check = ["if (changed & {replaced}) {{",
+             f"    const void *const parts_[] = {{{{{src}}}}};",
+             Call("    cgn_status st = cgn__check_arrays(",
+                  ("parts_", str(n), "d->num_{name}", max_macro, f'"{max_macro}"', '"{name}"',
+                   f'"{noun}"', "where"), ");")]
+    if handles:
+        check += ["    if (st == CGN_OK)",
+                  Call("        st = cgn__check_handles(",
+                       ("d->{name}", "sizeof *d->{name}", "d->num_{name}", '"{name}"', "where"),
+                       ");")]
+    check += ["    if (st != CGN_OK)", "        return st;", "}}"]
+    assign = [f"    d->{{name}}{p.suffix} = out_[{k}];" for k, p in enumerate(parts)]
+    stage = ["if (changed & {replaced}) {{",
+             f"    const void *const src_[] = {{{{{src}}}}};",
+             f"    const size_t size_[] = {{{{{sizes}}}}};",
+             f"    void *out_[{n}];",
+             Call("    cgn_status st = cgn__stage_arrays(",
+                  ("txn", "d->num_{name}", str(n), "src_", "size_", "out_", '"{name}"', "where"),
+                  ");"),
+             "    if (st != CGN_OK)",
+             "        return st;"] + assign + ["}}"]
+    build = tuple(f"p->{{member}}.{c} = ({p.ctype} *)(uintptr_t)d->{{name}}{p.suffix};"
+                  for c, p in zip(cuda_of, parts)) + \
+        (f"p->{{member}}.{{cuda_dir}}{count} = d->num_{{name}};",)
+    read = ["{{",
+            "    const void *const src_[] = {{"
+            + ", ".join(f"p->{{member}}.{c}" for c in cuda_of) + "}};",
+            f"    const size_t size_[] = {{{{{sizes}}}}};",
+            f"    void *out_[{n}];",
+            Call("    cgn_status st = cgn__read_arrays(",
+                 ("rd", f"p->{{member}}.{{cuda_dir}}{count}", str(n), "src_", "size_", "out_"),
+                 ");"),
+            "    if (st != CGN_OK)",
+            "        return st;"] + assign + [
+            f"    d->num_{{name}} = out_[0] ? (uint32_t)p->{{member}}.{{cuda_dir}}{count} : 0;",
+            "}}"]
+    equal = "a->num_{name} == b->num_{name} && (a->num_{name} == 0 || (" + " && ".join(
+        f"memcmp(a->{{name}}{p.suffix}, b->{{name}}{p.suffix}, "
+        f"a->num_{{name}} * sizeof *a->{{name}}{p.suffix}) == 0" for p in parts) + "))"
+    members = tuple(Member(f"const {p.ctype} *", "{name}" + p.suffix, "NULL",
+                           "{doc}" if k == 0 else f"Per element of {{name}}: {p.ctype}.")
+                    for k, p in enumerate(parts)) + \
+        (Member("uint32_t", "num_{name}", "0", f"Number of elements of each, 1 to {max_macro}."),)
+    return FieldType(
+        name=name, cuda="required", storage=True, members=members,
+        arrays=tuple((c, p.ctype) for c, p in zip(cuda_of, parts)),
+        array_count="{cuda_dir}" + count,
+        check=tuple(check), stage=tuple(stage), build=build, read=tuple(read),
+        cuda_siblings=tuple(p.cuda for p in parts if p.cuda) + (count,),
+        equal=equal, rule_names=tuple("{name}" + p.suffix for p in parts) + ("num_{name}",),
+        case=_arrays_case(parts, keys, many), zero_norm=None,
+        doc_type=doc_type or " + ".join(f"const {p.ctype} *" for p in parts)
+        + " + uint32_t (copied by cgn)",
+        doc_read="copied into cgn storage from `{cuda}` and its siblings (the driver's arrays)",
+        doc_errors=(("CGN_ERROR_INVALID_ARGUMENT", "an array is NULL"),
+                    ("CGN_ERROR_INVALID_VALUE", "no element" + (", or a NULL handle"
+                                                                if handles else "")),
+                    ("CGN_ERROR_OUT_OF_RANGE", f"more than {max_macro} elements"),
+                    ("CGN_ERROR_OUT_OF_MEMORY", "no host memory for the copy")) + elem_errors,
+        doc_retains="cgn's copy of the arrays (one per version, reused by the next update once "
+                    "no graph or executable holds it)",
+        doc=doc, case_doc=case_doc,
+    )
+
+
+# Element keys of the external semaphore kinds' test values (signal and wait params share them).
+_SEM_KEYS = (ItemKey("sem", "{part0}[{i}] = {v};", tag="sem", fn="cgn_test_sem"),
+             ItemKey("value", "{part1}[{i}].params.fence.value = {v};"),
+             ItemKey("flags", "{part1}[{i}].flags = (unsigned){v};", hi=0xFFFFFFFF))
+
+
+def _sem_kind(name, params, noun):
+    return copied_arrays(
+        name, (ArrayPart("", "CUexternalSemaphore"), ArrayPart("_params", params, "paramsArray")),
+        "numExtSems", "CGN_MAX_EXT_SEMS", "semaphore", _SEM_KEYS,
+        ((0, None, None), ("{part0}[{i}] = cgn_test_sem(env, 0);",)), handles=True,
+        doc=f"External semaphores to {noun} (`const CUexternalSemaphore *<name>`, "
+            f"`const {params} *<name>_params` and `num_<name>`, 1 to CGN_MAX_EXT_SEMS), "
+            f"checked (no NULL semaphore) and copied into cgn storage, so the caller's arrays "
+            f"may be freed at once; written to `<cuda>` and the `paramsArray` and `numExtSems` "
+            f"beside it. A `copied_arrays` kind (fieldtypes.py): at most one storage field a "
+            f"node type.",
+        case_doc="a list of `{sem: \"sem:N\", value: V, flags: F}` (test semaphore N, its "
+                 "fence value, the params' flags; omitted numbers are 0), `{many: N}` (N "
+                 "times sem:0), `[]` (none) or null")
 
 
 def _apply_arg_edits(args_norm, edits_norm):
@@ -925,6 +1115,8 @@ FIELD_TYPES = {t.name: t for t in (
                  "and barrier take only flags; omitted numbers are 0), `{many: N}` (N 32-bit "
                  "writes to buf:0), `[]` (none) or null",
     ),
+    _sem_kind("ext_sem_signals", "CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS", "signal"),
+    _sem_kind("ext_sem_waits", "CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS", "wait on"),
     # Argument-level updates: up to CGN_MAX_ARG_EDITS arguments replaced by index, the others
     # kept (never in the desc). Staged after the args field: on the block that field built, or
     # on a copy of the current one (runtime/codecs.c).

@@ -119,6 +119,7 @@ class Node:
     exec_rules: tuple = ()      # ExecRule
     driver_rules: tuple = ()    # (field name, rule text): rules only the driver checks
     updatable: bool = True      # spec: updatable (false: no update struct or functions)
+    test_model: bool = True     # spec: test_model (false: launches change nothing observed)
 
     @property
     def outputs(self) -> tuple:

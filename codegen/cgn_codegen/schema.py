@@ -276,6 +276,13 @@ SPEC = Map({
                          "or `exec.enable: true`, no field `since`, `requires` or `follows`, "
                          "and its cases give `original` only (no `update`, `replacement`, "
                          "`invalid`, `exec_refuses`, `exec_invalid`). Default true."),
+    "test_model": Key(Bool(), required=False,
+                      doc="false: a launch of the node changes nothing the test environment "
+                          "observes (test buffers, events, host callbacks, semaphores), so the "
+                          "type needs no `cgn_test_model_<node>` in "
+                          "tests/support/cgn_test_env.c: the generated model table gives it one "
+                          "that predicts no change, and the matrix checks that launches change "
+                          "nothing. Default true."),
     "gates": Key(Map({
         "update": Key(Int(min=10000, max=99990),
                       doc="The driver version (`CUDA_VERSION` form: 12020 is 12.2) from which "

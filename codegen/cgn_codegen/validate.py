@@ -130,6 +130,8 @@ class SpecValidator:
             exec_rules=tuple(exec_rules),
             driver_rules=tuple(self._driver_rules(fields)),
             updatable=self.updatable,
+            test_model=not (isinstance(r.get("test_model"), YScalar)
+                            and r.get("test_model").value is False),
         )
 
     def _updatable(self) -> bool:

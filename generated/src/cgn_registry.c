@@ -25,6 +25,14 @@ cgn_status cgn__event_wait_exec_check(const void *cur, const void *d, CUcontext 
                                       const char *where);
 cgn_status cgn__event_wait_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
                                 const void *prev, const char *where);
+cgn_status cgn__ext_sem_signal_exec_check(const void *cur, const void *d, CUcontext ctx,
+                                          const char *where);
+cgn_status cgn__ext_sem_signal_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
+                                    const void *prev, const char *where);
+cgn_status cgn__ext_sem_wait_exec_check(const void *cur, const void *d, CUcontext ctx,
+                                        const char *where);
+cgn_status cgn__ext_sem_wait_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
+                                  const void *prev, const char *where);
 cgn_status cgn__host_callback_exec_check(const void *cur, const void *d, CUcontext ctx,
                                          const char *where);
 cgn_status cgn__host_callback_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
@@ -114,6 +122,48 @@ static CUresult cgn__event_wait_add_raw(const cgn_driver_table *drv, CUgraphNode
 static CUresult cgn__event_wait_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
                                         CUgraphNodeParams *p) {
     return drv->cuGraphEventWaitNodeGetEvent(raw, &p->eventWait.event);
+}
+
+static CUresult cgn__ext_sem_signal_add_raw(const cgn_driver_table *drv, CUgraphNode *out,
+                                            CUgraph g, const CUgraphNode *deps, size_t num_deps,
+                                            CUgraphNodeParams *p) {
+    CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->extSemSignal,
+                   "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 is a prefix of the params");
+    memcpy(&a, &p->extSemSignal, sizeof a);
+    return drv->cuGraphAddExternalSemaphoresSignalNode(out, g, deps, num_deps, &a);
+}
+
+static CUresult cgn__ext_sem_signal_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
+                                            CUgraphNodeParams *p) {
+    CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->extSemSignal,
+                   "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 is a prefix of the params");
+    memset(&a, 0, sizeof a);
+    CUresult r = drv->cuGraphExternalSemaphoresSignalNodeGetParams(raw, &a);
+    memcpy(&p->extSemSignal, &a, sizeof a);
+    return r;
+}
+
+static CUresult cgn__ext_sem_wait_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
+                                          const CUgraphNode *deps, size_t num_deps,
+                                          CUgraphNodeParams *p) {
+    CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->extSemWait,
+                   "CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 is a prefix of the params");
+    memcpy(&a, &p->extSemWait, sizeof a);
+    return drv->cuGraphAddExternalSemaphoresWaitNode(out, g, deps, num_deps, &a);
+}
+
+static CUresult cgn__ext_sem_wait_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
+                                          CUgraphNodeParams *p) {
+    CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->extSemWait,
+                   "CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 is a prefix of the params");
+    memset(&a, 0, sizeof a);
+    CUresult r = drv->cuGraphExternalSemaphoresWaitNodeGetParams(raw, &a);
+    memcpy(&p->extSemWait, &a, sizeof a);
+    return r;
 }
 
 static CUresult cgn__host_callback_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
@@ -258,7 +308,7 @@ static CUresult cgn__memset_get_raw(const cgn_driver_table *drv, CUgraphNode raw
 
 /* Every enumerator of cgn_node_type (include/cgn/cgn.h) but EMPTY and OTHER has a spec, and
  * every spec an enumerator: a row left out would be a NULL name at run time. */
-_Static_assert(CGN_NODE_TYPE_COUNT_ == 2 + 12,
+_Static_assert(CGN_NODE_TYPE_COUNT_ == 2 + 14,
                "cgn_node_type and spec/ disagree: each enumerator needs a spec/<node>.yaml");
 
 const cgn__node_type_info cgn__node_types[CGN_NODE_TYPE_COUNT_] = {
@@ -291,6 +341,18 @@ const cgn__node_type_info cgn__node_types[CGN_NODE_TYPE_COUNT_] = {
                              cgn__event_wait_read, 0, cgn__event_wait_add_raw,
                              "cuGraphAddEventWaitNode", cgn__event_wait_get_raw,
                              "cuGraphEventWaitNodeGetEvent", 1, NULL},
+    [CGN_NODE_EXT_SEM_SIGNAL] = {"ext sem signal", 0, cgn__ext_sem_signal_exec_check,
+                                 CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL,
+                                 sizeof(cgn_ext_sem_signal_desc), cgn__ext_sem_signal_read, 0,
+                                 cgn__ext_sem_signal_add_raw,
+                                 "cuGraphAddExternalSemaphoresSignalNode",
+                                 cgn__ext_sem_signal_get_raw,
+                                 "cuGraphExternalSemaphoresSignalNodeGetParams", 1, NULL},
+    [CGN_NODE_EXT_SEM_WAIT] = {"ext sem wait", 0, cgn__ext_sem_wait_exec_check,
+                               CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT, sizeof(cgn_ext_sem_wait_desc),
+                               cgn__ext_sem_wait_read, 0, cgn__ext_sem_wait_add_raw,
+                               "cuGraphAddExternalSemaphoresWaitNode", cgn__ext_sem_wait_get_raw,
+                               "cuGraphExternalSemaphoresWaitNodeGetParams", 1, NULL},
     [CGN_NODE_HOST] = {"host callback", 0, cgn__host_callback_exec_check, CU_GRAPH_NODE_TYPE_HOST,
                        sizeof(cgn_host_callback_desc), cgn__host_callback_read, 0,
                        cgn__host_callback_add_raw, "cuGraphAddHostNode", cgn__host_callback_get_raw,

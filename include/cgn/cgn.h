@@ -105,9 +105,9 @@ typedef enum cgn_node_type {
     CGN_NODE_CHILD_GRAPH,
     CGN_NODE_EVENT_RECORD,
     CGN_NODE_EVENT_WAIT,
-    /* A node of a CUDA type cgn does not build or update (conditional, external semaphore...):
-     * found in adopted graphs only; updates report CGN_ERROR_NOT_SUPPORTED naming the CUDA node
-     * type. */
+    /* A node of a CUDA type cgn does not build or update (conditional, or a type of a newer
+     * driver): found in adopted graphs only; updates report CGN_ERROR_NOT_SUPPORTED naming the
+     * CUDA node type. */
     CGN_NODE_OTHER,
     /* Appended after OTHER: the values are ABI. */
     CGN_NODE_MEMCPY_3D, /* a 2-D or 3-D copy, pitched memory and CUDA arrays included */
@@ -115,6 +115,8 @@ typedef enum cgn_node_type {
     CGN_NODE_MEM_ALLOC,
     CGN_NODE_MEM_FREE,
     CGN_NODE_BATCH_MEM_OP,
+    CGN_NODE_EXT_SEM_SIGNAL,
+    CGN_NODE_EXT_SEM_WAIT,
     CGN_NODE_CONDITIONAL, /* IF / WHILE with a body graph (12.3+); not updatable itself */
     CGN_NODE_TYPE_COUNT_
 } cgn_node_type;
@@ -238,6 +240,10 @@ typedef struct cgn_arg_edits {
  * as for cuStreamBatchMemOp ("less than 256"). The operations are CUDA's
  * CUstreamBatchMemOpParams, copied by cgn when set. */
 #define CGN_MAX_MEM_OPS 255u
+
+/* External semaphore signal and wait nodes: at most this many semaphores a node (cgn's bound;
+ * CUDA states none). The semaphores and their parameters are copied by cgn when set. */
+#define CGN_MAX_EXT_SEMS 64u
 
 /* ---- finding nodes --------------------------------------------------------------------------- */
 

@@ -9,7 +9,11 @@ a change to spec/ cannot break them, and they pin what the generator makes of ea
   or one member), registered with their entry names;
 - a field's `since` becomes a driver gate in the node and executable updates, before anything
   else they check;
-- the test models are named per node type in the generated table;
+- the test models are named per node type in the generated table, and a type with
+  `test_model: false` gets the generated no-change model;
+- the fake driver's rows (tests/cgn_fake_nodes.h): the typed adder and getter of every
+  `params:` call without `at`, `context` or output, and the arrays of copied_arrays fields, so
+  a type like the `ping` fixture costs no fake-driver or model code;
 - a node type with `updatable: false` gets a desc, add, get and exec_get but no update struct,
   setters or update functions, and is registered as not updatable; its output field is reset
   on input, copied back from the adder's struct and compared by desc_same only;
@@ -55,7 +59,7 @@ class Fixtures(unittest.TestCase):
             return f.read()
 
     def test_outputs_per_spec_and_deterministic(self):
-        for node in ("fill", "tick", "launch", "copy", "grab"):
+        for node in ("fill", "tick", "launch", "copy", "grab", "ping"):
             for parts in (("include", "cgn", f"cgn_{node}.h"), ("src", f"cgn_{node}.c"),
                           ("tests", f"cgn_cases_{node}.c")):
                 self.assertTrue(os.path.isfile(os.path.join(self.out, *parts)), parts)
@@ -105,7 +109,7 @@ class Fixtures(unittest.TestCase):
                             r"offsetof\(CUgraphNodeParams, memset.ctx\), cgn__fill_add_raw, "
                             r"\"cuGraphAddMemsetNode\", cgn__fill_get_raw, "
                             r"\"cuGraphMemsetNodeGetParams\", 1, NULL\}")  # updatable, no form check
-        self.assertIn("_Static_assert(CGN_NODE_TYPE_COUNT_ == 2 + 5,", r)
+        self.assertIn("_Static_assert(CGN_NODE_TYPE_COUNT_ == 2 + 6,", r)
         self.assertRegex(r, r"\[CGN_NODE_MEM_ALLOC\] = \{\"grab\", 0, cgn__grab_exec_check, "
                             r".*\"cuGraphMemAllocNodeGetParams\", 0, NULL\}")  # not updatable
 
@@ -133,6 +137,33 @@ class Fixtures(unittest.TestCase):
             self.assertIn(f"[{enum}] = cgn_test_model_{node},", t)
             self.assertRegex(t, rf"void cgn_test_model_{node}\(cgn_test_env \*env, const void "
                                 rf"\*desc,\s+cgn_test_observation \*expected\);")
+
+    def test_arrays_type_needs_no_model_or_fake_code(self):
+        t = self.read("tests", "cgn_cases_all.c")
+        self.assertIn("[CGN_NODE_EXT_SEM_SIGNAL] = cgn_test_model_none,", t)
+        self.assertNotIn("cgn_test_model_ping", t)
+        self.assertIn("static void cgn_test_model_none(", t)
+        f = self.read("tests", "cgn_fake_nodes.h")
+        self.assertIn("X(cuGraphAddExternalSemaphoresSignalNode, "
+                      "cuGraphExternalSemaphoresSignalNodeGetParams, "
+                      "CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL, extSemSignal, "
+                      "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1)", f)
+        self.assertIn("X(cuGraphAddKernelNode, cuGraphKernelNodeGetParams, "
+                      "CU_GRAPH_NODE_TYPE_KERNEL, kernel,", f)
+        for absent in ("cuGraphAddMemsetNode", "cuGraphAddMemcpyNode",  # context, at
+                       "cuGraphAddMemAllocNode", "cuGraphAddEventRecordNode"):  # output, value
+            self.assertNotIn(absent, f)
+        self.assertIn("{CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL, "
+                      "offsetof(CUgraphNodeParams, extSemSignal.numExtSems), 2,\n"
+                      "     {offsetof(CUgraphNodeParams, extSemSignal.extSemArray), "
+                      "offsetof(CUgraphNodeParams, extSemSignal.paramsArray)},\n"
+                      "     {sizeof(CUexternalSemaphore), "
+                      "sizeof(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS)}},", f)
+        self.assertIn("    X(CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL) \\\n", f)  # accepted as given
+        c = self.read("tests", "cgn_cases_ping.c")
+        self.assertIn("CUexternalSemaphore *part0 = cgn_test_zeroed(env, 2 * sizeof *part0);", c)
+        self.assertIn("part0[0] = cgn_test_sem(env, 1);", c)
+        self.assertIn("part1[0].params.fence.value = UINT64_C(2);", c)
 
     def test_not_updatable_with_output(self):
         h = self.read("include", "cgn", "cgn_grab.h")
@@ -175,7 +206,7 @@ class Fixtures(unittest.TestCase):
                os.path.join(ROOT, "runtime"), CUDA_INC]
         cmd = ["gcc", "-std=c11", "-fsyntax-only", "-Wall", "-Wextra", "-Werror",
                *("-I" + i for i in inc)]
-        for node in ("fill", "tick", "launch", "copy", "grab"):
+        for node in ("fill", "tick", "launch", "copy", "grab", "ping"):
             r = subprocess.run(cmd + [os.path.join(self.out, "src", f"cgn_{node}.c")],
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)

@@ -302,6 +302,27 @@ static void fake_array_write(cgn_test_env *env, CUarray array, const void *data)
     memcpy(fake_array_bytes(array), data, CGN_TEST_BUF_SIZE);
 }
 
+static CUexternalSemaphore fake_sem_create(cgn_test_env *env) {
+    (void)env;
+    CUexternalSemaphore sem = cgn_fake_ext_sem_create();
+    if (sem == NULL)
+        abort();
+    return sem;
+}
+
+static void fake_sem_destroy(cgn_test_env *env, CUexternalSemaphore sem) {
+    (void)env;
+    if (!cgn_fake_ext_sem_destroy(sem))
+        abort();
+}
+
+static void fake_sem_state(cgn_test_env *env, CUexternalSemaphore sem, size_t *signals,
+                           size_t *waits, uint64_t *value) {
+    (void)env;
+    if (!cgn_fake_ext_sem_state(sem, signals, waits, value))
+        abort();
+}
+
 const cgn_test_backend cgn_test_backend_selected = {
     .name = "fake",
     .open = fake_open,
@@ -332,4 +353,7 @@ const cgn_test_backend cgn_test_backend_selected = {
     .array_destroy = fake_array_destroy,
     .array_read = fake_array_read,
     .array_write = fake_array_write,
+    .sem_create = fake_sem_create,
+    .sem_destroy = fake_sem_destroy,
+    .sem_state = fake_sem_state,
 };

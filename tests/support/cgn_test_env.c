@@ -38,6 +38,8 @@ int cgn_test_env_open(cgn_test_env *env) {
         env->array[i] = env->backend->array_create(env);
     for (int i = 0; i < CGN_TEST_NUM_EVENTS; i++)
         env->event[i] = env->backend->event_create(env);
+    for (int i = 0; i < CGN_TEST_NUM_SEMS && env->backend->sem_create; i++)
+        env->sem[i] = env->backend->sem_create(env);
     for (int i = 0; i < CGN_TEST_NUM_BUFS; i++) {
         env->buf[i] = env->backend->alloc(env, CGN_TEST_BUF_SIZE);
         if (cgn_owner_create(&env->released[i], cgn_test_owner_released, &env->owner[i]) !=
@@ -152,6 +154,9 @@ void cgn_test_env_close(cgn_test_env *env) {
         env->backend->array_destroy(env, env->array[i]);
     for (int i = 0; i < CGN_TEST_NUM_EVENTS; i++)
         env->backend->event_destroy(env, env->event[i]);
+    for (int i = 0; i < CGN_TEST_NUM_SEMS; i++)
+        if (env->sem[i] != NULL)
+            env->backend->sem_destroy(env, env->sem[i]);
     while (env->mem_op_blocks != NULL) {
         void *next = *(void **)env->mem_op_blocks;
         free(env->mem_op_blocks);
@@ -309,6 +314,27 @@ CUstreamBatchMemOpParams *cgn_test_mem_ops(cgn_test_env *env, size_t n) {
     for (size_t i = 0; i < n; i++)
         b->ops[i] = cgn_test_mem_op(env, CU_STREAM_MEM_OP_WRITE_VALUE_32, 0, 0, 0, 0);
     return b->ops;
+}
+
+typedef struct cgn_test_zeroed_block {
+    void *next;
+    max_align_t bytes[];
+} cgn_test_zeroed_block;
+
+void *cgn_test_zeroed(cgn_test_env *env, size_t size) {
+    cgn_test_zeroed_block *b = calloc(1, sizeof *b + (size ? size : 1));
+    if (b == NULL)
+        abort();
+    b->next = env->mem_op_blocks; /* the same list: every block starts with its link */
+    env->mem_op_blocks = b;
+    return b->bytes;
+}
+
+CUexternalSemaphore cgn_test_sem(cgn_test_env *env, int i) {
+    if (env->sem[i] == NULL)
+        env->unsupported = "no external semaphores on this backend (the test machine has no "
+                           "Vulkan, D3D12 or NvSciSync to import one from)";
+    return env->sem[i];
 }
 
 /* As cgn keeps them: every byte the type does not use zero. */
@@ -570,6 +596,33 @@ void cgn_test_model_batch_mem_op(cgn_test_env *env, const void *desc,
     }
 }
 
+static int cgn_test_sem_index(cgn_test_env *env, CUexternalSemaphore sem) {
+    for (int i = 0; i < CGN_TEST_NUM_SEMS; i++)
+        if (env->sem[i] == sem)
+            return i;
+    fprintf(stderr, "test model: not a test semaphore\n");
+    abort();
+}
+
+/* Each semaphore is signalled once, to its fence value. */
+void cgn_test_model_ext_sem_signal(cgn_test_env *env, const void *desc,
+                                   cgn_test_observation *expected) {
+    const cgn_ext_sem_signal_desc *d = desc;
+    for (uint32_t i = 0; i < d->num_sems; i++) {
+        int k = cgn_test_sem_index(env, d->sems[i]);
+        expected->sem_signals[k]++;
+        expected->sem_value[k] = d->sems_params[i].params.fence.value;
+    }
+}
+
+/* Each semaphore is waited for once (the fake's waits never block). */
+void cgn_test_model_ext_sem_wait(cgn_test_env *env, const void *desc,
+                                 cgn_test_observation *expected) {
+    const cgn_ext_sem_wait_desc *d = desc;
+    for (uint32_t i = 0; i < d->num_sems; i++)
+        expected->sem_waits[cgn_test_sem_index(env, d->sems[i])]++;
+}
+
 /* A test child graph fills its buffer (cgn_test_graph_fill). */
 void cgn_test_model_child_graph(cgn_test_env *env, const void *desc,
                                 cgn_test_observation *expected) {
@@ -583,25 +636,6 @@ void cgn_test_model_child_graph(cgn_test_env *env, const void *desc,
     }
     cgn_memset_desc fill = cgn_test_graph_fill(env, i);
     cgn_test_predict_memset(env, &fill, expected->mem);
-}
-
-/* Allocation and free nodes change no test buffer: a launch must succeed and change nothing
- * (what they allocate or free is not observed beyond that; cgn_test_launched frees it). */
-void cgn_test_model_mem_alloc(cgn_test_env *env, const void *desc,
-                              cgn_test_observation *expected) {
-    (void)env, (void)desc, (void)expected;
-}
-
-void cgn_test_model_mem_free(cgn_test_env *env, const void *desc,
-                             cgn_test_observation *expected) {
-    (void)env, (void)desc, (void)expected;
-}
-
-/* The matrix's conditional nodes have empty bodies: whether or not a body runs, nothing
- * observable happens (tests/unit/test_conditional.c checks bodies with nodes). */
-void cgn_test_model_conditional(cgn_test_env *env, const void *desc,
-                                cgn_test_observation *expected) {
-    (void)env, (void)desc, (void)expected;
 }
 
 void cgn_test_predict(cgn_test_env *env, cgn_node_type type, const void *desc,
@@ -668,6 +702,17 @@ static int cgn_test_compare(const cgn_test_observation *got, const cgn_test_obse
             return 0;
         }
     }
+    for (int i = 0; i < CGN_TEST_NUM_SEMS; i++)
+        if (got->sem_signals[i] != want->sem_signals[i] ||
+            got->sem_waits[i] != want->sem_waits[i] || got->sem_value[i] != want->sem_value[i]) {
+            fprintf(stderr,
+                    "%s: semaphore %d: %zu signal(s), %zu wait(s), value %llu; expected "
+                    "%zu, %zu, %llu\n",
+                    label, i, got->sem_signals[i], got->sem_waits[i],
+                    (unsigned long long)got->sem_value[i], want->sem_signals[i], want->sem_waits[i],
+                    (unsigned long long)want->sem_value[i]);
+            return 0;
+        }
     if (got->num_calls != want->num_calls) {
         fprintf(stderr, "%s: %d host callback run(s), expected %d\n", label, got->num_calls,
                 want->num_calls);
@@ -696,6 +741,9 @@ int cgn_test_exec_matches(cgn_test_env *env, cgn_node_type type, cgn_exec *exec,
     memset(&got, 0, sizeof got);
     cgn_test_initial_contents(want.mem);
     cgn_test_fill_regions(env, want.mem);
+    size_t signals[CGN_TEST_NUM_SEMS] = {0}, waits[CGN_TEST_NUM_SEMS] = {0};
+    for (int i = 0; i < CGN_TEST_NUM_SEMS && env->sem[i]; i++) /* counts before the launch */
+        env->backend->sem_state(env, env->sem[i], &signals[i], &waits[i], &want.sem_value[i]);
     if (desc != NULL) /* NULL: the node must do nothing (disabled) */
         cgn_test_predict(env, type, desc, &want);
     atomic_store(&env->num_calls, 0);
@@ -711,6 +759,12 @@ int cgn_test_exec_matches(cgn_test_env *env, cgn_node_type type, cgn_exec *exec,
         return 0;
     }
     cgn_test_read_regions(env, got.mem);
+    for (int i = 0; i < CGN_TEST_NUM_SEMS && env->sem[i]; i++) {
+        env->backend->sem_state(env, env->sem[i], &got.sem_signals[i], &got.sem_waits[i],
+                                &got.sem_value[i]);
+        got.sem_signals[i] -= signals[i];
+        got.sem_waits[i] -= waits[i];
+    }
     got.num_calls = atomic_load(&env->num_calls);
     memcpy(got.calls, env->calls, sizeof got.calls);
     return cgn_test_compare(&got, &want, label);

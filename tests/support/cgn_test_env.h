@@ -24,6 +24,7 @@
 #define CGN_TEST_NUM_REGIONS (CGN_TEST_NUM_BUFS + CGN_TEST_NUM_HOST_BUFS + CGN_TEST_NUM_ARRAYS)
 #define CGN_TEST_BUF_SIZE 64
 #define CGN_TEST_NUM_EVENTS 2 /* "event:N" */
+#define CGN_TEST_NUM_SEMS 2   /* external semaphores, "sem:N" (fake driver only) */
 #define CGN_TEST_MAX_CALLS 8  /* host callback runs logged per launch */
 #define CGN_TEST_ARENA 4096
 #define CGN_TEST_MAX_ARGS 64
@@ -87,6 +88,14 @@ typedef struct cgn_test_backend {
     void (*array_destroy)(cgn_test_env *env, CUarray array);
     void (*array_read)(cgn_test_env *env, CUarray array, void *out);
     void (*array_write)(cgn_test_env *env, CUarray array, const void *data);
+    /* External semaphores, NULL where the backend cannot make one (a GPU without Vulkan,
+     * D3D12 or NvSciSync to import from): cases naming "sem:N" are then skipped. sem_state
+     * gives the signal and wait nodes run on it so far and its value (the latest signal's
+     * fence value). */
+    CUexternalSemaphore (*sem_create)(cgn_test_env *env);
+    void (*sem_destroy)(cgn_test_env *env, CUexternalSemaphore sem);
+    void (*sem_state)(cgn_test_env *env, CUexternalSemaphore sem, size_t *signals, size_t *waits,
+                      uint64_t *value);
 } cgn_test_backend;
 
 /* One run of a test host callback: which callback, and the first byte of its argument. */
@@ -125,6 +134,10 @@ struct cgn_test_env {
     CUdeviceptr galloc[CGN_TEST_NUM_BUFS];
     int galloc_freed[CGN_TEST_NUM_BUFS];
     void *mem_op_blocks; /* cgn_test_mem_ops arrays, a list freed when the env closes */
+    CUexternalSemaphore sem[CGN_TEST_NUM_SEMS]; /* NULL without backend->sem_create */
+    /* Why a case built in this env cannot run on this backend (a "sem:N" without
+     * semaphores), or NULL: the matrix reports such tests as skipped. */
+    const char *unsupported;
 };
 
 extern const cgn_test_backend cgn_test_backend_selected;
@@ -166,6 +179,13 @@ CUstreamBatchMemOpParams *cgn_test_mem_ops(cgn_test_env *env, size_t n);
 CUstreamBatchMemOpParams cgn_test_mem_op(cgn_test_env *env, CUstreamBatchMemOpType type, int buf,
                                          size_t offset, uint64_t value, unsigned flags);
 
+/* n zeroed bytes (a non-NULL pointer for 0) kept until the env closes: the arrays of
+ * copied_arrays field kinds in generated cases. */
+void *cgn_test_zeroed(cgn_test_env *env, size_t size);
+/* Test external semaphore i ("sem:N"); NULL, with env->unsupported set, where the backend has
+ * none. */
+CUexternalSemaphore cgn_test_sem(cgn_test_env *env, int i);
+
 /* Env lifecycle: buffers, events, owners and the backend. 0, or 77 to skip. */
 int cgn_test_env_open(cgn_test_env *env);
 void cgn_test_env_close(cgn_test_env *env);
@@ -184,6 +204,9 @@ typedef struct cgn_test_observation {
     unsigned char mem[CGN_TEST_NUM_REGIONS][CGN_TEST_BUF_SIZE]; /* every buffer afterwards */
     int recorded[CGN_TEST_NUM_EVENTS]; /* event record nodes: the launch recorded event i */
     int waited[CGN_TEST_NUM_EVENTS];   /* event wait nodes: the launch waited for event i */
+    size_t sem_signals[CGN_TEST_NUM_SEMS]; /* signal nodes the launch ran on semaphore i */
+    size_t sem_waits[CGN_TEST_NUM_SEMS];   /* wait nodes the launch ran on semaphore i */
+    uint64_t sem_value[CGN_TEST_NUM_SEMS]; /* semaphore i's value afterwards */
     int num_calls;                     /* host callback runs, in order */
     cgn_test_call calls[CGN_TEST_MAX_CALLS];
 } cgn_test_observation;

@@ -28,6 +28,7 @@
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, MAP_NORESERVE */
 
 #include "fake_driver.h"
+#include "../../generated/tests/cgn_fake_nodes.h" /* per-type rows from spec/ */
 
 #include <limits.h>
 #include <pthread.h>
@@ -78,7 +79,8 @@ enum fake_kind {
     KIND_KERN, /* a fake_kernel's CUkernel handle */
     KIND_EVENT,
     KIND_ARRAY, /* a CUDA array (cgn_fake_array_create) */
-    KIND_COND   /* a conditional handle (freed at reset only: executables may outlive graphs) */
+    KIND_COND,  /* a conditional handle (freed at reset only: executables may outlive graphs) */
+    KIND_EXTSEM /* an external semaphore (cgn_fake_ext_sem_create) */
 };
 
 /* A conditional handle: its value, and what each launch starts it with. */
@@ -127,6 +129,7 @@ typedef struct fake_payload {
     fake_graph *child;        /* child graph nodes: the embedded graph, p.graph.graph */
     CUstreamBatchMemOpParams *mem_ops; /* batch mem op nodes: p.memOp.paramArray, owned */
     CUgraph bodies[1];        /* conditional nodes: the phGraph_out array (body = child) */
+    void *array_copy; /* copied_arrays node types: their arrays in one block, owned */
 } fake_payload;
 
 struct fake_node {
@@ -448,6 +451,17 @@ typedef struct fake_array {
 static fake_array *lookup_array(CUarray h)
 {
     return reg_kind(h) == KIND_ARRAY ? (fake_array *)h : NULL;
+}
+
+/* An external semaphore: a timeline (fence) semaphore counting what nodes did to it. */
+typedef struct fake_ext_sem {
+    uint64_t value; /* the value of the latest signal */
+    size_t signals, waits;
+} fake_ext_sem;
+
+static fake_ext_sem *lookup_ext_sem(CUexternalSemaphore h)
+{
+    return reg_kind(h) == KIND_EXTSEM ? (fake_ext_sem *)h : NULL;
 }
 
 static fake_khandle *lookup_fhandle(CUfunction h)
@@ -880,6 +894,8 @@ static void payload_free_storage(fake_payload *pl)
     free(pl->arg_bytes);
     free(pl->arg_ptrs);
     free(pl->mem_ops);
+    free(pl->array_copy);
+    pl->array_copy = NULL;
     pl->arg_bytes = NULL;
     pl->arg_ptrs = NULL;
     pl->mem_ops = NULL;
@@ -1180,8 +1196,79 @@ static CUresult build_conditional(const CUDA_CONDITIONAL_NODE_PARAMS *in, int sn
     return CUDA_SUCCESS;
 }
 
+/* The copied_arrays layout of node type t (generated/tests/cgn_fake_nodes.h), or NULL. */
+static const cgn_fake_array_layout *array_layout(CUgraphNodeType t)
+{
+    for (const cgn_fake_array_layout *l = cgn_fake_array_layouts; l->num_parts; l++)
+        if (l->type == t)
+            return l;
+    return NULL;
+}
+
+static unsigned int array_count(const cgn_fake_array_layout *l, const CUgraphNodeParams *p)
+{
+    unsigned int count;
+    memcpy(&count, (const unsigned char *)p + l->count_at, sizeof count);
+    return count;
+}
+
+static const void *array_part(const cgn_fake_array_layout *l, const CUgraphNodeParams *p,
+                              size_t i)
+{
+    const void *a;
+    memcpy(&a, (const unsigned char *)p + l->at[i], sizeof a);
+    return a;
+}
+
+/* Copies the arrays `in` points at into one block `out` owns, and points out->p at it. */
+static CUresult copy_arrays(const cgn_fake_array_layout *l, const CUgraphNodeParams *in,
+                            fake_payload *out)
+{
+    size_t count = array_count(l, in), off[CGN_FAKE_MAX_ARRAY_PARTS], total = 0;
+    for (size_t i = 0; i < l->num_parts; i++) {
+        off[i] = (total + 15) & ~(size_t)15;
+        total = off[i] + count * l->size[i];
+    }
+    unsigned char *copy = malloc(total ? total : 1);
+    if (!copy)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < l->num_parts; i++) {
+        memcpy(copy + off[i], array_part(l, in, i), count * l->size[i]);
+        void *mine = copy + off[i];
+        memcpy((unsigned char *)&out->p + l->at[i], &mine, sizeof mine);
+    }
+    out->array_copy = copy;
+    return CUDA_SUCCESS;
+}
+
+/* A node type whose params are parallel arrays and a count: none NULL, at least one element,
+ * copied as the driver copies them. */
+static CUresult build_arrays(const cgn_fake_array_layout *l, const CUgraphNodeParams *in,
+                             fake_payload *out)
+{
+    if (array_count(l, in) == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < l->num_parts; i++)
+        if (!array_part(l, in, i))
+            return CUDA_ERROR_INVALID_VALUE;
+    out->p = *in;
+    return copy_arrays(l, in, out);
+}
+
+/* External semaphore nodes take live semaphores only (the fake does not model semaphore types,
+ * so any flags are accepted). Signal and wait params share the layout. */
+static int ext_sems_live(const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2 *in)
+{
+    for (unsigned int i = 0; in->extSemArray && i < in->numExtSems; i++)
+        if (!lookup_ext_sem(in->extSemArray[i]))
+            return 0;
+    return 1;
+}
+
 static CUresult build_by_type(const CUgraphNodeParams *in, int snapshot, fake_payload *out)
 {
+    if (in->type == CGN_FAKE_FOREIGN_NODE_TYPE) /* no parameters; a launch does nothing */
+        return CUDA_SUCCESS;
     switch (in->type) {
     case CU_GRAPH_NODE_TYPE_EMPTY:
         return CUDA_SUCCESS;
@@ -1194,20 +1281,17 @@ static CUresult build_by_type(const CUgraphNodeParams *in, int snapshot, fake_pa
     case CU_GRAPH_NODE_TYPE_HOST:
         if (!in->host.fn)
             return CUDA_ERROR_INVALID_VALUE;
-        out->p.host = in->host;
-        return CUDA_SUCCESS;
+        break;
     case CU_GRAPH_NODE_TYPE_GRAPH:
         return build_child(&in->graph, snapshot, out);
     case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
         if (!lookup_event(in->eventRecord.event))
             return CUDA_ERROR_INVALID_VALUE;
-        out->p.eventRecord = in->eventRecord;
-        return CUDA_SUCCESS;
+        break;
     case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
         if (!lookup_event(in->eventWait.event))
             return CUDA_ERROR_INVALID_VALUE;
-        out->p.eventWait = in->eventWait;
-        return CUDA_SUCCESS;
+        break;
     case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
         /* Only the address is modelled: a fresh one, never dereferenced (launches do nothing). */
         if (in->alloc.bytesize == 0)
@@ -1222,23 +1306,31 @@ static CUresult build_by_type(const CUgraphNodeParams *in, int snapshot, fake_pa
         /* "an address that was not returned by an allocation node": CUDA_ERROR_INVALID_VALUE. */
         if (!fake_is_graph_alloc(in->free.dptr))
             return CUDA_ERROR_INVALID_VALUE;
-        out->p.free = in->free;
-        return CUDA_SUCCESS;
+        break;
     case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
-        /* A CUDA-only node type for adoption tests: only the count is modelled (the arrays
-         * are not copied, and a launch does nothing). */
-        if (!in->extSemSignal.extSemArray || !in->extSemSignal.paramsArray ||
-            in->extSemSignal.numExtSems == 0)
-            return CUDA_ERROR_INVALID_VALUE;
-        out->p.extSemSignal.numExtSems = in->extSemSignal.numExtSems;
-        return CUDA_SUCCESS;
+    case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+        if (!ext_sems_live(&in->extSemSignal))
+            return CUDA_ERROR_INVALID_HANDLE;
+        break;
     case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
         return build_batch_mem_op(&in->memOp, out);
     case CU_GRAPH_NODE_TYPE_CONDITIONAL:
         return build_conditional(&in->conditional, snapshot, out);
     default:
-        return CUDA_ERROR_INVALID_VALUE; /* node types cgn does not build */
+        break;
     }
+    /* After the checks above, a node type of a spec: its arrays copied (copied_arrays fields,
+     * generated/tests/cgn_fake_nodes.h), or its params as given. */
+    const cgn_fake_array_layout *l = array_layout(in->type);
+    if (l)
+        return build_arrays(l, in, out);
+#define FAKE_SPEC_TYPE(cu) || in->type == cu
+    if (0 CGN_FAKE_SPEC_TYPES(FAKE_SPEC_TYPE)) {
+        out->p = *in;
+        return CUDA_SUCCESS;
+    }
+#undef FAKE_SPEC_TYPE
+    return CUDA_ERROR_INVALID_VALUE; /* node types cgn does not build */
 }
 
 /* Validates params and builds a payload owning copies of everything they point at. Child
@@ -1264,6 +1356,12 @@ static CUresult payload_copy(const fake_payload *src, int snapshot, int with_ref
     out->arg_ptrs = NULL;
     out->child = NULL;
     out->mem_ops = NULL;
+    out->array_copy = NULL;
+    if (src->array_copy) {
+        CUresult r = copy_arrays(array_layout(src->p.type), &src->p, out);
+        if (r != CUDA_SUCCESS)
+            return r;
+    }
     if (src->mem_ops) {
         size_t size = src->p.memOp.count * sizeof *out->mem_ops;
         out->mem_ops = malloc(size);
@@ -1428,6 +1526,11 @@ static CUgraphExecUpdateResult update_rule(const fake_payload *cur, const fake_p
                                            const fake_node *node,
                                            CUgraphExecUpdateResultInfo *info)
 {
+    /* Node types of arrays (spec copied_arrays) keep their count ("Changing numExtSems is not
+     * supported", cuGraphExecExternalSemaphoresSignalNodeSetParams). */
+    const cgn_fake_array_layout *l = array_layout(cur->p.type);
+    if (l && array_count(l, &cur->p) != array_count(l, &next->p))
+        return update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, node, NULL);
     switch (cur->p.type) {
     case CU_GRAPH_NODE_TYPE_KERNEL:
         /* The owning context of the function cannot change. */
@@ -1838,6 +1941,18 @@ static void run_node(const fake_node *n, uint64_t seq)
     case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
         run_batch_mem_op(&pl->p.memOp);
         break;
+    case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL: /* timeline semaphores take the fence value */
+    case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:   /* waits never block: counted */
+        for (unsigned int i = 0; i < pl->p.extSemSignal.numExtSems; i++) {
+            fake_ext_sem *sem = lookup_ext_sem(pl->p.extSemSignal.extSemArray[i]);
+            if (sem && pl->p.type == CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT)
+                sem->waits++;
+            else if (sem) {
+                sem->signals++;
+                sem->value = pl->p.extSemSignal.paramsArray[i].params.fence.value;
+            }
+        }
+        break;
     case CU_GRAPH_NODE_TYPE_EVENT_RECORD: {
         fake_event *ev = lookup_event(pl->p.eventRecord.event); /* NULL: destroyed since */
         if (ev) {
@@ -2214,27 +2329,17 @@ static const fake_node *lookup_typed(CUgraphNode n, CUgraphNodeType type)
     return (node && node->pl.p.type == type) ? node : NULL;
 }
 
-/* kernelParams points at the node's own copies of the arguments (driver-owned memory, valid
- * until the node is destroyed or its parameters change). */
-static CUresult impl_cuGraphKernelNodeGetParams(CUgraphNode n, CUDA_KERNEL_NODE_PARAMS_v2 *p)
+/* What a typed getter answers beyond the node's params (FAKE_TYPED_ENTRIES), by type. A
+ * kernel's kernelParams points at the node's own copies of the arguments (driver-owned memory,
+ * valid until the node is destroyed or its parameters change). */
+static void get_fixup(const fake_node *node, void *out)
 {
-    const fake_node *node = lookup_typed(n, CU_GRAPH_NODE_TYPE_KERNEL);
-    if (!node || !p)
-        return CUDA_ERROR_INVALID_VALUE;
+    if (node->pl.p.type != CU_GRAPH_NODE_TYPE_KERNEL)
+        return;
     const CUDA_KERNEL_NODE_PARAMS_v3 *k = &node->pl.p.kernel;
-    memset(p, 0, sizeof *p);
-    p->func = k->func;
-    p->gridDimX = k->gridDimX;
-    p->gridDimY = k->gridDimY;
-    p->gridDimZ = k->gridDimZ;
-    p->blockDimX = k->blockDimX;
-    p->blockDimY = k->blockDimY;
-    p->blockDimZ = k->blockDimZ;
-    p->sharedMemBytes = k->sharedMemBytes;
+    CUDA_KERNEL_NODE_PARAMS_v2 *p = out;
     p->kernelParams = node->pl.arg_ptrs;
     p->extra = NULL;
-    p->kern = k->kern;
-    p->ctx = k->ctx;
     if (k->func == NULL && k->kern != NULL && k->ctx != NULL) {
         /* Seen on the H200: a node given a CUkernel (and its ctx) reads back with func, the
          * CUkernel's CUfunction in that context. */
@@ -2257,7 +2362,6 @@ static CUresult impl_cuGraphKernelNodeGetParams(CUgraphNode n, CUDA_KERNEL_NODE_
         p->kernelParams = NULL;
         p->extra = pl->extra_form;
     }
-    return CUDA_SUCCESS;
 }
 
 static CUresult impl_cuGraphMemsetNodeGetParams(CUgraphNode n, CUDA_MEMSET_NODE_PARAMS_v1 *p)
@@ -2276,31 +2380,28 @@ static CUresult impl_cuGraphMemsetNodeGetParams(CUgraphNode n, CUDA_MEMSET_NODE_
     return CUDA_SUCCESS;
 }
 
-/* The node's own copy of the operations, as the driver answers with its own array. */
-static CUresult impl_cuGraphBatchMemOpNodeGetParams(CUgraphNode n,
-                                                    CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 *p)
-{
-    const fake_node *node = lookup_typed(n, CU_GRAPH_NODE_TYPE_BATCH_MEM_OP);
-    if (!node || !p)
-        return CUDA_ERROR_INVALID_VALUE;
-    const CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 *m = &node->pl.p.memOp;
-    memset(p, 0, sizeof *p);
-    p->ctx = m->ctx;
-    p->count = m->count;
-    p->paramArray = m->paramArray;
-    p->flags = m->flags;
-    return CUDA_SUCCESS;
-}
-
-static CUresult impl_cuGraphHostNodeGetParams(CUgraphNode n, CUDA_HOST_NODE_PARAMS_v1 *p)
-{
-    const fake_node *node = lookup_typed(n, CU_GRAPH_NODE_TYPE_HOST);
-    if (!node || !p)
-        return CUDA_ERROR_INVALID_VALUE;
-    p->fn = node->pl.p.host.fn;
-    p->userData = node->pl.p.host.userData;
-    return CUDA_SUCCESS;
-}
+/* Typed adders and getters whose params struct is a prefix of the CUgraphNodeParams member
+ * (the rows generated from the specs' cuda.add and cuda.get): the adder copies it in and adds
+ * through the generic path, the getter copies the node's out (its own arrays included, as the
+ * driver answers with its own), then get_fixup. */
+#define FAKE_TYPED_ENTRIES(add, get, type, member, T, G)                                           \
+    static CUresult impl_##add(CUgraphNode *n, CUgraph g, const CUgraphNode *d, size_t nd,         \
+                               const T *in) {                                                      \
+        if (!in)                                                                                   \
+            return CUDA_ERROR_INVALID_VALUE;                                                       \
+        CUgraphNodeParams p = params_of_type(type);                                                \
+        memcpy(&p.member, in, sizeof *in);                                                         \
+        return add_node(n, g, d, nd, &p);                                                          \
+    }                                                                                              \
+    static CUresult impl_##get(CUgraphNode n, G *out) {                                            \
+        const fake_node *node = lookup_typed(n, type);                                             \
+        if (!node || !out)                                                                         \
+            return CUDA_ERROR_INVALID_VALUE;                                                       \
+        memcpy(out, &node->pl.p.member, sizeof *out);                                              \
+        get_fixup(node, out);                                                                      \
+        return CUDA_SUCCESS;                                                                       \
+    }
+CGN_FAKE_TYPED_ENTRIES(FAKE_TYPED_ENTRIES)
 
 static CUresult impl_cuGraphEventRecordNodeGetEvent(CUgraphNode n, CUevent *e)
 {
@@ -2389,27 +2490,6 @@ static CUresult impl_cuGraphConditionalHandleCreate(CUgraphConditionalHandle *h,
     return CUDA_SUCCESS;
 }
 
-static CUresult impl_cuGraphAddKernelNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
-                                          size_t nd, const CUDA_KERNEL_NODE_PARAMS_v2 *k)
-{
-    if (!k)
-        return CUDA_ERROR_INVALID_VALUE;
-    CUgraphNodeParams p = params_of_type(CU_GRAPH_NODE_TYPE_KERNEL);
-    p.kernel.func = k->func;
-    p.kernel.gridDimX = k->gridDimX;
-    p.kernel.gridDimY = k->gridDimY;
-    p.kernel.gridDimZ = k->gridDimZ;
-    p.kernel.blockDimX = k->blockDimX;
-    p.kernel.blockDimY = k->blockDimY;
-    p.kernel.blockDimZ = k->blockDimZ;
-    p.kernel.sharedMemBytes = k->sharedMemBytes;
-    p.kernel.kernelParams = k->kernelParams;
-    p.kernel.extra = k->extra;
-    p.kernel.kern = k->kern;
-    p.kernel.ctx = k->ctx;
-    return add_node(n, g, d, nd, &p);
-}
-
 static CUresult impl_cuGraphAddMemsetNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
                                           size_t nd, const CUDA_MEMSET_NODE_PARAMS_v1 *m,
                                           CUcontext c)
@@ -2427,19 +2507,6 @@ static CUresult impl_cuGraphAddMemsetNode(CUgraphNode *n, CUgraph g, const CUgra
     return add_node(n, g, d, nd, &p);
 }
 
-static CUresult impl_cuGraphAddBatchMemOpNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
-                                              size_t nd, const CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 *m)
-{
-    if (!m)
-        return CUDA_ERROR_INVALID_VALUE;
-    CUgraphNodeParams p = params_of_type(CU_GRAPH_NODE_TYPE_BATCH_MEM_OP);
-    p.memOp.ctx = m->ctx;
-    p.memOp.count = m->count;
-    p.memOp.paramArray = m->paramArray;
-    p.memOp.flags = m->flags;
-    return add_node(n, g, d, nd, &p);
-}
-
 static CUresult impl_cuGraphAddMemcpyNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
                                           size_t nd, const CUDA_MEMCPY3D_v2 *m, CUcontext c)
 {
@@ -2448,17 +2515,6 @@ static CUresult impl_cuGraphAddMemcpyNode(CUgraphNode *n, CUgraph g, const CUgra
     CUgraphNodeParams p = params_of_type(CU_GRAPH_NODE_TYPE_MEMCPY);
     p.memcpy.copyCtx = c;
     p.memcpy.copyParams = *m;
-    return add_node(n, g, d, nd, &p);
-}
-
-static CUresult impl_cuGraphAddHostNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d,
-                                        size_t nd, const CUDA_HOST_NODE_PARAMS_v1 *h)
-{
-    if (!h)
-        return CUDA_ERROR_INVALID_VALUE;
-    CUgraphNodeParams p = params_of_type(CU_GRAPH_NODE_TYPE_HOST);
-    p.host.fn = h->fn;
-    p.host.userData = h->userData;
     return add_node(n, g, d, nd, &p);
 }
 
@@ -2984,6 +3040,7 @@ static void free_for_reset(void *key, int kind)
     case KIND_EVENT:
     case KIND_ARRAY:
     case KIND_COND:
+    case KIND_EXTSEM:
         free(key);
         break;
     default: /* nodes are freed with their graph, CUfunction handles with their kernel */
@@ -3449,4 +3506,53 @@ static unsigned char *array_data(CUarray array, size_t *size)
 unsigned char *cgn_fake_array_data(CUarray array, size_t *size)
 {
     FAKE_LOCKED_RETURN(unsigned char *, array_data(array, size));
+}
+
+/* ---- test API: external semaphores ---------------------------------------------------------- */
+
+static CUexternalSemaphore ext_sem_create(void)
+{
+    fake_ext_sem *sem = calloc(1, sizeof *sem);
+    if (!sem || !reg_add(sem, KIND_EXTSEM)) {
+        free(sem);
+        return NULL;
+    }
+    return (CUexternalSemaphore)(void *)sem;
+}
+
+CUexternalSemaphore cgn_fake_ext_sem_create(void)
+{
+    FAKE_LOCKED_RETURN(CUexternalSemaphore, ext_sem_create());
+}
+
+static int ext_sem_destroy(CUexternalSemaphore h)
+{
+    fake_ext_sem *sem = lookup_ext_sem(h);
+    if (!sem)
+        return 0;
+    reg_remove(sem);
+    free(sem);
+    return 1;
+}
+
+int cgn_fake_ext_sem_destroy(CUexternalSemaphore sem)
+{
+    FAKE_LOCKED_RETURN(int, ext_sem_destroy(sem));
+}
+
+static int ext_sem_state(CUexternalSemaphore h, size_t *signals, size_t *waits, uint64_t *value)
+{
+    const fake_ext_sem *sem = lookup_ext_sem(h);
+    if (!sem)
+        return 0;
+    *signals = sem->signals;
+    *waits = sem->waits;
+    *value = sem->value;
+    return 1;
+}
+
+int cgn_fake_ext_sem_state(CUexternalSemaphore sem, size_t *signals, size_t *waits,
+                           uint64_t *value)
+{
+    FAKE_LOCKED_RETURN(int, ext_sem_state(sem, signals, waits, value));
 }

@@ -176,6 +176,22 @@ int cgn_fake_array_destroy(CUarray array);
 /* The array's bytes (row by row, slice by slice) and their count; NULL if not an array. */
 unsigned char *cgn_fake_array_data(CUarray array, size_t *size);
 
+/* External semaphores (what cuImportExternalSemaphore makes; the H200 has no API to import one
+ * from): timeline semaphores whose value is the fence value of the latest signal node run on
+ * them; wait nodes never block and are counted. Nodes accept live semaphores only
+ * (CUDA_ERROR_INVALID_HANDLE otherwise). cgn_fake_reset() frees those left. */
+CUexternalSemaphore cgn_fake_ext_sem_create(void);
+/* 1, or 0 for a handle that is not a live semaphore. */
+int cgn_fake_ext_sem_destroy(CUexternalSemaphore sem);
+/* Signal and wait nodes run on it so far, and its value; 0 if not a live semaphore. */
+int cgn_fake_ext_sem_state(CUexternalSemaphore sem, size_t *signals, size_t *waits,
+                           uint64_t *value);
+
+/* A CUgraphNodeType no driver has (a type from a newer CUDA, for CGN_NODE_OTHER tests):
+ * cuGraphAddNode accepts it with no parameters, a launch does nothing, and no typed getter
+ * reads it. */
+#define CGN_FAKE_FOREIGN_NODE_TYPE ((CUgraphNodeType)0x7f)
+
 /* ---- completion ----------------------------------------------------------------------------- */
 
 /* While on, each cuGraphLaunch still runs its nodes at once (with the parameters of that

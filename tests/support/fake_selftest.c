@@ -2529,6 +2529,77 @@ static void test_conditional_nodes(void)
     CHECK(cgn_fake_live_objects() == 0);
 }
 
+/* External semaphores: nodes take live ones only and copy both arrays; a signal sets the
+ * semaphore's value to its fence value, a wait is counted; executables keep their count. */
+static void test_ext_sems(void)
+{
+    begin();
+    CUexternalSemaphore sems[2] = {cgn_fake_ext_sem_create(), cgn_fake_ext_sem_create()};
+    CHECK(sems[0] && sems[1] && sems[0] != sems[1]);
+    CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sig[2];
+    memset(sig, 0, sizeof sig);
+    sig[0].params.fence.value = 5;
+    sig[1].params.fence.value = 6;
+    CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 sp = {sems, sig, 2};
+    CUgraph g = NULL;
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    CUgraphNode n = NULL, w = NULL;
+    CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 bad = sp;
+    bad.numExtSems = 0;
+    CHECK_CU(T->cuGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &bad), BAD);
+    bad = sp;
+    bad.paramsArray = NULL;
+    CHECK_CU(T->cuGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &bad), BAD);
+    CUexternalSemaphore stale[1] = {(CUexternalSemaphore)(uintptr_t)0x5e3};
+    bad = (CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1){stale, sig, 1};
+    CHECK_CU(T->cuGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &bad),
+             CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cgn_fake_graph_node_count(g) == 0);
+    CHECK_CU(T->cuGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &sp), OK);
+    sig[0].params.fence.value = 99; /* the node keeps its own copy */
+    CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp[1];
+    memset(wp, 0, sizeof wp);
+    CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 wn = {&sems[1], wp, 1};
+    CHECK_CU(T->cuGraphAddExternalSemaphoresWaitNode(&w, g, &n, 1, &wn), OK);
+    CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 got;
+    CHECK_CU(T->cuGraphExternalSemaphoresSignalNodeGetParams(n, &got), OK);
+    CHECK(got.numExtSems == 2 && got.extSemArray != sems && got.paramsArray != sig);
+    CHECK(got.extSemArray[1] == sems[1] && got.paramsArray[0].params.fence.value == 5);
+    CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 wgot;
+    CHECK_CU(T->cuGraphExternalSemaphoresSignalNodeGetParams(w, &got), BAD); /* wrong type */
+    CHECK_CU(T->cuGraphExternalSemaphoresWaitNodeGetParams(w, &wgot), OK);
+    CHECK(wgot.numExtSems == 1 && wgot.extSemArray[0] == sems[1]);
+    CUgraphExec e = NULL;
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&e, g, 0), OK);
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    size_t signals = 0, waits = 0;
+    uint64_t value = 0;
+    CHECK(cgn_fake_ext_sem_state(sems[0], &signals, &waits, &value));
+    CHECK(signals == 1 && waits == 0 && value == 5);
+    CHECK(cgn_fake_ext_sem_state(sems[1], &signals, &waits, &value));
+    CHECK(signals == 1 && waits == 1 && value == 6);
+    /* The executable may change the semaphores and values, not their number. */
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL;
+    CUexternalSemaphore swapped[2] = {sems[1], sems[0]};
+    p.extSemSignal.extSemArray = swapped;
+    p.extSemSignal.paramsArray = sig;
+    p.extSemSignal.numExtSems = 2;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, n, &p), OK);
+    CHECK_CU(T->cuGraphLaunch(e, NULL), OK);
+    CHECK(cgn_fake_ext_sem_state(sems[1], &signals, &waits, &value));
+    CHECK(signals == 2 && waits == 2 && value == 99);
+    p.extSemSignal.numExtSems = 1;
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, n, &p), BAD);
+    CHECK_CU(T->cuGraphNodeSetParams(n, &p), OK); /* the definition takes any valid count */
+    CHECK_CU(T->cuGraphExecDestroy(e), OK);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+    CHECK(cgn_fake_ext_sem_destroy(sems[0]) && cgn_fake_ext_sem_destroy(sems[1]));
+    CHECK(!cgn_fake_ext_sem_destroy(sems[0]));
+    CHECK(cgn_fake_live_objects() == 0);
+}
+
 int main(void)
 {
     test_table_and_version();
@@ -2563,6 +2634,7 @@ int main(void)
     test_arrays_and_3d_copies();
     test_batch_mem_ops();
     test_conditional_nodes();
+    test_ext_sems();
     cgn_fake_reset();
     if (failures) {
         fprintf(stderr, "fake_selftest: %d check(s) failed\n", failures);

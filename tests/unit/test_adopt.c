@@ -19,6 +19,7 @@
 #include "cgn_test_cases.h"
 #include "cgn_test_env.h"
 #include "cgn_test_fixture.h"
+#include "fake_driver.h"
 #include "runtime.h"
 
 #define CU_OK(call) assert_int_equal((call), CUDA_SUCCESS)
@@ -868,7 +869,7 @@ static void test_unsupported_nodes_are_recorded(void **state) {
     unified.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
     CUgraphNode copy;
     CU_OK(drv()->cuGraphAddMemcpyNode(&copy, raw, NULL, 0, &unified, current_context()));
-    CUgraphNode alloc = NULL, release = NULL, signal = NULL;
+    CUgraphNode alloc = NULL, release = NULL, foreign = NULL;
     CUdeviceptr dptr = 0;
     if (drv()->cuGraphAddNode != NULL) {
         CUgraphNodeParams p;
@@ -885,19 +886,13 @@ static void test_unsupported_nodes_are_recorded(void **state) {
         p.free.dptr = dptr;
         CU_OK(drv()->cuGraphAddNode(&release, raw, &alloc, 1, &p));
     }
-    /* A node type cgn does not build: an external semaphore signal (the fake models one
-     * without a semaphore behind it; a GPU would need a real external semaphore). */
-    CUexternalSemaphore sem = (CUexternalSemaphore)(uintptr_t)0x5e3;
-    CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sig;
-    memset(&sig, 0, sizeof sig);
+    /* A node type cgn does not know: one of a newer driver, which the fake makes on request (a
+     * GPU cannot; the types of CUDA 13.0's cuda.h all get specs). */
     if (drv()->cuGraphAddNode != NULL && strcmp(env->backend->name, "fake") == 0) {
         CUgraphNodeParams p;
         memset(&p, 0, sizeof p);
-        p.type = CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL;
-        p.extSemSignal.extSemArray = &sem;
-        p.extSemSignal.paramsArray = &sig;
-        p.extSemSignal.numExtSems = 1;
-        CU_OK(drv()->cuGraphAddNode(&signal, raw, &copy, 1, &p));
+        p.type = CGN_FAKE_FOREIGN_NODE_TYPE;
+        CU_OK(drv()->cuGraphAddNode(&foreign, raw, &copy, 1, &p));
     }
     cgn_graph *g;
     OK(cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &g));
@@ -915,17 +910,17 @@ static void test_unsupported_nodes_are_recorded(void **state) {
     cgn_exec *x;
     OK(cgn_graph_instantiate(g, &x));
     assert_int_equal(cgn_memcpy_exec_update(x, c, &u), CGN_ERROR_NOT_SUPPORTED);
-    if (signal != NULL) {
-        cgn_node *o = find(g, signal);
+    if (foreign != NULL) {
+        cgn_node *o = find(g, foreign);
         cgn_node_type t;
         OK(cgn_node_type_of(o, &t));
         assert_int_equal(t, CGN_NODE_OTHER);
         cgn_memset_update mu = CGN_MEMSET_UPDATE_INIT;
         cgn_memset_update_set_value(&mu, 1, 1);
         assert_int_equal(cgn_memset_node_update(o, &mu), CGN_ERROR_NOT_SUPPORTED);
-        assert_non_null(strstr(cgn_last_error(), "CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL"));
+        assert_non_null(strstr(cgn_last_error(), "a CUDA node type cgn does not know"));
         assert_int_equal(cgn_memset_exec_update(x, o, &mu), CGN_ERROR_NOT_SUPPORTED);
-        assert_non_null(strstr(cgn_last_error(), "CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL"));
+        assert_non_null(strstr(cgn_last_error(), "a CUDA node type cgn does not know"));
         assert_int_equal(cgn_node_check_updatable(o), CGN_ERROR_NOT_SUPPORTED);
         OK(cgn_node_refresh(o)); /* nothing to read */
         cgn_node *deps[1];
@@ -1363,6 +1358,10 @@ static void test_adopted_case(void **state) {
     p->tc->original(env, original);
     p->tc->update(env, update);
     p->tc->replacement(env, replacement);
+    if (env->unsupported != NULL) { /* external semaphores on a GPU: skipped, not passed */
+        print_message("[ SKIP ] %s[%s]: %s\n", p->type->name, p->tc->id, env->unsupported);
+        skip();
+    }
     char label[160];
     cgn_graph *built;
     cgn_node *node;

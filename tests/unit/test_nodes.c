@@ -830,6 +830,97 @@ static void test_batch_mem_ops_are_copied(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* External semaphores and their parameters are copied when set (the caller's arrays may
+ * change or go at once); the checks name the field; an executable keeps its number of
+ * semaphores; a raw node adopts as the cgn type with cgn's own copies. */
+static void test_ext_sems_are_copied(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    CUexternalSemaphore sems[2] = {cgn_test_sem(env, 0), cgn_test_sem(env, 1)};
+    CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sig[2];
+    memset(sig, 0, sizeof sig);
+    sig[0].params.fence.value = 10;
+    sig[1].params.fence.value = 11;
+    cgn_ext_sem_signal_desc d = CGN_EXT_SEM_SIGNAL_DESC_INIT;
+    d.sems = sems;
+    d.sems_params = sig;
+    d.num_sems = 2;
+    d.sems = NULL;
+    assert_int_equal(cgn_graph_add_ext_sem_signal(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_ARGUMENT);
+    assert_last_error("cgn_graph_add_ext_sem_signal: sems is NULL (2 semaphores)");
+    CUexternalSemaphore holes[2] = {sems[0], NULL};
+    d.sems = holes;
+    assert_int_equal(cgn_graph_add_ext_sem_signal(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
+    assert_last_error("cgn_graph_add_ext_sem_signal: sems[1] is NULL");
+    d.sems = sems;
+    d.num_sems = CGN_MAX_EXT_SEMS + 1;
+    assert_int_equal(cgn_graph_add_ext_sem_signal(g, NULL, 0, &d, &n), CGN_ERROR_OUT_OF_RANGE);
+    assert_last_error("cgn_graph_add_ext_sem_signal: 65 semaphores in sems, at most 64 "
+                      "(CGN_MAX_EXT_SEMS)");
+    assert_int_equal(cgn_fake_graph_node_count(cgn__graph_record(g)->raw), 0);
+    d.num_sems = 2;
+    OK(cgn_graph_add_ext_sem_signal(g, NULL, 0, &d, &n));
+    sems[0] = sems[1]; /* the caller's arrays are theirs again */
+    sig[0].params.fence.value = 99;
+    cgn_ext_sem_signal_desc got;
+    OK(cgn_ext_sem_signal_node_get(n, &got));
+    assert_ptr_not_equal(got.sems, sems);
+    assert_ptr_not_equal(got.sems_params, sig);
+    assert_int_equal(got.num_sems, 2);
+    assert_ptr_equal(got.sems[0], env->sem[0]);
+    assert_int_equal(got.sems_params[0].params.fence.value, 10);
+    CUgraphNode raw;
+    OK(cgn_node_raw(n, &raw));
+    CUgraphNodeParams p;
+    assert_int_equal(cgn_fake_node_params(raw, &p), 1);
+    assert_int_equal(p.extSemSignal.numExtSems, 2);
+    assert_int_equal(p.extSemSignal.paramsArray[1].params.fence.value, 11);
+
+    /* The executable keeps its number of semaphores; the definition may change it. */
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_ext_sem_signal_update u = CGN_EXT_SEM_SIGNAL_UPDATE_INIT;
+    cgn_ext_sem_signal_update_set_sems(&u, sems, sig, 1, NULL);
+    assert_int_equal(cgn_ext_sem_signal_exec_update(e, n, &u), CGN_ERROR_INVALID_VALUE);
+    assert_last_error("cgn_ext_sem_signal_exec_update: field sems: 1 semaphores, the executable "
+                      "has 2; rule: an executable's external semaphore signal node keeps its "
+                      "number of semaphores");
+    OK(cgn_ext_sem_signal_node_update(n, &u));
+    OK(cgn_ext_sem_signal_exec_get(e, n, &got));
+    assert_int_equal(got.num_sems, 2);
+    OK(cgn_exec_destroy(e));
+
+    /* Adopted: the cgn type, read into cgn's own copies. */
+    CUgraph other;
+    const cgn_driver_table *drv = env->backend->driver(env);
+    assert_int_equal(drv->cuGraphCreate(&other, 0), CUDA_SUCCESS);
+    CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp[1];
+    memset(wp, 0, sizeof wp);
+    wp[0].params.fence.value = 4;
+    CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 wn = {&sems[1], wp, 1};
+    CUgraphNode wraw;
+    assert_int_equal(drv->cuGraphAddExternalSemaphoresWaitNode(&wraw, other, NULL, 0, &wn),
+                     CUDA_SUCCESS);
+    cgn_graph *adopted;
+    OK(cgn_graph_adopt(other, CGN_ADOPT_TAKE_OWNERSHIP, &adopted));
+    cgn_node *w = NULL;
+    size_t count = 1;
+    OK(cgn_graph_nodes(adopted, &w, &count));
+    cgn_node_type t;
+    OK(cgn_node_type_of(w, &t));
+    assert_int_equal(t, CGN_NODE_EXT_SEM_WAIT);
+    cgn_ext_sem_wait_desc wd;
+    OK(cgn_ext_sem_wait_node_get(w, &wd));
+    assert_int_equal(wd.num_sems, 1);
+    assert_ptr_equal(wd.sems[0], env->sem[1]);
+    assert_ptr_not_equal(wd.sems_params, wp);
+    assert_int_equal(wd.sems_params[0].params.fence.value, 4);
+    OK(cgn_graph_destroy(adopted));
+    OK(cgn_graph_destroy(g));
+}
+
 /* What the checks and the executable rules say, naming the operation. */
 static void test_batch_mem_op_messages(void **state) {
     cgn_test_env *env = *state;
@@ -995,6 +1086,7 @@ int main(void) {
         T(test_memcpy_3d_multidimensional_executable),
         T(test_batch_mem_ops_are_copied),
         T(test_batch_mem_op_messages),
+        T(test_ext_sems_are_copied),
         T(test_batch_mem_op_wait_flush_bit_is_fixed),
         T(test_batch_mem_op_adopted),
     };

@@ -474,17 +474,10 @@ static void test_cuda_only_node_named(void **state) {
         skip();
     CUgraph raw;
     CU_OK(drv()->cuGraphCreate(&raw, 0));
-    /* An external semaphore signal: a type cgn does not build (the fake models one without a
-     * semaphore behind it). */
-    CUexternalSemaphore sem = (CUexternalSemaphore)(uintptr_t)0x5e3;
-    CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sig;
-    memset(&sig, 0, sizeof sig);
+    /* A type cgn does not build: one of a newer driver, which the fake makes on request. */
     CUgraphNodeParams p;
     memset(&p, 0, sizeof p);
-    p.type = CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL;
-    p.extSemSignal.extSemArray = &sem;
-    p.extSemSignal.paramsArray = &sig;
-    p.extSemSignal.numExtSems = 1;
+    p.type = CGN_FAKE_FOREIGN_NODE_TYPE;
     CUgraphNode signal;
     CU_OK(drv()->cuGraphAddNode(&signal, raw, NULL, 0, &p));
     cgn_graph *g;
@@ -898,13 +891,13 @@ static void test_driver_proc_null_arguments(void **state) {
     assert_message("cgn_driver_proc: symbol and pfn_out must not be NULL");
 }
 
-/* An external semaphore signal node (the driver's type reported for one raw node) adopts as a
- * CUDA-only node that cgn_node_check_updatable names. */
+/* A node of a type cgn does not know (the driver's type reported for one raw node: one of a
+ * newer driver) adopts as a CUDA-only node that cgn_node_check_updatable names. */
 static CUresult (*inner_get_type)(CUgraphNode, CUgraphNodeType *);
 static CUgraphNode semas_node;
 static CUresult semas_get_type(CUgraphNode node, CUgraphNodeType *t) {
     if (node == semas_node) {
-        *t = CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL;
+        *t = CGN_FAKE_FOREIGN_NODE_TYPE;
         return CUDA_SUCCESS;
     }
     return inner_get_type(node, t);
@@ -931,9 +924,8 @@ static void test_ext_semas_node_named(void **state) {
     assert_int_equal(cgn_node_check_updatable(n), CGN_ERROR_NOT_SUPPORTED);
     char want[400];
     snprintf(want, sizeof want,
-             "cgn_node_check_updatable: node %p cannot be updated by cgn: it is a "
-             "CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL node (external semaphore signal), a type cgn "
-             "does not update",
+             "cgn_node_check_updatable: node %p cannot be updated by cgn: it is a node of a CUDA "
+             "node type cgn does not know",
              (void *)n);
     assert_message(want);
     OK(cgn_graph_destroy(g));

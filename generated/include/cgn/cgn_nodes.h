@@ -8,6 +8,8 @@
 #include "cgn/cgn_conditional.h"
 #include "cgn/cgn_event_record.h"
 #include "cgn/cgn_event_wait.h"
+#include "cgn/cgn_ext_sem_signal.h"
+#include "cgn/cgn_ext_sem_wait.h"
 #include "cgn/cgn_host_callback.h"
 #include "cgn/cgn_kernel.h"
 #include "cgn/cgn_mem_alloc.h"

@@ -1,0 +1,104 @@
+/* Generated from spec/ext_sem_signal.yaml by codegen; do not edit. */
+#ifndef CGN_CGN_EXT_SEM_SIGNAL_H
+#define CGN_CGN_EXT_SEM_SIGNAL_H
+
+/* Included by cgn/cgn.h (through cgn/cgn_nodes.h); standalone it includes cgn/cgn.h first. */
+#include "cgn/cgn.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Ext sem signal node: Signal external semaphores (imported with cuImportExternalSemaphore) when
+ * the node runs.
+ * Reference: CUDA driver cuGraphExternalSemaphoresSignalNodeSetParams /
+ * cuGraphExecExternalSemaphoresSignalNodeSetParams (cuda.core 1.2.0 has no external semaphore
+ * nodes) */
+typedef struct cgn_ext_sem_signal_desc {
+    const CUexternalSemaphore *sems;                          /* The semaphores to signal (with sems_params, one CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS each); cgn copies both arrays. */
+    const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *sems_params; /* Per element of sems: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS. */
+    uint32_t num_sems;                                        /* Number of elements of each, 1 to CGN_MAX_EXT_SEMS. */
+    cgn_owner *sems_owner;                                    /* Optional owner of the semaphores, retained while any graph or executable may signal them. */
+} cgn_ext_sem_signal_desc;
+
+#define CGN_EXT_SEM_SIGNAL_DESC_INIT {0}
+
+/* One bit per field of cgn_ext_sem_signal_update; a field is applied only when its bit is set. */
+#define CGN_EXT_SEM_SIGNAL_SET_SEMS UINT64_C(0x1)
+#define CGN_EXT_SEM_SIGNAL_SET_SEMS_OWNER UINT64_C(0x2)
+#define CGN_EXT_SEM_SIGNAL_SET_ALL UINT64_C(0x3)
+
+/* A partial update: fields whose bit is not in `set` keep their current value.
+ * Coupled: sems_owner requires sems (sems without sems_owner resets sems_owner to NULL). */
+typedef struct cgn_ext_sem_signal_update {
+    uint64_t set;
+    const CUexternalSemaphore *sems;
+    const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *sems_params;
+    uint32_t num_sems;
+    cgn_owner *sems_owner;
+} cgn_ext_sem_signal_update;
+
+#define CGN_EXT_SEM_SIGNAL_UPDATE_INIT {.set = 0}
+
+/* Sets sems and sems_owner together. */
+static inline void cgn_ext_sem_signal_update_set_sems(cgn_ext_sem_signal_update *update,
+                                                      const CUexternalSemaphore *sems,
+                                                      const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *sems_params,
+                                                      uint32_t num_sems, cgn_owner *sems_owner) {
+    update->sems = sems;
+    update->sems_params = sems_params;
+    update->num_sems = num_sems;
+    update->sems_owner = sems_owner;
+    update->set |= CGN_EXT_SEM_SIGNAL_SET_SEMS | CGN_EXT_SEM_SIGNAL_SET_SEMS_OWNER;
+}
+
+/* Sets every field from a complete desc (a full replacement, e.g. at executable level). */
+static inline void cgn_ext_sem_signal_update_from_desc(cgn_ext_sem_signal_update *update,
+                                                       const cgn_ext_sem_signal_desc *desc) {
+    update->sems = desc->sems;
+    update->sems_params = desc->sems_params;
+    update->num_sems = desc->num_sems;
+    update->sems_owner = desc->sems_owner;
+    update->set = CGN_EXT_SEM_SIGNAL_SET_ALL;
+}
+
+/* Adds a ext sem signal node after `deps`. */
+CGN_API cgn_status cgn_graph_add_ext_sem_signal(cgn_graph *graph, cgn_node *const *deps,
+                                                size_t num_deps,
+                                                const cgn_ext_sem_signal_desc *desc,
+                                                cgn_node **node_out);
+
+/* Applies a partial update with one cuGraphNodeSetParams, all or nothing; future instantiations
+ * see it, existing executables keep their parameters and owners. Needs driver 12.2.
+ * An update with nothing set returns CGN_OK without touching the driver. */
+CGN_API cgn_status cgn_ext_sem_signal_node_update(cgn_node *node,
+                                                  const cgn_ext_sem_signal_update *update);
+
+/* The node's current parameters. */
+CGN_API cgn_status cgn_ext_sem_signal_node_get(const cgn_node *node,
+                                               cgn_ext_sem_signal_desc *desc_out);
+
+/* Applies a partial update to the node in one executable, with one cuGraphExecNodeSetParams, all
+ * or nothing: unset fields keep what *that executable* has (its own copy, taken at
+ * instantiation; the definition is never read), with the same coupling rules as the definition.
+ * The definition and other executables are not touched. Owners of the new version are held until
+ * no launch of the executable can read that version any more (docs/ownership.md). Needs driver
+ * 12.2.
+ * Refused before any mutation (the driver's executable-update rules): sems: an executable's
+ * external semaphore signal node keeps its number of semaphores.
+ * Checked by the driver only (cgn cannot see what they depend on), CGN_ERROR_INVALID_VALUE
+ * naming the rule when refused: sems: an executable's semaphores must be of the types it was
+ * instantiated with.
+ * Another change the driver refuses is CGN_ERROR_DRIVER naming the fields set; nothing changes. */
+CGN_API cgn_status cgn_ext_sem_signal_exec_update(cgn_exec *exec, cgn_node *node,
+                                                  const cgn_ext_sem_signal_update *update);
+
+/* The node's parameters as that executable has them (its own copy). */
+CGN_API cgn_status cgn_ext_sem_signal_exec_get(const cgn_exec *exec, const cgn_node *node,
+                                               cgn_ext_sem_signal_desc *desc_out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CGN_CGN_EXT_SEM_SIGNAL_H */
