@@ -17,6 +17,7 @@
 
 extern const unsigned char cgn_test_kernels_fatbin[];
 extern const size_t cgn_test_kernels_fatbin_size;
+extern const unsigned char cgn_cond_kernels_fatbin[]; /* device-runtime kernels, loaded lazily */
 
 /* How long a launch that waits for a held event must stay incomplete: one that does not wait
  * completes in microseconds. */
@@ -25,9 +26,10 @@ extern const size_t cgn_test_kernels_fatbin_size;
 static struct {
     cgn_cuda cu;
     CUlibrary lib;
+    CUlibrary cond_lib; /* cgn_cond_kernels: loaded by the first test that asks (kernels.cmake) */
     CUstream stream; /* executables run here */
     CUstream side;   /* event_wait observation records the event here, behind a hold */
-    cgn_kernel add_one, write_config, fill_u32, empty, set_condition, countdown;
+    cgn_kernel add_one, write_config, fill_u32, empty;
     CUfunction wait_flag;
     volatile int *flag; /* pinned: [0] release, [1] running, [2] gave up (wait_flag) */
     CUdeviceptr flag_dev;
@@ -74,6 +76,8 @@ static void gpu_shutdown(void) {
     gpu.cu.cuStreamDestroy(gpu.side);
     gpu.cu.cuStreamDestroy(gpu.stream);
     gpu.cu.cuLibraryUnload(gpu.lib);
+    if (gpu.cond_lib != NULL)
+        gpu.cu.cuLibraryUnload(gpu.cond_lib);
 }
 
 /* A crash inside the driver is a finding: say where (no debugger on the GPU machine). */
@@ -116,8 +120,6 @@ static int gpu_open(cgn_test_env *env) {
     gpu.write_config = CGN_KERNEL(gpu_get("write_config"));
     gpu.fill_u32 = CGN_KERNEL(gpu_get("fill_u32"));
     gpu.empty = CGN_KERNEL(gpu_get("empty"));
-    gpu.set_condition = CGN_KERNEL(gpu_get("set_condition"));
-    gpu.countdown = CGN_KERNEL(gpu_get("countdown"));
     gpu_resolve(&gpu.cuCtxCreate, "cuCtxCreate", 12050);
     gpu_resolve(&gpu.cuCtxDestroy, "cuCtxDestroy", 4000);
     gpu_resolve(&gpu.cuCtxGetCurrent, "cuCtxGetCurrent", 4000);
@@ -211,11 +213,14 @@ static cgn_kernel gpu_kernel(cgn_test_env *env, const char *name) {
         return gpu.fill_u32;
     if (strcmp(name, "empty") == 0)
         return gpu.empty;
-    if (strcmp(name, "set_condition") == 0)
-        return gpu.set_condition;
-    if (strcmp(name, "countdown") == 0)
-        return gpu.countdown;
-    abort();
+    if (strcmp(name, "set_condition") != 0 && strcmp(name, "countdown") != 0)
+        abort();
+    if (gpu.cond_lib == NULL)
+        CGN_CUDA_CHECK(gpu.cu.cuLibraryLoadData(&gpu.cond_lib, cgn_cond_kernels_fatbin, NULL, NULL,
+                                                0, NULL, NULL, 0));
+    CUkernel k;
+    CGN_CUDA_CHECK(gpu.cu.cuLibraryGetKernel(&k, gpu.cond_lib, name));
+    return CGN_KERNEL(k);
 }
 
 /* Empties the calling thread's context stack (cuCtxSetCurrent(NULL) only pops its top), then
