@@ -11,7 +11,7 @@ from .diag import Diagnostics, Mark
 from .emit import Emitter
 from .fieldtypes import FIELD_TYPES, NODE_CHECKS
 from .load import load_file
-from .schema import enum_sets
+from .schema import driver_entry_names, enum_sets
 from .specdoc import EXAMPLE_SPEC, SpecDoc, SpecDocError
 from .validate import validate_all
 
@@ -27,6 +27,7 @@ class Paths:
         self.codegen = os.path.join(root, "codegen")
         self.templates = os.path.join(self.codegen, "templates")
         self.header = os.path.join(root, "include", "cgn", "cgn.h")
+        self.entries = os.path.join(root, "runtime", "driver_entries.h")
         self.spec_dir = os.path.abspath(spec_dir)
         self.out_dir = os.path.abspath(out_dir)
 
@@ -47,13 +48,20 @@ class Paths:
         files.append(os.path.join(self.codegen, "generate.py"))
         files += sorted(glob.glob(os.path.join(glob.escape(self.codegen), "cgn_codegen", "*.py")))
         files.append(self.header)
+        files.append(self.entries)
         return [self.rel(f) for f in files]
 
 
 def _enums(paths: Paths, diags: Diagnostics):
     try:
+        with open(paths.entries, encoding="utf-8") as f:
+            entries = driver_entry_names(f.read())
+    except OSError as e:
+        diags.error(Mark(paths.rel(paths.entries), 1, 1), f"cannot read the driver entries: {e}")
+        return None
+    try:
         with open(paths.header, encoding="utf-8") as f:
-            return enum_sets(f.read(), FIELD_TYPES, NODE_CHECKS)
+            return enum_sets(f.read(), FIELD_TYPES, NODE_CHECKS, entries)
     except (OSError, RuntimeError) as e:
         diags.error(Mark(paths.rel(paths.header), 1, 1), f"cannot read the cgn enums: {e}")
         return None

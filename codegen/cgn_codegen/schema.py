@@ -190,8 +190,9 @@ CASE = Map({
 
 # A typed driver call (adder or getter) and how CUgraphNodeParams maps onto its arguments.
 DRIVER_CALL = Map({
-    "entry": Key(Str(pattern=r"cuGraph[A-Za-z0-9]+", what="a cuGraph* driver entry point"),
-                 doc="The driver entry point, as named in runtime/driver_entries.h."),
+    "entry": Key(Str(enum="driver_entry"),
+                 doc="The driver entry point, as named in runtime/driver_entries.h (a name "
+                     "that is not there is an error here, not in the C compiler)."),
     "params": Key(Str(pattern=r"CUDA_[A-Z0-9_]+(_v[0-9]+)?|CUgraphNodeParams",
                       what="a CUDA_* struct type or CUgraphNodeParams"),
                   required=False,
@@ -343,6 +344,8 @@ ENUM_DOCS = {
     "cu_node_type": "a `CUgraphNodeType` with a `CUgraphNodeParams` member",
     "cu_member": "a `CUgraphNodeParams` union member",
     "node_check": "a node check of codegen/cgn_codegen/fieldtypes.py (NODE_CHECKS)",
+    "driver_entry": "a `cuGraph*` entry point of `CGN_DRIVER_ENTRIES` in runtime/driver_entries.h "
+                    "(add it there first)",
 }
 
 # CUgraphNodeParams (cuda.h 12.x): node types and the union member each uses.
@@ -402,7 +405,12 @@ def _c_names(header_text: str) -> tuple:
     return statuses, types
 
 
-def enum_sets(header_text: str, field_types, node_checks=()) -> dict:
+def driver_entry_names(entries_text: str) -> list:
+    """The entry points of runtime/driver_entries.h's CGN_DRIVER_ENTRIES X-macro list."""
+    return sorted(set(re.findall(r"^\s*X\((cu[A-Za-z0-9_]+),", entries_text, re.M)))
+
+
+def enum_sets(header_text: str, field_types, node_checks=(), driver_entries=()) -> dict:
     statuses, node_types = _c_names(header_text)
     if not statuses or not node_types:
         raise RuntimeError("cannot find CGN_STATUS_TABLE or cgn_node_type in include/cgn/cgn.h")
@@ -414,6 +422,7 @@ def enum_sets(header_text: str, field_types, node_checks=()) -> dict:
         "cu_node_type": sorted(CU_NODE_TYPES),
         "cu_member": sorted(set(CU_NODE_TYPES.values())),
         "node_check": sorted(node_checks),
+        "driver_entry": [e for e in driver_entries if e.startswith("cuGraph")],
     }
 
 

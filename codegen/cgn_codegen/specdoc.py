@@ -152,7 +152,7 @@ def _a(word: str) -> str:
 def _enums(enums: dict) -> list:
     out = []
     for name in ("status", "failure_status", "node_type", "field_type", "cu_node_type",
-                 "cu_member", "node_check"):
+                 "cu_member", "node_check", "driver_entry"):
         values = enums[name]
         if name == "field_type":
             shown = ", ".join(f"[{_code(v)}](#kind-{v.lower().replace('_', '-')})"

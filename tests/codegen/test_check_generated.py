@@ -3,7 +3,8 @@
 
     python3 tests/codegen/test_check_generated.py [-v]
 
-Each test copies the repo's spec/, codegen/, generated/ and include/cgn/cgn.h into a temporary
+Each test copies the repo's spec/, codegen/, generated/, include/cgn/cgn.h and
+runtime/driver_entries.h into a temporary
 tree and runs the script on it: pristine it passes; after a spec doc string changes (and
 generated/ does not) it fails and names the stale files. .ci/run must call it before building,
 because a build regenerates generated/ in the source tree and would hide the staleness.
@@ -26,6 +27,9 @@ def copy_tree(dst):
     os.makedirs(os.path.join(dst, "include", "cgn"))
     shutil.copy(os.path.join(ROOT, "include", "cgn", "cgn.h"),
                 os.path.join(dst, "include", "cgn", "cgn.h"))
+    os.makedirs(os.path.join(dst, "runtime"))
+    shutil.copy(os.path.join(ROOT, "runtime", "driver_entries.h"),
+                os.path.join(dst, "runtime", "driver_entries.h"))
 
 
 def check(root):

@@ -142,7 +142,7 @@ class BadSpecs(unittest.TestCase):
         no_check = re.sub(r"(?m)^  update_check: .*\n", "", flat)
         self.assertNotEqual(no_check, flat)
         other_get = three.replace("get: {entry: cuGraphMemcpyNodeGetParams",
-                                  "get: {entry: cuGraphMemcpyNodeGetParamsOther")
+                                  "get: {entry: cuGraphMemsetNodeGetParams")
         self.assertNotEqual(other_get, three)
         for first, second, want in (
                 (no_check, three, r"memcpy\.yaml:\d+:\d+: error: cuda\.node_type: "

@@ -23,7 +23,7 @@ sys.dont_write_bytecode = True
 
 from cgn_codegen import cexpr, specdoc  # noqa: E402
 from cgn_codegen.fieldtypes import FIELD_TYPES, NODE_CHECKS  # noqa: E402
-from cgn_codegen.schema import enum_sets  # noqa: E402
+from cgn_codegen.schema import driver_entry_names, enum_sets  # noqa: E402
 
 GENERATE = os.path.join(ROOT, "codegen", "generate.py")
 TEMPLATES = os.path.join(ROOT, "codegen", "templates")
@@ -73,8 +73,10 @@ def tree(path):
 
 
 def render(example=FIXTURE):
+    with open(os.path.join(ROOT, "runtime", "driver_entries.h"), encoding="utf-8") as f:
+        entries = driver_entry_names(f.read())
     with open(os.path.join(ROOT, "include", "cgn", "cgn.h"), encoding="utf-8") as f:
-        enums = enum_sets(f.read(), FIELD_TYPES, NODE_CHECKS)
+        enums = enum_sets(f.read(), FIELD_TYPES, NODE_CHECKS, entries)
     return specdoc.SpecDoc(TEMPLATES).render(enums, "tiny.yaml", example), enums
 
 

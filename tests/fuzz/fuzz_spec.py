@@ -373,7 +373,7 @@ def _on_alarm(signum, frame):
 class Harness:
     def __init__(self, compile_c: bool, timeout: int) -> None:
         self.tmp = tempfile.mkdtemp(prefix="cgn-fuzz-")
-        for d in ("codegen", "include"):
+        for d in ("codegen", "include", "runtime"):  # runtime/: driver_entries.h
             os.symlink(os.path.join(ROOT, d), os.path.join(self.tmp, d))
         self.spec = os.path.join(self.tmp, "spec")
         self.out = os.path.join(self.tmp, "out")
