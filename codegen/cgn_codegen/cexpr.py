@@ -273,6 +273,35 @@ def names(tokens):
     return out
 
 
+_OPERATORS = {"*", "/", "%", "+", "-", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&", "^", "|",
+              "&&", "||", "!", "~", "?", ":"}
+
+
+def struct_operand(tokens, types: dict):
+    """The first name of a struct type (`grid`, a cgn_dim3) an operator applies to, or None:
+    C has no arithmetic or comparison of structs, so `grid == 0` would fail in the compiler.
+    A struct passed to a rule function (between '(' ',' ')') or whose member is taken
+    (`grid.x`) is fine. `types` maps names to CTypes; `old.<name>` reads the same table."""
+    for i, t in enumerate(tokens):
+        if t.kind != "ident":
+            continue
+        start = i  # where the operand begins: at `old` for old.<name>
+        if i > 0 and tokens[i - 1].text in (".", "->"):
+            if not (i >= 2 and tokens[i - 1].text == "." and tokens[i - 2].text == "old"):
+                continue  # a member, not a name
+            start = i - 2
+        ct = types.get(t.text)
+        if ct is None or ct.kind != "struct":
+            continue
+        after = tokens[i + 1].text if i + 1 < len(tokens) else None
+        if after in (".", "->"):
+            continue
+        before = tokens[start - 1].text if start > 0 else None
+        if before in _OPERATORS or after in _OPERATORS:
+            return t
+    return None
+
+
 def rewrite(expr: str, fields: set, prefix: str = "d->") -> str:
     """`expr` with every field name (not a member) prefixed; runs of whitespace become one."""
     tokens, _ = tokenize(expr)

@@ -550,7 +550,7 @@ class SpecValidator:
                     ok = False
         return ok
 
-    def _expr(self, node: YScalar, known: dict, what: str) -> bool:
+    def _expr(self, node: YScalar, known: dict, what: str, types: dict = None) -> bool:
         tokens, problems = cexpr.tokenize(node.value)
         for p in problems:
             self.err(node.mark_at(p.offset), f"{what}: {p.message}")
@@ -564,6 +564,12 @@ class SpecValidator:
             if t.text not in known and t.text not in cexpr.ALLOWED_NAMES:
                 self.err(node.mark_at(t.offset), f"{what}: unknown field '{t.text}'")
                 ok = False
+        bad = cexpr.struct_operand(tokens, types) if ok and types else None
+        if bad is not None:
+            self.err(node.mark_at(bad.offset),
+                     f"{what}: '{bad.text}' is a {types[bad.text].name}, which C cannot compare "
+                     f"or compute with; use its members (e.g. {bad.text}.x)")
+            ok = False
         return ok
 
     def _rules(self, fields: dict) -> list:
@@ -576,10 +582,10 @@ class SpecValidator:
         for i, r in enumerate(rnode.items):
             if not self.checker.ok("rules", i):
                 continue
-            ok = self._expr(r.get("when"), known, f"rules[{i}].when")
+            ok = self._expr(r.get("when"), known, f"rules[{i}].when", types)
             args = r.get("args").items if r.get("args") is not None else ()
             for j, a in enumerate(args):
-                ok = self._expr(a, known, f"rules[{i}].args[{j}]") and ok
+                ok = self._expr(a, known, f"rules[{i}].args[{j}]", types) and ok
             msg = r.get("message")
             ok = self._message(msg, args, types, f"rules[{i}].message") and ok
             if ok:
@@ -666,11 +672,11 @@ class SpecValidator:
             what = f"exec.rules[{i}]"
             if not self.checker.ok("exec", "rules", i):
                 continue
-            ok = self._expr(r.get("when"), with_old, f"{what}.when")
+            ok = self._expr(r.get("when"), with_old, f"{what}.when", types)
             ok = self._old_refs(r.get("when"), known, f"{what}.when") and ok
             args = r.get("args").items if r.get("args") is not None else ()
             for j, a in enumerate(args):
-                ok = self._expr(a, with_old, f"{what}.args[{j}]") and ok
+                ok = self._expr(a, with_old, f"{what}.args[{j}]", types) and ok
                 ok = self._old_refs(a, known, f"{what}.args[{j}]") and ok
             fnode = r.get("field")
             if fnode.value not in fields:
