@@ -227,13 +227,6 @@ cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
     if (s->type != type)
         return cgn__fail(CGN_ERROR_WRONG_NODE_TYPE, "%s: node %p is a %s node", where,
                          (const void *)node, cgn__node_type_name(s->type));
-    for (uint32_t up = s->parent; since > 0 && up != 0; up = e->shadows[up - 1].parent)
-        if (e->shadows[up - 1].type == CGN_NODE_CONDITIONAL) /* not verified on a GPU yet */
-            return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
-                             "%s: node %p is in the body of a conditional node; cgn does not "
-                             "update body nodes in an executable (update the node in its "
-                             "graph, then instantiate again or cgn_exec_update_from_graph)",
-                             where, (const void *)node);
     txn->node = rec; /* NULL once the graph is gone: exec-level code never reads it */
     txn->adding = 0;
     txn->exec = e;
