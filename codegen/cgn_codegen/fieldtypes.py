@@ -324,21 +324,29 @@ def _arg_item(item, diags, what):
     return None
 
 
-def _args_case(node, name, diags, what):
-    """["buf:N", "owned-buf:N", {u32: V}, ...] -> cgn_test_args slots."""
-    if not isinstance(node, YSeq):
-        diags.error(node.mark, f"{what}: expected a list of arguments, got {_describe(node)}")
-        return None
+def _case_items(node, item_fn, diags, what):
+    """Each item of a case's list through item_fn (-> (normal form, C call) or None after a
+    diagnostic): (normal forms, calls), or None when any item failed (all are reported)."""
     norm, calls, ok = [], [], True
     for item in node.items:
-        got = _arg_item(item, diags, what)
+        got = item_fn(item, diags, what)
         if got is None:
             ok = False
             continue
         norm.append(got[0])
         calls.append(got[1])
-    if not ok:
+    return (norm, calls) if ok else None
+
+
+def _args_case(node, name, diags, what):
+    """["buf:N", "owned-buf:N", {u32: V}, ...] -> cgn_test_args slots."""
+    if not isinstance(node, YSeq):
+        diags.error(node.mark, f"{what}: expected a list of arguments, got {_describe(node)}")
         return None
+    items = _case_items(node, _arg_item, diags, what)
+    if items is None:
+        return None
+    norm, calls = items
     if not calls:
         return CaseValue((), (f"$t->{name} = NULL;", f"$t->num_{name} = 0;"))
     lines = ["{", f"    cgn_arg *slots = cgn_test_args(env, {len(calls)});"]
@@ -441,16 +449,10 @@ def _mem_ops_case(node, name, diags, what):
         diags.error(node.mark, f"{what}: expected a list of operations, {{many: N}} or null, "
                                f"got {_describe(node)}")
         return None
-    norm, calls, ok = [], [], True
-    for item in node.items:
-        got = _mem_op_item(item, diags, what)
-        if got is None:
-            ok = False
-            continue
-        norm.append(got[0])
-        calls.append(got[1])
-    if not ok:
+    items = _case_items(node, _mem_op_item, diags, what)
+    if items is None:
         return None
+    norm, calls = items
     lines = ["{", f"    CUstreamBatchMemOpParams *ops = cgn_test_mem_ops(env, {len(calls)});"]
     lines += [f"    ops[{i}] = {c};" for i, c in enumerate(calls)]
     lines += [f"    $t->{name} = ops;", f"    $t->num_{name} = {len(calls)};", "}"]
