@@ -313,9 +313,9 @@ CGN_API cgn_status cgn_exec_adopt(CUgraphExec raw, cgn_graph *graph, unsigned fl
 CGN_API cgn_status cgn_node_refresh(cgn_node *node);
 /* CGN_OK when cgn can apply any update to the node; CGN_ERROR_NOT_SUPPORTED, with
  * cgn_last_error() saying why, for a node of a CUDA type cgn does not update, a node of a type
- * that is not updatable (memory allocation and free: the message names the type), a memcpy node
- * whose copy is not a plain 1-D host/device copy, or an adopted kernel node whose arguments cgn
- * could not copy (then only an update setting every argument is accepted). */
+ * that is not updatable (memory allocation and free, conditional: the message names the type),
+ * a memcpy node whose copy is not a form its type updates, or an adopted kernel node whose
+ * arguments cgn could not copy (then only an update setting every argument is accepted). */
 CGN_API cgn_status cgn_node_check_updatable(const cgn_node *node);
 
 #ifdef __cplusplus
