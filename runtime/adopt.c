@@ -344,20 +344,6 @@ void cgn__slab_release(void *slab) {
         free(s);
 }
 
-/* The state a node of CUDA type t keeps: its desc, or one zero byte for an empty node or a type
- * cgn records without reading. Node types sharing a CUDA type are told apart by the params
- * (cgn__type_for_params), so room is made for the largest of their descs. */
-static size_t cgn__state_size(const cgn__node_type_info *info) {
-    if (info->read == NULL)
-        return 1;
-    size_t size = info->desc_size;
-    for (int i = 0; i < CGN_NODE_TYPE_COUNT_; i++)
-        if (cgn__node_types[i].read != NULL && cgn__node_types[i].cu_type == info->cu_type &&
-            cgn__node_types[i].desc_size > size)
-            size = cgn__node_types[i].desc_size;
-    return size;
-}
-
 /* Among the node types recording the same CUDA type as `first` (the first of them), the first
  * in enum order whose form check accepts the params; `first` when none does (it then records
  * the node as one it does not update, saying why). */
@@ -388,7 +374,7 @@ static cgn_status cgn__adopt_node(cgn__adoption *a, cgn__graph_rec *g, const cgn
     CUgraphNodeType t = (CUgraphNodeType)l->types[k];
     cgn_node_type type = cgn__adopted_type(a, t);
     const cgn__node_type_info *info = &cgn__node_types[type];
-    size_t state_size = cgn__state_size(info);
+    size_t state_size = info->adopt_size;
     const size_t *dep = l->in_list + l->in_start[i];
     size_t num_deps = l->in_start[i + 1] - l->in_start[i];
     size_t deps_at = CGN__ALIGN16(sizeof(cgn__node_rec));
@@ -427,7 +413,7 @@ static cgn_status cgn__adopt_node(cgn__adoption *a, cgn__graph_rec *g, const cgn
         return cgn__driver_failed(r, entry, where);
     n->type = type = cgn__type_for_params(type, &p);
     info = &cgn__node_types[type];
-    n->state_size = info->desc_size; /* within the room made (cgn__state_size) */
+    n->state_size = info->desc_size; /* within the room made (adopt_size) */
     /* The context the node runs in, which every update makes current: the one the driver
      * reports (a kernel's ctx, 12.0+), else the caller's. The driver crashes on some kernel
      * updates with none current (txn.c), so cgn refuses to record a node without one. */
@@ -488,7 +474,7 @@ static cgn_status cgn__adopt_graph(cgn__adoption *a, cgn__graph_rec *g, CUgraph 
         if (!cgn__add_size(
                 bytes,
                 cgn__record_bytes(num_deps,
-                                  cgn__state_size(&cgn__node_types[cgn__adopted_type(a, t)])),
+                                  cgn__node_types[cgn__adopted_type(a, t)].adopt_size),
                 &bytes))
             st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: %zu nodes do not fit in memory", where,
                            l.num_nodes);

@@ -326,7 +326,13 @@ typedef struct cgn__node_type_info {
      * type records them, else why not. Adoption records a node as the first node type of its
      * CUDA type (enum order) whose check accepts it. NULL: accepts every form. */
     const char *(*form)(const CUgraphNodeParams *p);
+    /* The state an adopted node of this CUDA type gets: the largest desc among the node types
+     * recording the same CUDA type (told apart by `form` only once the params are read); 1 for
+     * empty, CUDA-only and unread types. */
+    size_t adopt_size;
 } cgn__node_type_info;
+
+#define CGN__MAX_SIZE(a, b) ((a) > (b) ? (a) : (b))
 
 extern const cgn__node_type_info cgn__node_types[CGN_NODE_TYPE_COUNT_];
 /* A memory allocation or free node of g (CUDA then forbids destroying g's nodes, cloning g or

@@ -607,6 +607,20 @@ class NodeView:
         )
 
 
+def _adopt_size(n, nodes: list) -> str:
+    """The state an adopted node of n's CUDA type needs: adoption tells the node types sharing
+    a CUDA type apart only after reading the params (their form checks), so the largest of
+    their descs; 1 (one zero byte) for a type adoption does not read (no cuda.get)."""
+    if n.get is None:
+        return "1"
+    sizes = [f"sizeof(cgn_{m.node}_desc)" for m in sorted(nodes, key=lambda m: m.type_enum)
+             if m.cu_node_type == n.cu_node_type and m.get is not None]
+    expr = sizes[0]
+    for size in sizes[1:]:
+        expr = f"CGN__MAX_SIZE({expr}, {size})"
+    return expr
+
+
 def _fake_rows(nodes: list) -> dict:
     """The fake driver's per-type rows (generated/tests/cgn_fake_nodes.h): typed adders and
     getters that take a whole params-member prefix (no `at`, `context` or output field, not the
@@ -674,7 +688,7 @@ class Emitter:
                      c_string(n.get.entry) if n.get is not None else "NULL",
                      str(int(n.updatable)),
                      n.update_check.read if n.update_check is not None and n.update_check.read
-                     else "NULL"), "},")),
+                     else "NULL", _adopt_size(n, nodes)), "},")),
                  calls=_driver_call_fns(n))
             for n in nodes])
         out["docs/nodes.md"] = self._render("docs.md.j2", **DocsView(nodes).render_ctx())
