@@ -249,12 +249,9 @@ static void cgn__graph_drop_edges(cgn__graph_rec *g, cgn__handle gone) {
 }
 
 const cgn__node_rec *cgn__graph_mem_node(const cgn__graph_rec *g) {
-    for (size_t i = 0; i < g->num_nodes; i++) {
-        CUgraphNodeType t = cgn__node_types[g->nodes[i]->type].cu_type;
-        if (g->nodes[i]->type != CGN_NODE_EMPTY &&
-            (t == CU_GRAPH_NODE_TYPE_MEM_ALLOC || t == CU_GRAPH_NODE_TYPE_MEM_FREE))
+    for (size_t i = 0; i < g->num_nodes; i++)
+        if (cgn__is_memory_node_type(g->nodes[i]->type))
             return g->nodes[i];
-    }
     return NULL;
 }
 

@@ -335,8 +335,15 @@ typedef struct cgn__node_type_info {
 #define CGN__MAX_SIZE(a, b) ((a) > (b) ? (a) : (b))
 
 extern const cgn__node_type_info cgn__node_types[CGN_NODE_TYPE_COUNT_];
-/* A memory allocation or free node of g (CUDA then forbids destroying g's nodes, cloning g or
- * embedding it in a child-graph node), or NULL. */
+/* Whether nodes of type t are memory allocation or free nodes: CUDA forbids destroying the
+ * nodes of a graph holding one, cloning it, embedding it in a child-graph node, and adding one
+ * to a child graph. */
+static inline int cgn__is_memory_node_type(cgn_node_type t) {
+    CUgraphNodeType cu = cgn__node_types[t].cu_type;
+    return t != CGN_NODE_EMPTY && (cu == CU_GRAPH_NODE_TYPE_MEM_ALLOC ||
+                                   cu == CU_GRAPH_NODE_TYPE_MEM_FREE);
+}
+/* A memory allocation or free node of g (see cgn__is_memory_node_type), or NULL. */
 const cgn__node_rec *cgn__graph_mem_node(const cgn__graph_rec *g);
 /* "memset", "host callback", ... for messages; "unknown" out of range. */
 const char *cgn__node_type_name(cgn_node_type type);

@@ -142,9 +142,7 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
     cgn_status st = cgn__graph_get(graph, where, &g);
     if (st != CGN_OK)
         return st;
-    CUgraphNodeType cu = cgn__node_types[type].cu_type;
-    if (g->root != g && type != CGN_NODE_EMPTY &&
-        (cu == CU_GRAPH_NODE_TYPE_MEM_ALLOC || cu == CU_GRAPH_NODE_TYPE_MEM_FREE))
+    if (g->root != g && cgn__is_memory_node_type(type))
         return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
                          "%s: graph %p is embedded in a child-graph node, and CUDA does not allow "
                          "%s nodes in a child graph",
