@@ -100,6 +100,26 @@
       (n, p))                                                                                       \
     X(cuGraphExecNodeSetParams, 12020, CGN__NEED_FEATURE,                                           \
       (CUgraphExec e, CUgraphNode n, CUgraphNodeParams * p), (e, n, p))                             \
+    /* The typed setters (spec: cuda.set, cuda.exec_set): faster than the generic ones. */    \
+    X(cuGraphKernelNodeSetParams, 12000, CGN__NEED_BASE,                                            \
+      (CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS_v2 *p), (n, p))                                 \
+    X(cuGraphExecKernelNodeSetParams, 12000, CGN__NEED_BASE,                                        \
+      (CUgraphExec e, CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS_v2 *p), (e, n, p))               \
+    X(cuGraphExecMemsetNodeSetParams, 10020, CGN__NEED_BASE,                                        \
+      (CUgraphExec e, CUgraphNode n, const CUDA_MEMSET_NODE_PARAMS_v1 *p, CUcontext c),             \
+      (e, n, p, c))                                                                                 \
+    X(cuGraphExecMemcpyNodeSetParams, 10020, CGN__NEED_BASE,                                        \
+      (CUgraphExec e, CUgraphNode n, const CUDA_MEMCPY3D_v2 *p, CUcontext c), (e, n, p, c))         \
+    X(cuGraphHostNodeSetParams, 10000, CGN__NEED_BASE,                                              \
+      (CUgraphNode n, const CUDA_HOST_NODE_PARAMS_v1 *p), (n, p))                                   \
+    X(cuGraphExecHostNodeSetParams, 10020, CGN__NEED_BASE,                                          \
+      (CUgraphExec e, CUgraphNode n, const CUDA_HOST_NODE_PARAMS_v1 *p), (e, n, p))                 \
+    X(cuGraphEventRecordNodeSetEvent, 11010, CGN__NEED_BASE, (CUgraphNode n, CUevent ev), (n, ev))  \
+    X(cuGraphExecEventRecordNodeSetEvent, 11010, CGN__NEED_BASE,                                    \
+      (CUgraphExec e, CUgraphNode n, CUevent ev), (e, n, ev))                                       \
+    X(cuGraphEventWaitNodeSetEvent, 11010, CGN__NEED_BASE, (CUgraphNode n, CUevent ev), (n, ev))    \
+    X(cuGraphExecEventWaitNodeSetEvent, 11010, CGN__NEED_BASE,                                      \
+      (CUgraphExec e, CUgraphNode n, CUevent ev), (e, n, ev))                                       \
     X(cuKernelGetParamInfo, 12040, CGN__NEED_FEATURE,                                               \
       (CUkernel k, size_t i, size_t *off, size_t *size), (k, i, off, size))                         \
     X(cuFuncGetParamInfo, 12040, CGN__NEED_FEATURE,                                                 \

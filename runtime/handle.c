@@ -8,34 +8,18 @@
 
 #include "runtime.h"
 
-#define CGN__CHUNK_BITS 12u
-#define CGN__CHUNK_SLOTS (1u << CGN__CHUNK_BITS)
-#define CGN__MAX_CHUNKS 16384u /* 67 million live handles */
-#define CGN__KIND_BITS 4u
 #define CGN__GEN_LIMIT (UINT32_MAX >> CGN__KIND_BITS)
 
 _Static_assert(sizeof(void *) == 8, "cgn handles need 64-bit pointers");
 
-typedef struct cgn__slot {
-    atomic_uint tag;          /* generation << 4 | kind while live; generation << 4 when free */
-    _Atomic(void *) record;
-    uint32_t next_free;       /* index + 1 of the next free slot (under the mutex) */
-} cgn__slot;
-
-static _Atomic(cgn__slot *) cgn__chunks[CGN__MAX_CHUNKS];
+_Atomic(cgn__slot *) cgn__chunks[CGN__MAX_CHUNKS];
 static uint32_t cgn__num_chunks;   /* under the mutex */
 static uint32_t cgn__free_head;    /* index + 1; 0: none (under the mutex) */
 static size_t cgn__live;           /* under the mutex */
 static pthread_mutex_t cgn__handles_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 
-static cgn__slot *cgn__slot_at(uint32_t index) {
-    uint32_t chunk = index >> CGN__CHUNK_BITS;
-    if (chunk >= CGN__MAX_CHUNKS)
-        return NULL;
-    cgn__slot *c = atomic_load_explicit(&cgn__chunks[chunk], memory_order_acquire);
-    return c ? &c[index & (CGN__CHUNK_SLOTS - 1)] : NULL;
-}
+static cgn__slot *cgn__slot_at(uint32_t index) { return cgn__handle_slot(index); }
 
 /* Adds a chunk and threads its slots onto the free list. 0 when out of memory or slots. */
 static int cgn__grow(void) {
@@ -135,29 +119,6 @@ void cgn__handle_set_record(cgn__handle h, void *record) {
     cgn__slot *s = cgn__slot_at((uint32_t)(h & 0xffffffffu) - 1);
     if (s != NULL)
         atomic_store_explicit(&s->record, record, memory_order_release);
-}
-
-cgn__lookup cgn__handle_lookup(const void *handle, cgn__kind kind, void **record_out) {
-    uintptr_t h = (uintptr_t)handle;
-    if (h == 0)
-        return CGN__LOOKUP_NULL;
-    uint32_t low = (uint32_t)(h & 0xffffffffu);
-    unsigned tag = (unsigned)(h >> 32);
-    if (low == 0 || (tag & ((1u << CGN__KIND_BITS) - 1)) == 0)
-        return CGN__LOOKUP_INVALID;
-    cgn__slot *s = cgn__slot_at(low - 1);
-    if (s == NULL)
-        return CGN__LOOKUP_INVALID;
-    if ((tag & ((1u << CGN__KIND_BITS) - 1)) != (unsigned)kind)
-        return CGN__LOOKUP_WRONG_KIND;
-    unsigned now = atomic_load_explicit(&s->tag, memory_order_acquire);
-    if (now != tag)
-        return (now >> CGN__KIND_BITS) > (tag >> CGN__KIND_BITS) ||
-                       (now & ((1u << CGN__KIND_BITS) - 1)) == 0
-                   ? CGN__LOOKUP_STALE
-                   : CGN__LOOKUP_INVALID;
-    *record_out = atomic_load_explicit(&s->record, memory_order_acquire);
-    return CGN__LOOKUP_OK;
 }
 
 static const char *cgn__kind_name(cgn__kind kind) {

@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <pthread.h>
 
 #include "cgn/cgn.h"
@@ -81,7 +82,51 @@ void cgn__handle_free(cgn__handle h);
 /* Points a live handle at another record (NULL: the handle stays valid without a record). */
 void cgn__handle_set_record(cgn__handle h, void *record);
 /* Looks a handle up; *record_out is set (possibly NULL) only for CGN__LOOKUP_OK. */
-cgn__lookup cgn__handle_lookup(const void *handle, cgn__kind kind, void **record_out);
+/* The slot table (handle.c): fixed chunks, never freed or moved, so lookups from any thread
+ * read only slot memory (two atomic loads) and need no lock; inline, as every call makes one. */
+#define CGN__CHUNK_BITS 12u
+#define CGN__CHUNK_SLOTS (1u << CGN__CHUNK_BITS)
+#define CGN__MAX_CHUNKS 16384u /* 67 million live handles */
+#define CGN__KIND_BITS 4u
+typedef struct cgn__slot {
+    atomic_uint tag;          /* generation << 4 | kind while live; generation << 4 when free */
+    _Atomic(void *) record;
+    uint32_t next_free;       /* index + 1 of the next free slot (under the mutex) */
+} cgn__slot;
+extern _Atomic(cgn__slot *) cgn__chunks[CGN__MAX_CHUNKS];
+
+static inline cgn__slot *cgn__handle_slot(uint32_t index) {
+    uint32_t chunk = index >> CGN__CHUNK_BITS;
+    if (chunk >= CGN__MAX_CHUNKS)
+        return NULL;
+    cgn__slot *c = atomic_load_explicit(&cgn__chunks[chunk], memory_order_acquire);
+    return c ? &c[index & (CGN__CHUNK_SLOTS - 1)] : NULL;
+}
+
+static inline cgn__lookup cgn__handle_lookup(const void *handle, cgn__kind kind,
+                                            void **record_out) {
+    uintptr_t h = (uintptr_t)handle;
+    if (h == 0)
+        return CGN__LOOKUP_NULL;
+    uint32_t low = (uint32_t)(h & 0xffffffffu);
+    unsigned tag = (unsigned)(h >> 32);
+    if (low == 0 || (tag & ((1u << CGN__KIND_BITS) - 1)) == 0)
+        return CGN__LOOKUP_INVALID;
+    cgn__slot *s = cgn__handle_slot(low - 1);
+    if (s == NULL)
+        return CGN__LOOKUP_INVALID;
+    if ((tag & ((1u << CGN__KIND_BITS) - 1)) != (unsigned)kind)
+        return CGN__LOOKUP_WRONG_KIND;
+    unsigned now = atomic_load_explicit(&s->tag, memory_order_acquire);
+    if (now != tag)
+        return (now >> CGN__KIND_BITS) > (tag >> CGN__KIND_BITS) ||
+                       (now & ((1u << CGN__KIND_BITS) - 1)) == 0
+                   ? CGN__LOOKUP_STALE
+                   : CGN__LOOKUP_INVALID;
+    *record_out = atomic_load_explicit(&s->record, memory_order_acquire);
+    return CGN__LOOKUP_OK;
+}
+
 /* Records a failed lookup as the last error ("<where>: <what> ... has been destroyed"...) and
  * returns its status: INVALID_ARGUMENT for NULL/invalid/wrong kind, DESTROYED for stale. */
 cgn_status cgn__lookup_failed(cgn__lookup result, const void *handle, const char *what,
@@ -384,8 +429,35 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
 
 /* Definition update: resolves and checks the node (live, of `type`) and the driver gate
  * (cuGraphNodeSetParams, since `since`). Nothing to undo on failure. */
-cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type, int since,
-                             const char *where);
+cgn_status cgn__update_begin_checked(cgn__txn *txn, cgn_node *node, cgn_node_type type,
+                                     int since, const char *where);
+/* The same, with the common case inline (a live node of the type, a driver past the gate); the
+ * rest, and every message, out of line. */
+static inline cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type,
+                                           int since, const char *where) {
+    void *rec = NULL;
+    const cgn_driver_table *drv = cgn__driver;
+    if (cgn__handle_lookup(node, CGN__KIND_NODE, &rec) != CGN__LOOKUP_OK || rec == NULL)
+        return cgn__update_begin_checked(txn, node, type, since, where);
+    cgn__node_rec *n = rec;
+    if (n->type != type || n->unsupported != NULL || n->raw == NULL || drv->version < since ||
+        drv->cuGraphNodeSetParams == NULL)
+        return cgn__update_begin_checked(txn, node, type, since, where);
+    /* The hot path: only the fields an update uses are set. */
+    txn->node = n;
+    txn->adding = 0;
+    txn->exec = NULL;
+    txn->shadow = NULL;
+    txn->new_attachment = 0;
+    txn->storage_set = 0;
+    txn->embed_plan = NULL;
+    txn->bodies = NULL;
+    txn->ctx_pushed = 0;
+    txn->ctx_check = 0;
+    txn->attachment = n->attachment;
+    cgn__collect_pending();
+    return CGN_OK;
+}
 
 /* Executable-level update of `node` in `exec`: resolves both, finds the executable's copy of
  * the node and checks the gate (cuGraphExecNodeSetParams). Nothing to undo on failure. */
@@ -416,16 +488,59 @@ const void *cgn__txn_current_storage(const cgn__txn *txn);
 /* Stages the owners of the new version: `owners` then each argument's owner. NULL entries are
  * skipped. When the list equals the current attachment's owners, in order, the current
  * attachment is reused (no user object, no allocation). */
-cgn_status cgn__txn_stage_owners(cgn__txn *txn, cgn_owner *const *owners, size_t num_owners,
-                                 const cgn_arg *args, size_t num_args);
+cgn_status cgn__txn_stage_owners_list(cgn__txn *txn, cgn_owner *const *owners,
+                                      size_t num_owners, const cgn_arg *args, size_t num_args);
+/* The same, with the common case inline: no owners before and none now (a new grid, scalar,
+ * event...) needs no comparison and no call. */
+static inline cgn_status cgn__txn_stage_owners(cgn__txn *txn, cgn_owner *const *owners,
+                                               size_t num_owners, const cgn_arg *args,
+                                               size_t num_args) {
+    const cgn__attachment *current = txn->exec ? txn->shadow->attachment
+                                     : txn->adding ? NULL
+                                                   : txn->node->attachment;
+    if (current != NULL)
+        return cgn__txn_stage_owners_list(txn, owners, num_owners, args, num_args);
+    for (size_t i = 0; i < num_owners; i++)
+        if (owners[i] != NULL)
+            return cgn__txn_stage_owners_list(txn, owners, num_owners, args, num_args);
+    for (size_t i = 0; i < num_args; i++)
+        if (args[i].owner != NULL)
+            return cgn__txn_stage_owners_list(txn, owners, num_owners, args, num_args);
+    txn->attachment = NULL;
+    return CGN_OK;
+}
 
 /* The one driver mutation: cuGraphAdd*Node for a new node, cuGraphNodeSetParams for an update,
  * cuGraphExecNodeSetParams at executable level. On failure the transaction is rolled back. */
 cgn_status cgn__txn_apply(cgn__txn *txn, CUgraphNodeParams *params, const char *what);
+/* The failure path of the mutation: rolls back and reports `entry`'s result. */
+cgn_status cgn__txn_apply_failed(cgn__txn *txn, CUresult r, const char *what, const char *entry);
+/* The mutation made by a typed setter the generated code called (spec: cuda.set, exec_set):
+ * its result r, with the same rollback as cgn__txn_apply. */
+static inline cgn_status cgn__txn_applied(cgn__txn *txn, CUresult r, const char *entry,
+                                          const char *what) {
+    return r == CUDA_SUCCESS ? CGN_OK : cgn__txn_apply_failed(txn, r, what, entry);
+}
 
 /* Publishes state (state_size bytes copied), storage and attachment, then releases what the
  * previous version no longer needs. Cannot fail. *node_out receives the node (add path). */
 void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_node **node_out);
+/* cgn__txn_commit of an update, with the common case inline: only the state changes (no new
+ * argument block, owners or embedding, no context to restore), so publishing is one copy. */
+static inline void cgn__txn_commit_update(cgn__txn *txn, const void *state, size_t state_size) {
+    if (!txn->storage_set && txn->embed_plan == NULL && !txn->new_attachment &&
+        !txn->ctx_pushed && !txn->ctx_check) {
+        if (txn->exec != NULL && txn->attachment == txn->shadow->attachment) {
+            memcpy(txn->shadow->state, state, state_size);
+            return;
+        }
+        if (txn->exec == NULL && txn->attachment == txn->node->attachment) {
+            memcpy(txn->node->state, state, state_size);
+            return;
+        }
+    }
+    cgn__txn_commit(txn, state, state_size, NULL);
+}
 
 /* Releases what the transaction prepared and restores the caller's context. Safe to call
  * after a failed apply (no-op then). */

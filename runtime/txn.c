@@ -186,8 +186,8 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
 
 /* ---- update ------------------------------------------------------------------------------- */
 
-cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type, int since,
-                             const char *where) {
+cgn_status cgn__update_begin_checked(cgn__txn *txn, cgn_node *node, cgn_node_type type,
+                                     int since, const char *where) {
     cgn__node_rec *n = NULL;
     cgn_status st = cgn__check_node(node, type, where, &n);
     if (st != CGN_OK)
@@ -406,8 +406,8 @@ static int cgn__same_owners(const cgn__attachment *a, cgn_owner *const *owners, 
     return k == have;
 }
 
-cgn_status cgn__txn_stage_owners(cgn__txn *txn, cgn_owner *const *owners, size_t num_owners,
-                                 const cgn_arg *args, size_t num_args) {
+cgn_status cgn__txn_stage_owners_list(cgn__txn *txn, cgn_owner *const *owners,
+                                      size_t num_owners, const cgn_arg *args, size_t num_args) {
     cgn__attachment *current = txn->exec ? txn->shadow->attachment
                                : txn->adding ? NULL
                                              : txn->node->attachment;
@@ -493,8 +493,8 @@ static CUresult cgn__add_raw(const cgn_driver_table *drv, cgn__txn *txn, CUgraph
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline, cold))
 #endif
-static cgn_status cgn__txn_apply_failed(cgn__txn *txn, CUresult r, const char *what,
-                                        const char *entry) {
+cgn_status cgn__txn_apply_failed(cgn__txn *txn, CUresult r, const char *what,
+                                 const char *entry) {
     cgn__txn_rollback(txn);
     char buf[128];
     snprintf(buf, sizeof buf, "%s: %s", what, entry);

@@ -416,7 +416,28 @@ class NodeView:
                         for f in n.fields]
 
         node = n.node
+        # The calling thread's context around an update: always (kernel: the driver crashes on
+        # a CUfunction update with no context current), before the spec's context_free_from
+        # driver version, or never.
+        if not n.context_current:
+            ctx_enter = None
+        elif n.context_free_from:
+            ctx_enter = f"st == CGN_OK && cgn__driver->version < {n.context_free_from}"
+        else:
+            ctx_enter = "st == CGN_OK"
+        def apply(call, fn):
+            if call is None:
+                return [INDENT + "st = cgn__txn_apply(&txn, &p, where);"]
+            return wrap_call(INDENT, Call("st = cgn__txn_applied(", (
+                "&txn", f"{fn}(&txn, &p)", c_string(call.entry), "where"), ");"))
+        setters = dict(
+            def_set=_setter_fn(n, False), exec_set=_setter_fn(n, True),
+            def_entry=n.set.entry if n.set else None,
+            exec_entry=n.exec_set.entry if n.exec_set else None,
+            def_apply=apply(n.set, f"{node}_set_raw"),
+            exec_apply=apply(n.exec_set, f"{node}_exec_set_raw"))
         return dict(
+            ctx_enter=ctx_enter, member=n.member, **setters,
             origin=self.origin, node=node, desc=self.desc, update=self.update, P=self.P,
             type_enum=n.type_enum, gate=n.update_gate, needs_context=self.needs_context,
             updatable=n.updatable, add_outputs=add_outputs,
@@ -702,6 +723,34 @@ def _prefix_copy(call, m: str):
     return [f"    {call.params} a;",
             f"    _Static_assert(sizeof a <= sizeof {null_at},",
             f'                   "{call.params} is a prefix of the params");'], at
+
+
+def _setter_fn(n, exec_level: bool) -> list:
+    """<node>_set_raw / <node>_exec_set_raw: the spec's typed setter (cuda.set, cuda.exec_set)
+    with CUgraphNodeParams mapped onto its arguments; [] when the node type uses the generic
+    setter at that level."""
+    call = n.exec_set if exec_level else n.set
+    if call is None:
+        return []
+    m = f"p->{n.member}"
+    name = f"{n.node}_exec_set_raw" if exec_level else f"{n.node}_set_raw"
+    what = "executable-level" if exec_level else "definition-level"
+    lines = ["", f"/* The {what} mutation through the typed setter (spec: cuda."
+             f"{'exec_set' if exec_level else 'set'}). */"]
+    lines += wrap_call("", Call(f"static CUresult {name}(", (
+        "const cgn__txn *txn", "const CUgraphNodeParams *p"), ") {"))
+    args = ["txn->exec->raw", "txn->shadow->raw"] if exec_level else ["txn->node->raw"]
+    if call.params is not None:
+        decl, at = _prefix_copy(call, m)
+        lines += decl + [f"    memcpy(&a, &{at}, sizeof a);"]
+        args.append("&a")
+    else:
+        args.append(f"{m}.{call.value}")
+    if call.context is not None:
+        args.append(f"{m}.{call.context}")
+    lines += wrap_call("    ", Call(f"return cgn__driver->{call.entry}(", tuple(args), ");"))
+    lines.append("}")
+    return lines
 
 
 def _driver_call_fns(n) -> list:

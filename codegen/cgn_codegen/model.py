@@ -91,7 +91,7 @@ class DriverCall:
     params: Optional[str] = None    # CUDA_* struct, a layout prefix of the member (at `at`)
     at: Optional[str] = None        # member path the prefix starts at; None: the whole member
     value: Optional[str] = None     # member passed by value (add) or by address (get)
-    context: Optional[str] = None   # add: trailing CUcontext argument, a member
+    context: Optional[str] = None   # add, set: trailing CUcontext argument, a member
 
 
 @dataclass(frozen=True)
@@ -120,6 +120,9 @@ class Node:
     driver_rules: tuple = ()    # (field name, rule text): rules only the driver checks
     updatable: bool = True      # spec: updatable (false: no update struct or functions)
     test_model: bool = True     # spec: test_model (false: launches change nothing observed)
+    set: Optional[DriverCall] = None       # None: cuGraphNodeSetParams
+    exec_set: Optional[DriverCall] = None  # None: cuGraphExecNodeSetParams
+    context_free_from: int = 0  # driver version from which updates skip the context (0: never)
 
     @property
     def outputs(self) -> tuple:

@@ -116,6 +116,10 @@ class SpecValidator:
             if cuda.get("context_current") is not None else False,
             add=self._driver_call(cuda.get("add")),
             get=self._driver_call(cuda.get("get")),
+            set=self._driver_call(cuda.get("set")),
+            exec_set=self._driver_call(cuda.get("exec_set")),
+            context_free_from=cuda.get("context_free_from").value
+            if cuda.get("context_free_from") is not None else 0,
             update_gate=r.get("gates").get("update").value if self.updatable else 0,
             reference=one_line(r.get("reference").value),
             fields=tuple(fields.values()),
@@ -203,9 +207,20 @@ class SpecValidator:
             self.err(ctx.mark, f"cuda.context_field: '{ctx.value}' is not a member of the "
                                f"{member} params (expected one of: {', '.join(known)})")
         ok = True
-        for key in ("add", "get"):
+        for key in ("add", "get", "set", "exec_set"):
             if cuda.get(key) is not None:
                 ok = self._check_driver_call(cuda.get(key), key, member, known) and ok
+        for key in ("set", "exec_set"):
+            if cuda.get(key) is not None and not self.updatable:
+                self.err(cuda.get(key).mark, f"cuda.{key}: a node type with `updatable: false` "
+                                             f"has no updates to set")
+                ok = False
+        free = cuda.get("context_free_from")
+        cur = cuda.get("context_current")
+        if free is not None and (cur is None or cur.value is not True):
+            self.err(free.mark, "cuda.context_free_from: only with `context_current: true` (it "
+                                "says from which driver version the context is not needed)")
+            ok = False
         if cuda.get("get") is None and self.updatable:
             self.err(cuda.mark, "cuda: missing required key 'get' (only a node type with "
                                 "`updatable: false` goes without: adoption records it as "
@@ -249,8 +264,8 @@ class SpecValidator:
             if sub == "at" and params is None:
                 self.err(node.mark, f"cuda.{key}.at: only with 'params'")
                 ok = False
-            elif sub == "context" and key != "add":
-                self.err(node.mark, f"cuda.{key}.context: only adders take a context")
+            elif sub == "context" and key == "get":
+                self.err(node.mark, f"cuda.{key}.context: getters take no context")
                 ok = False
             elif not any(m == node.value or m.startswith(node.value + ".") for m in known):
                 self.err(node.mark, f"cuda.{key}.{sub}: '{node.value}' is not a member of the "

@@ -147,7 +147,7 @@ cgn_status cgn_batch_mem_op_node_update(cgn_node *node, const cgn_batch_mem_op_u
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 
@@ -220,7 +220,7 @@ cgn_status cgn_batch_mem_op_exec_update(cgn_exec *exec, cgn_node *node,
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, batch_mem_op_field_names, batch_mem_op_driver_rules,
                                  2);
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 

@@ -125,7 +125,7 @@ cgn_status cgn_child_graph_node_update(cgn_node *node, const cgn_child_graph_upd
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 
@@ -192,7 +192,7 @@ cgn_status cgn_child_graph_exec_update(cgn_exec *exec, cgn_node *node,
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, child_graph_field_names, child_graph_driver_rules,
                                  1);
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 

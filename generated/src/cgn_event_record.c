@@ -90,6 +90,17 @@ cgn_status cgn__event_record_exec_check(const void *cur_, const void *d_, CUcont
     return CGN_OK;
 }
 
+/* The definition-level mutation through the typed setter (spec: cuda.set). */
+static CUresult event_record_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+    return cgn__driver->cuGraphEventRecordNodeSetEvent(txn->node->raw, p->eventRecord.event);
+}
+
+/* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
+static CUresult event_record_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+    return cgn__driver->cuGraphExecEventRecordNodeSetEvent(txn->exec->raw, txn->shadow->raw,
+                                                           p->eventRecord.event);
+}
+
 cgn_status cgn_event_record_node_update(cgn_node *node, const cgn_event_record_update *update) {
     static const char where[] = "cgn_event_record_node_update";
     cgn__txn txn;
@@ -114,12 +125,13 @@ cgn_status cgn_event_record_node_update(cgn_node *node, const cgn_event_record_u
     st = event_record_check_rules(&d, where);
     if (st == CGN_OK)
         st = event_record_check_kinds(&d, set, where);
-    if (st == CGN_OK)
+    if (st == CGN_OK && cgn__driver->version < 13000)
         st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    /* Only the member reaches the typed setter: complete and zeroed, from the merged fields. */
+    memset(&p.eventRecord, 0, sizeof p.eventRecord);
     st = event_record_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_EVENT_RECORD_SET_EVENT)))
@@ -127,10 +139,11 @@ cgn_status cgn_event_record_node_update(cgn_node *node, const cgn_event_record_u
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     event_record_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_apply(&txn, &p, where);
+    st = cgn__txn_applied(&txn, event_record_set_raw(&txn, &p), "cuGraphEventRecordNodeSetEvent",
+                          where);
     if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 
@@ -181,12 +194,13 @@ cgn_status cgn_event_record_exec_update(cgn_exec *exec, cgn_node *node,
     st = event_record_check_rules(&d, where);
     if (st == CGN_OK)
         st = event_record_check_kinds(&d, set, where);
-    if (st == CGN_OK)
+    if (st == CGN_OK && cgn__driver->version < 13000)
         st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    /* Only the member reaches the typed setter: complete and zeroed, from the merged fields. */
+    memset(&p.eventRecord, 0, sizeof p.eventRecord);
     st = event_record_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_EVENT_RECORD_SET_EVENT)))
@@ -198,11 +212,12 @@ cgn_status cgn_event_record_exec_update(cgn_exec *exec, cgn_node *node,
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     event_record_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_apply(&txn, &p, where);
+    st = cgn__txn_applied(&txn, event_record_exec_set_raw(&txn, &p),
+                          "cuGraphExecEventRecordNodeSetEvent", where);
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, event_record_field_names, event_record_driver_rules,
                                  2);
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 

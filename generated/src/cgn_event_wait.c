@@ -89,6 +89,17 @@ cgn_status cgn__event_wait_exec_check(const void *cur_, const void *d_, CUcontex
     return CGN_OK;
 }
 
+/* The definition-level mutation through the typed setter (spec: cuda.set). */
+static CUresult event_wait_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+    return cgn__driver->cuGraphEventWaitNodeSetEvent(txn->node->raw, p->eventWait.event);
+}
+
+/* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
+static CUresult event_wait_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+    return cgn__driver->cuGraphExecEventWaitNodeSetEvent(txn->exec->raw, txn->shadow->raw,
+                                                         p->eventWait.event);
+}
+
 cgn_status cgn_event_wait_node_update(cgn_node *node, const cgn_event_wait_update *update) {
     static const char where[] = "cgn_event_wait_node_update";
     cgn__txn txn;
@@ -113,12 +124,13 @@ cgn_status cgn_event_wait_node_update(cgn_node *node, const cgn_event_wait_updat
     st = event_wait_check_rules(&d, where);
     if (st == CGN_OK)
         st = event_wait_check_kinds(&d, set, where);
-    if (st == CGN_OK)
+    if (st == CGN_OK && cgn__driver->version < 13000)
         st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    /* Only the member reaches the typed setter: complete and zeroed, from the merged fields. */
+    memset(&p.eventWait, 0, sizeof p.eventWait);
     st = event_wait_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_EVENT_WAIT_SET_EVENT)))
@@ -126,10 +138,11 @@ cgn_status cgn_event_wait_node_update(cgn_node *node, const cgn_event_wait_updat
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     event_wait_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_apply(&txn, &p, where);
+    st = cgn__txn_applied(&txn, event_wait_set_raw(&txn, &p), "cuGraphEventWaitNodeSetEvent",
+                          where);
     if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 
@@ -180,12 +193,13 @@ cgn_status cgn_event_wait_exec_update(cgn_exec *exec, cgn_node *node,
     st = event_wait_check_rules(&d, where);
     if (st == CGN_OK)
         st = event_wait_check_kinds(&d, set, where);
-    if (st == CGN_OK)
+    if (st == CGN_OK && cgn__driver->version < 13000)
         st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    /* Only the member reaches the typed setter: complete and zeroed, from the merged fields. */
+    memset(&p.eventWait, 0, sizeof p.eventWait);
     st = event_wait_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_EVENT_WAIT_SET_EVENT)))
@@ -197,11 +211,12 @@ cgn_status cgn_event_wait_exec_update(cgn_exec *exec, cgn_node *node,
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     event_wait_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_apply(&txn, &p, where);
+    st = cgn__txn_applied(&txn, event_wait_exec_set_raw(&txn, &p),
+                          "cuGraphExecEventWaitNodeSetEvent", where);
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, event_wait_field_names, event_wait_driver_rules,
                                  2);
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 

@@ -147,7 +147,7 @@ cgn_status cgn_ext_sem_signal_node_update(cgn_node *node, const cgn_ext_sem_sign
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 
@@ -221,7 +221,7 @@ cgn_status cgn_ext_sem_signal_exec_update(cgn_exec *exec, cgn_node *node,
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, ext_sem_signal_field_names, ext_sem_signal_driver_rules,
                                  2);
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 

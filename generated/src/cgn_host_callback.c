@@ -113,6 +113,24 @@ cgn_status cgn__host_callback_exec_check(const void *cur_, const void *d_, CUcon
     return CGN_OK;
 }
 
+/* The definition-level mutation through the typed setter (spec: cuda.set). */
+static CUresult host_callback_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+    CUDA_HOST_NODE_PARAMS_v1 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->host,
+                   "CUDA_HOST_NODE_PARAMS_v1 is a prefix of the params");
+    memcpy(&a, &p->host, sizeof a);
+    return cgn__driver->cuGraphHostNodeSetParams(txn->node->raw, &a);
+}
+
+/* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
+static CUresult host_callback_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+    CUDA_HOST_NODE_PARAMS_v1 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->host,
+                   "CUDA_HOST_NODE_PARAMS_v1 is a prefix of the params");
+    memcpy(&a, &p->host, sizeof a);
+    return cgn__driver->cuGraphExecHostNodeSetParams(txn->exec->raw, txn->shadow->raw, &a);
+}
+
 cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback_update *update) {
     static const char where[] = "cgn_host_callback_node_update";
     cgn__txn txn;
@@ -148,12 +166,13 @@ cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback
     st = host_callback_check_rules(&d, where);
     if (st == CGN_OK)
         st = host_callback_check_kinds(&d, set, where);
-    if (st == CGN_OK)
+    if (st == CGN_OK && cgn__driver->version < 13000)
         st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    /* Only the member reaches the typed setter: complete and zeroed, from the merged fields. */
+    memset(&p.host, 0, sizeof p.host);
     st = host_callback_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_HOST_CALLBACK_SET_FN)))
@@ -162,10 +181,10 @@ cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     host_callback_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_apply(&txn, &p, where);
+    st = cgn__txn_applied(&txn, host_callback_set_raw(&txn, &p), "cuGraphHostNodeSetParams", where);
     if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 
@@ -229,12 +248,13 @@ cgn_status cgn_host_callback_exec_update(cgn_exec *exec, cgn_node *node,
     st = host_callback_check_rules(&d, where);
     if (st == CGN_OK)
         st = host_callback_check_kinds(&d, set, where);
-    if (st == CGN_OK)
+    if (st == CGN_OK && cgn__driver->version < 13000)
         st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    /* Only the member reaches the typed setter: complete and zeroed, from the merged fields. */
+    memset(&p.host, 0, sizeof p.host);
     st = host_callback_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_HOST_CALLBACK_SET_FN)))
@@ -247,11 +267,12 @@ cgn_status cgn_host_callback_exec_update(cgn_exec *exec, cgn_node *node,
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     host_callback_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_apply(&txn, &p, where);
+    st = cgn__txn_applied(&txn, host_callback_exec_set_raw(&txn, &p),
+                          "cuGraphExecHostNodeSetParams", where);
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, host_callback_field_names, host_callback_driver_rules,
                                  4);
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 

@@ -112,6 +112,24 @@ cgn_status cgn__kernel_exec_check(const void *cur_, const void *d_, CUcontext ct
     return CGN_OK;
 }
 
+/* The definition-level mutation through the typed setter (spec: cuda.set). */
+static CUresult kernel_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+    CUDA_KERNEL_NODE_PARAMS_v2 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->kernel,
+                   "CUDA_KERNEL_NODE_PARAMS_v2 is a prefix of the params");
+    memcpy(&a, &p->kernel, sizeof a);
+    return cgn__driver->cuGraphKernelNodeSetParams(txn->node->raw, &a);
+}
+
+/* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
+static CUresult kernel_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+    CUDA_KERNEL_NODE_PARAMS_v2 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->kernel,
+                   "CUDA_KERNEL_NODE_PARAMS_v2 is a prefix of the params");
+    memcpy(&a, &p->kernel, sizeof a);
+    return cgn__driver->cuGraphExecKernelNodeSetParams(txn->exec->raw, txn->shadow->raw, &a);
+}
+
 cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *update) {
     static const char where[] = "cgn_kernel_node_update";
     cgn__txn txn;
@@ -155,7 +173,8 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    /* Only the member reaches the typed setter: complete and zeroed, from the merged fields. */
+    memset(&p.kernel, 0, sizeof p.kernel);
     st = kernel_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_KERNEL_SET_ARG | CGN_KERNEL_SET_ARGS | CGN_KERNEL_SET_KERNEL)))
@@ -163,10 +182,10 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     kernel_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_apply(&txn, &p, where);
+    st = cgn__txn_applied(&txn, kernel_set_raw(&txn, &p), "cuGraphKernelNodeSetParams", where);
     if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 
@@ -240,7 +259,8 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    /* Only the member reaches the typed setter: complete and zeroed, from the merged fields. */
+    memset(&p.kernel, 0, sizeof p.kernel);
     st = kernel_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_KERNEL_SET_ARG | CGN_KERNEL_SET_ARGS | CGN_KERNEL_SET_KERNEL)))
@@ -252,11 +272,12 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     kernel_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_apply(&txn, &p, where);
+    st = cgn__txn_applied(&txn, kernel_exec_set_raw(&txn, &p), "cuGraphExecKernelNodeSetParams",
+                          where);
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, kernel_field_names, kernel_driver_rules,
                                  7);
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 

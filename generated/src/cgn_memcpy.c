@@ -122,6 +122,16 @@ cgn_status cgn__memcpy_exec_check(const void *cur_, const void *d_, CUcontext ct
     return CGN_OK;
 }
 
+/* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
+static CUresult memcpy_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+    CUDA_MEMCPY3D_v2 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memcpy.copyParams,
+                   "CUDA_MEMCPY3D_v2 is a prefix of the params");
+    memcpy(&a, &p->memcpy.copyParams, sizeof a);
+    return cgn__driver->cuGraphExecMemcpyNodeSetParams(txn->exec->raw, txn->shadow->raw, &a,
+                                                       p->memcpy.copyCtx);
+}
+
 cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *update) {
     static const char where[] = "cgn_memcpy_node_update";
     cgn__txn txn;
@@ -156,7 +166,7 @@ cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *updat
     st = memcpy_check_rules(&d, where);
     if (st == CGN_OK)
         st = memcpy_check_kinds(&d, set, where);
-    if (st == CGN_OK)
+    if (st == CGN_OK && cgn__driver->version < 13000)
         st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
@@ -175,7 +185,7 @@ cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *updat
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 
@@ -238,12 +248,13 @@ cgn_status cgn_memcpy_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memc
     st = memcpy_check_rules(&d, where);
     if (st == CGN_OK)
         st = memcpy_check_kinds(&d, set, where);
-    if (st == CGN_OK)
+    if (st == CGN_OK && cgn__driver->version < 13000)
         st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    /* Only the member reaches the typed setter: complete and zeroed, from the merged fields. */
+    memset(&p.memcpy, 0, sizeof p.memcpy);
     st = memcpy_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_MEMCPY_SET_DST | CGN_MEMCPY_SET_SRC)))
@@ -255,11 +266,12 @@ cgn_status cgn_memcpy_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memc
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     memcpy_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_apply(&txn, &p, where);
+    st = cgn__txn_applied(&txn, memcpy_exec_set_raw(&txn, &p), "cuGraphExecMemcpyNodeSetParams",
+                          where);
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, memcpy_field_names, memcpy_driver_rules,
                                  5);
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 

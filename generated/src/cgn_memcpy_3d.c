@@ -208,6 +208,16 @@ cgn_status cgn__memcpy_3d_exec_check(const void *cur_, const void *d_, CUcontext
     return CGN_OK;
 }
 
+/* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
+static CUresult memcpy_3d_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+    CUDA_MEMCPY3D_v2 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memcpy.copyParams,
+                   "CUDA_MEMCPY3D_v2 is a prefix of the params");
+    memcpy(&a, &p->memcpy.copyParams, sizeof a);
+    return cgn__driver->cuGraphExecMemcpyNodeSetParams(txn->exec->raw, txn->shadow->raw, &a,
+                                                       p->memcpy.copyCtx);
+}
+
 cgn_status cgn_memcpy_3d_node_update(cgn_node *node, const cgn_memcpy_3d_update *update) {
     static const char where[] = "cgn_memcpy_3d_node_update";
     cgn__txn txn;
@@ -300,7 +310,7 @@ cgn_status cgn_memcpy_3d_node_update(cgn_node *node, const cgn_memcpy_3d_update 
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 
@@ -425,7 +435,8 @@ cgn_status cgn_memcpy_3d_exec_update(cgn_exec *exec, cgn_node *node,
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    /* Only the member reaches the typed setter: complete and zeroed, from the merged fields. */
+    memset(&p.memcpy, 0, sizeof p.memcpy);
     st = memcpy_3d_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_MEMCPY_3D_SET_DST | CGN_MEMCPY_3D_SET_DST_ARRAY |
@@ -438,11 +449,12 @@ cgn_status cgn_memcpy_3d_exec_update(cgn_exec *exec, cgn_node *node,
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     memcpy_3d_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_apply(&txn, &p, where);
+    st = cgn__txn_applied(&txn, memcpy_3d_exec_set_raw(&txn, &p), "cuGraphExecMemcpyNodeSetParams",
+                          where);
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, memcpy_3d_field_names, memcpy_3d_driver_rules,
                                  21);
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 

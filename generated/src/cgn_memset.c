@@ -131,6 +131,16 @@ cgn_status cgn__memset_exec_check(const void *cur_, const void *d_, CUcontext ct
     return CGN_OK;
 }
 
+/* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
+static CUresult memset_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+    CUDA_MEMSET_NODE_PARAMS_v1 a;
+    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memset,
+                   "CUDA_MEMSET_NODE_PARAMS_v1 is a prefix of the params");
+    memcpy(&a, &p->memset, sizeof a);
+    return cgn__driver->cuGraphExecMemsetNodeSetParams(txn->exec->raw, txn->shadow->raw, &a,
+                                                       p->memset.ctx);
+}
+
 cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *update) {
     static const char where[] = "cgn_memset_node_update";
     cgn__txn txn;
@@ -169,7 +179,7 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
     st = memset_check_rules(&d, where);
     if (st == CGN_OK)
         st = memset_check_kinds(&d, set, where);
-    if (st == CGN_OK)
+    if (st == CGN_OK && cgn__driver->version < 13000)
         st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
@@ -185,7 +195,7 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
         return st;
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 
@@ -254,12 +264,13 @@ cgn_status cgn_memset_exec_update(cgn_exec *exec, cgn_node *node, const cgn_mems
     st = memset_check_rules(&d, where);
     if (st == CGN_OK)
         st = memset_check_kinds(&d, set, where);
-    if (st == CGN_OK)
+    if (st == CGN_OK && cgn__driver->version < 13000)
         st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    /* Only the member reaches the typed setter: complete and zeroed, from the merged fields. */
+    memset(&p.memset, 0, sizeof p.memset);
     st = memset_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_MEMSET_SET_DST)))
@@ -271,11 +282,12 @@ cgn_status cgn_memset_exec_update(cgn_exec *exec, cgn_node *node, const cgn_mems
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     memset_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_apply(&txn, &p, where);
+    st = cgn__txn_applied(&txn, memset_exec_set_raw(&txn, &p), "cuGraphExecMemsetNodeSetParams",
+                          where);
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, memset_field_names, memset_driver_rules,
                                  7);
-    cgn__txn_commit(&txn, &d, sizeof d, NULL);
+    cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
 

@@ -274,7 +274,7 @@ class GoodSpecs(unittest.TestCase):
                  "dst_owner requires dst", "d.dst = update->dst",
                  "memset_check_rules(&d", "memset_check_kinds(&d", "cgn__txn_enter(",
                  "memset_stage(&txn", "memset_stage_owners(&txn", "memset_build(&d",
-                 "cgn__txn_apply(", "cgn__txn_commit("]
+                 "cgn__txn_apply(", "cgn__txn_commit_update("]
         body = c[c.index("cgn_status cgn_memset_node_update("):]
         positions = [body.index(s) for s in order]
         self.assertEqual(positions, sorted(positions))
@@ -399,7 +399,7 @@ class GoodSpecs(unittest.TestCase):
             body = c[c.index(fn):]
             order = ["host_callback_stage(&txn", "host_callback_stage_owners(&txn",
                      "host_callback_settle(&d", "cgn__txn_fail(&txn",
-                     "host_callback_build(&d", "cgn__txn_apply("]
+                     "host_callback_build(&d", "cgn__txn_appl"]
             positions = [body.index(x) for x in order]
             self.assertEqual(positions, sorted(positions), fn)
         self.assertRegex(c, r"static void host_callback_settle\(const cgn_host_callback_desc \*d, "

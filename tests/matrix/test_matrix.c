@@ -183,7 +183,7 @@ static void test_invalid_update_preserves_state(void **state) {
                      cgn_status_name(inv->status));
         assert_int_equal(cgn_last_status(), inv->status);
         assert_true(strlen(cgn_last_error()) > 0);
-        assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphNodeSetParams), 0);
+        assert_int_equal(cgn_fault_setter_calls(), 0);
         assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 0);
         assert_ptr_equal(cgn__node_record(node)->attachment, attachment);
         assert_refs(p, refs);
@@ -340,7 +340,7 @@ static void assert_refused_for(cgn_status st, cgn_status want, const char *field
     snprintf(needle, sizeof needle, "field %s:", field);
     if (strstr(cgn_last_error(), needle) == NULL || strstr(cgn_last_error(), "rule:") == NULL)
         fail_msg("message does not name field %s and its rule: %s", field, cgn_last_error());
-    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecNodeSetParams), 0);
+    assert_int_equal(cgn_fault_setter_calls(), 0);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecUpdate), 0);
 }
 
@@ -502,7 +502,9 @@ static void test_exec_update_failure_preserves_state(void **state) {
         if (!injected)
             break;
     }
-    assert_true(k > 1);
+    /* An update the executable's rules refuse makes no driver call at all (the node types
+     * whose updates need no context query); any other makes at least its setter call. */
+    assert_true(k > 1 || p->tc->exec_refuses != NULL);
     assert_true(k < 64);
 }
 

@@ -77,6 +77,34 @@ long cgn_fault_calls(cgn_fault_entry entry) { return cgn_fault.calls[entry]; }
 
 long cgn_fault_total_calls(void) { return cgn_fault.total; }
 
+int cgn_fault_is_setter(cgn_fault_entry entry) {
+    switch (entry) {
+    case CGN_FAULT_cuGraphNodeSetParams:
+    case CGN_FAULT_cuGraphExecNodeSetParams:
+    case CGN_FAULT_cuGraphKernelNodeSetParams:
+    case CGN_FAULT_cuGraphExecKernelNodeSetParams:
+    case CGN_FAULT_cuGraphExecMemsetNodeSetParams:
+    case CGN_FAULT_cuGraphExecMemcpyNodeSetParams:
+    case CGN_FAULT_cuGraphHostNodeSetParams:
+    case CGN_FAULT_cuGraphExecHostNodeSetParams:
+    case CGN_FAULT_cuGraphEventRecordNodeSetEvent:
+    case CGN_FAULT_cuGraphExecEventRecordNodeSetEvent:
+    case CGN_FAULT_cuGraphEventWaitNodeSetEvent:
+    case CGN_FAULT_cuGraphExecEventWaitNodeSetEvent:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+long cgn_fault_setter_calls(void) {
+    long n = 0;
+    for (int e = 0; e < CGN_FAULT_ENTRY_COUNT; e++)
+        if (cgn_fault_is_setter((cgn_fault_entry)e))
+            n += cgn_fault.calls[e];
+    return n;
+}
+
 const char *cgn_fault_entry_name(cgn_fault_entry entry) {
     static const char *const names[] = {
 #define CGN_FAULT_NAME_(name, abi, need, params, args) #name,

@@ -23,6 +23,10 @@ void cgn_fault_disarm(void);
 int cgn_fault_triggered(cgn_fault_entry *entry_out);
 void cgn_fault_reset_counts(void);
 long cgn_fault_calls(cgn_fault_entry entry);
+/* Whether entry changes a node's parameters: the generic setters and the typed ones the specs
+ * name (cuda.set, cuda.exec_set); and how many such calls were made. */
+int cgn_fault_is_setter(cgn_fault_entry entry);
+long cgn_fault_setter_calls(void);
 long cgn_fault_total_calls(void);
 const char *cgn_fault_entry_name(cgn_fault_entry entry);
 

@@ -674,7 +674,7 @@ static void test_arg_updates_on_cgn_nodes(void **state) {
     cgn_kernel_update_set_arg(&s, 1, &b, sizeof b, NULL);
     cgn_fault_reset_counts();
     OK(cgn_kernel_node_update(n, &s));
-    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphNodeSetParams), 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphKernelNodeSetParams), 1);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 0);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuFuncGetParamInfo) +
                          cgn_fault_calls(CGN_FAULT_cuKernelGetParamInfo),

@@ -219,7 +219,7 @@ static void test_update_with_same_owners_makes_no_user_object(void **state) {
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_value(&u, 0x33, 1);
     OK(cgn_memset_node_update(n, &u));
-    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphNodeSetParams), 1);
+    assert_int_equal(cgn_fault_setter_calls(), 1);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 0);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphRetainUserObject), 0);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphReleaseUserObject), 0);
@@ -228,7 +228,7 @@ static void test_update_with_same_owners_makes_no_user_object(void **state) {
     cgn_memset_update v = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_dst(&v, env->buf[1], env->owner[1]);
     OK(cgn_memset_node_update(n, &v));
-    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphNodeSetParams), 1);
+    assert_int_equal(cgn_fault_setter_calls(), 1);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 1);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphRetainUserObject), 1);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphReleaseUserObject), 1);
@@ -260,7 +260,21 @@ static void test_update_runs_in_the_node_context(void **state) {
     cgn_fake_set_current_context(c1);
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_value(&u, 0x44, 1);
+    /* From 13.0 on (spec: context_free_from) the setter names the node's context itself: no
+     * query, no push, and the node keeps its context. */
+    cgn_fault_reset_counts();
     OK(cgn_memset_node_update(n, &u));
+    assert_ptr_equal(cgn_fake_node_context(raw), c0);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxGetCurrent), 0);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent), 0);
+    /* Older drivers: the node's context is made current around the update. */
+    int version;
+    OK(cgn_driver_version(&version));
+    cgn_fault_set_version(12080);
+    cgn_fault_reset_counts();
+    cgn_memset_update_set_value(&u, 0x45, 1);
+    OK(cgn_memset_node_update(n, &u));
+    cgn_fault_set_version(version);
     assert_ptr_equal(cgn_fake_node_context(raw), c0);
     CUcontext now = NULL;
     assert_int_equal(cgn_fake_table()->cuCtxGetCurrent(&now), CUDA_SUCCESS);
@@ -348,7 +362,7 @@ static void test_kernel_args_checked_against_kernel(void **state) {
     OK(cgn_kernel_node_update(n, &u));
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuFuncGetParamInfo), 0);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuKernelGetParamInfo), 0);
-    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphNodeSetParams), 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphKernelNodeSetParams), 1);
     OK(cgn_graph_destroy(g));
 }
 

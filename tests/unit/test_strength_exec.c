@@ -153,7 +153,7 @@ static void test_exec_child_graph_topology_is_checked(void **state) {
              "executable's copy" CHILD_RULE,
              (void *)fewer);
     assert_message(want);
-    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecNodeSetParams), 0);
+    assert_int_equal(cgn_fault_setter_calls(), 0);
 
     OK(cgn_graph_create(&typed));
     OK(cgn_graph_add_empty(typed, NULL, 0, &y));
@@ -167,7 +167,7 @@ static void test_exec_child_graph_topology_is_checked(void **state) {
              "this position (node %p)" CHILD_RULE,
              (void *)typed, (void *)y);
     assert_message(want);
-    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecNodeSetParams), 0);
+    assert_int_equal(cgn_fault_setter_calls(), 0);
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
 
     OK(cgn_graph_create(&same));
@@ -382,7 +382,7 @@ static void test_exec_child_graph_other_dependencies_refused(void **state) {
              "(node %p)" CHILD_RULE,
              (void *)other, (void *)z);
     assert_message(want);
-    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecNodeSetParams), 0);
+    assert_int_equal(cgn_fault_setter_calls(), 0);
     assert_int_equal(cgn_test_run_read(env, e, 2), 0x13);
 
     OK(cgn_exec_destroy(e));
@@ -428,7 +428,7 @@ static void test_exec_child_graph_nested_topology_is_checked(void **state) {
              "executable's copy" CHILD_RULE,
              (void *)other);
     assert_message(want);
-    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecNodeSetParams), 0);
+    assert_int_equal(cgn_fault_setter_calls(), 0);
     assert_int_equal(cgn_test_run_read(env, e, 1), 0x12);
 
     OK(cgn_exec_destroy(e));

@@ -292,7 +292,7 @@ static void test_version_gates(void **state) {
             cgn_fault_entry entry_;                                                                \
             if (!cgn_fault_triggered(&entry_))                                                     \
                 fail_msg("%s made no cuGraphExecNodeSetParams call", #call_expr);                 \
-            hit_ = entry_ == CGN_FAULT_cuGraphExecNodeSetParams;                                   \
+            hit_ = cgn_fault_is_setter(entry_);                                   \
         }                                                                                          \
         assert_true(hit_);                                                                         \
     } while (0)
@@ -318,7 +318,7 @@ static void test_exec_refused_names_driver_rule(void **state) {
     cgn_kernel_update_set_kernel(&ku, env->backend->foreign_kernel(env, "add_one"), NULL, args, 1);
     assert_int_equal(cgn_kernel_exec_update(e, n, &ku), CGN_ERROR_INVALID_VALUE);
     assert_int_equal(cgn_last_status(), CGN_ERROR_INVALID_VALUE);
-    assert_message("cgn_kernel_exec_update: cuGraphExecNodeSetParams returned "
+    assert_message("cgn_kernel_exec_update: cuGraphExecKernelNodeSetParams returned "
                    "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
                    "(fields set: kernel kernel_owner args); rules only the driver checks: field "
                    "kernel: rule: an executable's kernel node cannot move to another context (a "
@@ -352,7 +352,7 @@ static void test_exec_refused_lists_fields_and_rules(void **state) {
     REFUSE_EXEC_SET(CUDA_ERROR_INVALID_VALUE, cgn_memset_exec_update(e, n, &both), st);
     assert_int_equal(st, CGN_ERROR_INVALID_VALUE);
     assert_int_equal(cgn_last_status(), CGN_ERROR_INVALID_VALUE);
-    assert_message("cgn_memset_exec_update: cuGraphExecNodeSetParams returned "
+    assert_message("cgn_memset_exec_update: cuGraphExecMemsetNodeSetParams returned "
                    "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
                    "(fields set: dst dst_owner width); rules only the driver checks: field dst: "
                    "rule: an executable's memset writes memory of the context it was instantiated "
@@ -363,7 +363,7 @@ static void test_exec_refused_lists_fields_and_rules(void **state) {
     cgn_memset_update_set_width(&one, 4);
     REFUSE_EXEC_SET(CUDA_ERROR_INVALID_VALUE, cgn_memset_exec_update(e, n, &one), st);
     assert_int_equal(st, CGN_ERROR_INVALID_VALUE);
-    assert_message("cgn_memset_exec_update: cuGraphExecNodeSetParams returned "
+    assert_message("cgn_memset_exec_update: cuGraphExecMemsetNodeSetParams returned "
                    "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
                    "(fields set: width); rules only the driver checks: field width: rule: a 1-D "
                    "memset may change its width only while it fits the work the executable set up "
@@ -374,7 +374,7 @@ static void test_exec_refused_lists_fields_and_rules(void **state) {
     REFUSE_EXEC_SET(CUDA_ERROR_INVALID_VALUE, cgn_memset_exec_update(e, n, &value), st);
     assert_int_equal(st, CGN_ERROR_DRIVER);
     assert_int_equal(cgn_last_status(), CGN_ERROR_DRIVER);
-    assert_message("cgn_memset_exec_update: cuGraphExecNodeSetParams returned "
+    assert_message("cgn_memset_exec_update: cuGraphExecMemsetNodeSetParams returned "
                    "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
                    "(fields set: value element_size); nothing changed");
 
@@ -407,7 +407,7 @@ static void test_exec_refused_without_rule(void **state) {
     cgn_event_record_update_set_event(&eu, dead, NULL);
     assert_int_equal(cgn_event_record_exec_update(e, n, &eu), CGN_ERROR_DRIVER);
     assert_int_equal(cgn_last_status(), CGN_ERROR_DRIVER);
-    assert_message("cgn_event_record_exec_update: cuGraphExecNodeSetParams returned "
+    assert_message("cgn_event_record_exec_update: cuGraphExecEventRecordNodeSetEvent returned "
                    "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
                    "(fields set: event event_owner); nothing changed");
     cgn_event_record_desc got;
@@ -513,9 +513,20 @@ static CUresult recording_exec_set(CUgraphExec exec, CUgraphNode node, CUgraphNo
     return inner_exec_set(exec, node, p);
 }
 
-/* Child graph and event wait nodes of an executable are updated with the node's context (the
- * one current at add) current, whatever the caller has current (none or another), and the
- * caller's is left as found (docs/design.md, docs/adopt.md "Context"). */
+/* The same for the event wait node's typed setter (spec: cuda.exec_set). */
+static CUresult (*inner_wait_exec_set)(CUgraphExec, CUgraphNode, CUevent);
+
+static CUresult recording_wait_exec_set(CUgraphExec exec, CUgraphNode node, CUevent ev) {
+    ctx_at_exec_set = (CUcontext)(uintptr_t)1;
+    (void)inner_get_current(&ctx_at_exec_set);
+    exec_set_calls++;
+    return inner_wait_exec_set(exec, node, ev);
+}
+
+/* Child graph nodes of an executable are updated with the node's context (the one current at
+ * add) current, whatever the caller has current (none or another), and the caller's is left as
+ * found (docs/design.md, docs/adopt.md "Context"); event wait nodes too on drivers before 13.0,
+ * and from 13.0 on (spec: context_free_from) in whatever context the caller has. */
 static void test_exec_update_runs_in_node_context(void **state) {
     cgn_test_env *env = *state;
     CUcontext own = NULL;
@@ -541,27 +552,33 @@ static void test_exec_update_runs_in_node_context(void **state) {
     inner_exec_set = recording_table.cuGraphExecNodeSetParams;
     inner_get_current = recording_table.cuCtxGetCurrent;
     recording_table.cuGraphExecNodeSetParams = recording_exec_set;
-    cgn_driver_install(&recording_table);
+    inner_wait_exec_set = recording_table.cuGraphExecEventWaitNodeSetEvent;
+    recording_table.cuGraphExecEventWaitNodeSetEvent = recording_wait_exec_set;
     const int callers[] = {CGN_TEST_CTX_NONE, CGN_TEST_CTX_FOREIGN};
-    for (int i = 0; i < 2; i++) {
-        env->backend->set_context(env, callers[i]);
+    for (int i = 0; i < 4; i++) {
+        recording_table.version = i < 2 ? 12080 : 13000;
+        cgn_driver_install(&recording_table);
+        env->backend->set_context(env, callers[i % 2]);
         exec_set_calls = 0;
         ctx_at_exec_set = NULL;
         cgn_event_wait_update wu = CGN_EVENT_WAIT_UPDATE_INIT;
-        cgn_event_wait_update_set_event(&wu, env->event[1 - i], NULL);
+        cgn_event_wait_update_set_event(&wu, env->event[i % 2 ? 0 : 1], NULL);
         OK(cgn_event_wait_exec_update(e, wait, &wu));
         assert_int_equal(exec_set_calls, 1);
-        assert_ptr_equal(ctx_at_exec_set, own);
-        assert_int_equal(env->backend->current_context(env), callers[i]);
+        if (i < 2)
+            assert_ptr_equal(ctx_at_exec_set, own);
+        else
+            assert_true(ctx_at_exec_set != own && ctx_at_exec_set != (CUcontext)(uintptr_t)1);
+        assert_int_equal(env->backend->current_context(env), callers[i % 2]);
 
         exec_set_calls = 0;
         ctx_at_exec_set = NULL;
         cgn_child_graph_update cu = CGN_CHILD_GRAPH_UPDATE_INIT;
-        cgn_child_graph_update_set_graph(&cu, src[1 - i]);
+        cgn_child_graph_update_set_graph(&cu, src[i % 2 ? 0 : 1]);
         OK(cgn_child_graph_exec_update(e, child, &cu));
         assert_int_equal(exec_set_calls, 1);
         assert_ptr_equal(ctx_at_exec_set, own);
-        assert_int_equal(env->backend->current_context(env), callers[i]);
+        assert_int_equal(env->backend->current_context(env), callers[i % 2]);
     }
     env->backend->set_context(env, CGN_TEST_CTX_OWN);
     cgn_fault_install(env->backend->driver(env));
@@ -751,7 +768,7 @@ static void test_driver_failure_without_error_names(void **state) {
     cgn_event_record_update eu = CGN_EVENT_RECORD_UPDATE_INIT;
     cgn_event_record_update_set_event(&eu, dead, NULL);
     assert_int_equal(cgn_event_record_exec_update(e, n, &eu), CGN_ERROR_DRIVER);
-    assert_message("cgn_event_record_exec_update: cuGraphExecNodeSetParams returned "
+    assert_message("cgn_event_record_exec_update: cuGraphExecEventRecordNodeSetEvent returned "
                    "an unknown CUresult (1); the driver refused this change in the executable "
                    "(fields set: event event_owner); nothing changed");
     cgn_fault_install(env->backend->driver(env));

@@ -384,6 +384,70 @@ static CUresult spy_exec_set(CUgraphExec e, CUgraphNode n, CUgraphNodeParams *p)
     return spy.inner->cuGraphExecNodeSetParams(e, n, p);
 }
 
+/* The typed setters the specs name (cuda.set, cuda.exec_set): the same checks on what they
+ * take. */
+static void spy_check_kernel(const CUDA_KERNEL_NODE_PARAMS_v2 *k) {
+    spy.seen++;
+    if (k->extra != NULL)
+        spy_bad("a kernel with extra");
+    if ((k->func == NULL) == (k->kern == NULL))
+        spy_bad("a kernel without exactly one of func and kern");
+}
+
+static CUresult spy_kernel_set(CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS_v2 *k) {
+    spy_check_kernel(k);
+    return spy.inner->cuGraphKernelNodeSetParams(n, k);
+}
+
+static CUresult spy_kernel_exec_set(CUgraphExec e, CUgraphNode n,
+                                    const CUDA_KERNEL_NODE_PARAMS_v2 *k) {
+    spy_check_kernel(k);
+    return spy.inner->cuGraphExecKernelNodeSetParams(e, n, k);
+}
+
+static CUresult spy_memcpy_exec_set(CUgraphExec e, CUgraphNode n, const CUDA_MEMCPY3D *c,
+                                    CUcontext ctx) {
+    spy.seen++;
+    spy_check_copy(c);
+    return spy.inner->cuGraphExecMemcpyNodeSetParams(e, n, c, ctx);
+}
+
+static CUresult spy_memset_exec_set(CUgraphExec e, CUgraphNode n,
+                                    const CUDA_MEMSET_NODE_PARAMS_v1 *m, CUcontext ctx) {
+    spy.seen++;
+    return spy.inner->cuGraphExecMemsetNodeSetParams(e, n, m, ctx);
+}
+
+static CUresult spy_host_set(CUgraphNode n, const CUDA_HOST_NODE_PARAMS_v1 *h) {
+    spy.seen++;
+    return spy.inner->cuGraphHostNodeSetParams(n, h);
+}
+
+static CUresult spy_host_exec_set(CUgraphExec e, CUgraphNode n, const CUDA_HOST_NODE_PARAMS_v1 *h) {
+    spy.seen++;
+    return spy.inner->cuGraphExecHostNodeSetParams(e, n, h);
+}
+
+static CUresult spy_record_set(CUgraphNode n, CUevent ev) {
+    spy.seen++;
+    return spy.inner->cuGraphEventRecordNodeSetEvent(n, ev);
+}
+
+static CUresult spy_record_exec_set(CUgraphExec e, CUgraphNode n, CUevent ev) {
+    spy.seen++;
+    return spy.inner->cuGraphExecEventRecordNodeSetEvent(e, n, ev);
+}
+
+static CUresult spy_wait_set(CUgraphNode n, CUevent ev) {
+    spy.seen++;
+    return spy.inner->cuGraphEventWaitNodeSetEvent(n, ev);
+}
+
+static CUresult spy_wait_exec_set(CUgraphExec e, CUgraphNode n, CUevent ev) {
+    spy.seen++;
+    return spy.inner->cuGraphExecEventWaitNodeSetEvent(e, n, ev);
+}
+
 static CUresult spy_add_kernel(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t nd,
                                const CUDA_KERNEL_NODE_PARAMS_v2 *p) {
     spy.seen++;
@@ -411,6 +475,16 @@ static void test_params_given_to_the_driver_are_clean(void **state) {
     spy.table.cuGraphExecNodeSetParams = spy_exec_set;
     spy.table.cuGraphAddKernelNode = spy_add_kernel;
     spy.table.cuGraphAddMemcpyNode = spy_add_memcpy;
+    spy.table.cuGraphKernelNodeSetParams = spy_kernel_set;
+    spy.table.cuGraphExecKernelNodeSetParams = spy_kernel_exec_set;
+    spy.table.cuGraphExecMemcpyNodeSetParams = spy_memcpy_exec_set;
+    spy.table.cuGraphExecMemsetNodeSetParams = spy_memset_exec_set;
+    spy.table.cuGraphHostNodeSetParams = spy_host_set;
+    spy.table.cuGraphExecHostNodeSetParams = spy_host_exec_set;
+    spy.table.cuGraphEventRecordNodeSetEvent = spy_record_set;
+    spy.table.cuGraphExecEventRecordNodeSetEvent = spy_record_exec_set;
+    spy.table.cuGraphEventWaitNodeSetEvent = spy_wait_set;
+    spy.table.cuGraphExecEventWaitNodeSetEvent = spy_wait_exec_set;
     cgn_fault_install(&spy.table);
     all_nodes a;
     make_all(env, &a);

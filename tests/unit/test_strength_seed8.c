@@ -434,20 +434,23 @@ static CUresult ctx_spy_pointer(void *data, CUpointer_attribute attribute, CUdev
     return ctx_spy.inner->cuPointerGetAttribute(data, attribute, ptr);
 }
 
-static CUresult ctx_spy_exec_set(CUgraphExec exec, CUgraphNode node, CUgraphNodeParams *p) {
+static CUresult ctx_spy_exec_set(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D *c,
+                                 CUcontext ctx) {
     ctx_spy.at_set_params = ctx_spy_current();
-    return ctx_spy.inner->cuGraphExecNodeSetParams(exec, node, p);
+    return ctx_spy.inner->cuGraphExecMemcpyNodeSetParams(exec, node, c, ctx);
 }
 
-/* With no context current, cgn_memcpy_exec_update makes the node's context current for the
- * driver calls it makes (the address query and the update itself), and leaves none current. */
+/* With no context current, cgn_memcpy_exec_update on a driver before 13.0 makes the node's
+ * context current for the driver calls it makes (the address query and the update itself), and
+ * leaves none current. (From 13.0 on it asks for no context: spec context_free_from.) */
 static void test_memcpy_exec_update_in_node_context(void **state) {
     cgn_test_env *env = *state;
     memset(&ctx_spy, 0, sizeof ctx_spy);
     ctx_spy.inner = env->backend->driver(env);
     ctx_spy.table = *ctx_spy.inner;
+    ctx_spy.table.version = 12080;
     ctx_spy.table.cuPointerGetAttribute = ctx_spy_pointer;
-    ctx_spy.table.cuGraphExecNodeSetParams = ctx_spy_exec_set;
+    ctx_spy.table.cuGraphExecMemcpyNodeSetParams = ctx_spy_exec_set;
     CUcontext own = ctx_spy_current();
     assert_non_null(own);
     cgn_graph *g;
