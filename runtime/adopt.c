@@ -613,8 +613,8 @@ static const cgn__node_rec *cgn__find_raw_in(const cgn__graph_rec *g, CUgraphNod
     for (size_t i = 0; i < g->num_nodes; i++) {
         if (g->nodes[i]->raw == raw)
             return g->nodes[i];
-        if (g->nodes[i]->embedded != NULL) {
-            const cgn__node_rec *n = cgn__find_raw_in(g->nodes[i]->embedded, raw);
+        CGN__FOR_EMBEDDED(inner, g->nodes[i]) {
+            const cgn__node_rec *n = cgn__find_raw_in(inner, raw);
             if (n != NULL)
                 return n;
         }
@@ -671,8 +671,8 @@ static void cgn__find_kernel_in(const cgn__graph_rec *g, const cgn__kernel_query
         if (n->type == CGN_NODE_KERNEL && cgn__storage_kernel(n->storage, &k) &&
             cgn__kernel_matches(q, k))
             cgn__put(out, cap, total, n);
-        if (n->embedded != NULL)
-            cgn__find_kernel_in(n->embedded, q, out, cap, total);
+        CGN__FOR_EMBEDDED(inner, n)
+            cgn__find_kernel_in(inner, q, out, cap, total);
     }
 }
 

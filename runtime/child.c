@@ -14,20 +14,23 @@
 
 #include "runtime.h"
 
+/* Frees plan and the bodies chained after it (a conditional node's). */
 void cgn__discard_embedding(cgn__graph_rec *plan) {
-    if (plan == NULL)
-        return;
-    for (size_t i = 0; i < plan->num_nodes; i++) {
-        cgn__node_rec *n = plan->nodes[i];
-        cgn__discard_embedding(n->embedded);
-        if (n->handle != 0)
-            cgn__handle_free(n->handle);
-        cgn__node_free(n);
+    while (plan != NULL) {
+        cgn__graph_rec *next = plan->next_body;
+        for (size_t i = 0; i < plan->num_nodes; i++) {
+            cgn__node_rec *n = plan->nodes[i];
+            cgn__discard_embedding(n->embedded);
+            if (n->handle != 0)
+                cgn__handle_free(n->handle);
+            cgn__node_free(n);
+        }
+        if (plan->handle != 0)
+            cgn__handle_free(plan->handle);
+        free(plan->nodes);
+        free(plan);
+        plan = next;
     }
-    if (plan->handle != 0)
-        cgn__handle_free(plan->handle);
-    free(plan->nodes);
-    free(plan);
 }
 
 /* The handle in the copy of the dependency `dep` of a node of `src`: nodes are copied in order,
@@ -88,6 +91,8 @@ static cgn__graph_rec *cgn__plan_copy(const cgn__graph_rec *src, cgn__graph_rec 
         for (size_t k = 0; k < s->num_deps; k++) /* dependencies come earlier: already copied */
             n->deps[n->num_deps++] = cgn__copied_handle(src, g, s->deps[k]);
         g->nodes[g->num_nodes++] = n;
+        /* One embedded graph at most: a source holding a conditional node (whose bodies are
+         * chained) is refused before this (CUDA cannot clone it). */
         if (s->embedded != NULL) {
             n->embedded = cgn__plan_copy(s->embedded, root, n, where);
             if (n->embedded == NULL) {
@@ -149,8 +154,12 @@ cgn_status cgn__stage_child_graph(cgn__txn *txn, cgn_graph *source, CUgraph *raw
 }
 
 void cgn__retire_embedded(cgn__graph_rec *g) {
-    /* CUDA dropped the clone's user-object references with the clone. */
-    cgn__graph_free_records(g, NULL, NULL);
+    /* CUDA dropped the clone's (or the bodies') user-object references with it. */
+    while (g != NULL) {
+        cgn__graph_rec *next = g->next_body;
+        cgn__graph_free_records(g, NULL, NULL);
+        g = next;
+    }
 }
 
 /* Locates the clone's raw handles and publishes the records behind the handles; a failed
@@ -165,7 +174,7 @@ static void cgn__locate(cgn__graph_rec *g, CUgraph raw) {
             drv->cuGraphNodeFindInClone(&n->raw, n->source_raw, raw) != CUDA_SUCCESS)
             n->raw = NULL;
         cgn__handle_set_record(n->handle, n);
-        if (n->embedded != NULL) {
+        if (n->embedded != NULL) { /* a child graph's copy: cloned graphs hold no bodies */
             CUgraph inner = NULL;
             if (n->raw == NULL ||
                 drv->cuGraphChildGraphNodeGetGraph(n->raw, &inner) != CUDA_SUCCESS)
@@ -181,10 +190,14 @@ void cgn__commit_embedding(cgn__txn *txn) {
         cgn__retire_embedded(n->embedded); /* CUDA destroyed the old clone */
     n->embedded = txn->embed_plan;
     txn->embed_plan = NULL;
+    if (txn->bodies != NULL) { /* a conditional node's bodies, created (empty) by the add */
+        uint32_t i = 0;
+        CGN__FOR_EMBEDDED(body, n)
+            cgn__locate(body, cgn__committed_body(txn, i++));
+        return;
+    }
     CUgraph raw = NULL;
-    if (txn->bodies != NULL) /* a conditional node's body, created by the add */
-        raw = cgn__committed_body(txn);
-    else if (cgn__driver->cuGraphChildGraphNodeGetGraph(n->raw, &raw) != CUDA_SUCCESS)
+    if (cgn__driver->cuGraphChildGraphNodeGetGraph(n->raw, &raw) != CUDA_SUCCESS)
         raw = NULL;
     cgn__locate(n->embedded, raw);
 }
@@ -229,9 +242,11 @@ const cgn__node_rec *cgn__graph_conditional_node(const cgn__graph_rec *g) {
         const cgn__node_rec *n = g->nodes[i];
         if (n->type == CGN_NODE_CONDITIONAL)
             return n;
-        const cgn__node_rec *inner = n->embedded ? cgn__graph_conditional_node(n->embedded) : NULL;
-        if (inner != NULL)
-            return inner;
+        CGN__FOR_EMBEDDED(inner_graph, n) {
+            const cgn__node_rec *inner = cgn__graph_conditional_node(inner_graph);
+            if (inner != NULL)
+                return inner;
+        }
     }
     return NULL;
 }

@@ -1,8 +1,10 @@
 /* Conditional nodes (spec/conditional.yaml): the two field kinds' codecs and the bodies.
- * The driver creates a conditional node's body graphs itself (phGraph_out) and destroys them
- * with the node; cgn records a body as an embedded graph record of the node's hierarchy, with
- * no nodes at first, so nodes are added to and updated in it like in any cgn graph, and
- * executables take copies of them (exec.c walks node->embedded). */
+ * The driver creates a conditional node's body graphs itself (phGraph_out, `size` of them) and
+ * destroys them with the node; cgn records each body as an embedded graph record of the node's
+ * hierarchy, with no nodes at first, so nodes are added to and updated in it like in any cgn
+ * graph, and executables take copies of them. Body 0 is node->embedded and body i + 1 hangs off
+ * body i (next_body): one pointer holds every body, so the transaction's embed_plan, discarding
+ * and retiring need nothing new, and every walk of an embedding (CGN__FOR_EMBEDDED) sees all. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,21 +30,30 @@ cgn_status cgn__stage_cond_bodies(cgn__txn *txn, uint32_t count, CUgraph **bodie
                          "%s: the graph is embedded in child-graph node %p; CUDA does not allow "
                          "conditional nodes in a child graph",
                          where, cgn__handle_ptr(child->handle));
-    if (count != 1) /* the spec's rules refuse it first; one record below */
-        return cgn__fail(CGN_ERROR_NOT_SUPPORTED, "%s: %u bodies; cgn records one", where, count);
-    cgn__graph_rec *body = calloc(1, sizeof *body);
-    if (body == NULL)
-        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
-    cgn_status st = cgn__handle_new(CGN__KIND_GRAPH, NULL, &body->handle, where);
-    if (st != CGN_OK) {
-        free(body);
-        return st;
+    if (count == 0 || count > CGN_MAX_COND_BODIES) /* the spec's rules refuse it first */
+        return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: %u bodies; cgn records 1 to %u", where,
+                         count, CGN_MAX_COND_BODIES);
+    cgn__graph_rec *first = NULL, **tail = &first;
+    for (uint32_t i = 0; i < count; i++) {
+        cgn__graph_rec *body = calloc(1, sizeof *body);
+        if (body == NULL) {
+            cgn__discard_embedding(first);
+            return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+        }
+        cgn_status st = cgn__handle_new(CGN__KIND_GRAPH, NULL, &body->handle, where);
+        if (st != CGN_OK) {
+            free(body);
+            cgn__discard_embedding(first);
+            return st;
+        }
+        body->root = parent->root;
+        body->owner = txn->node;
+        body->hier = parent->root->hier;
+        *tail = body;
+        tail = &body->next_body;
     }
-    body->root = parent->root;
-    body->owner = txn->node;
-    body->hier = parent->root->hier;
     cgn__discard_embedding(txn->embed_plan);
-    txn->embed_plan = body;
+    txn->embed_plan = first;
     txn->bodies = bodies_out; /* the driver writes the array there; read at commit */
     return CGN_OK;
 }
@@ -70,9 +81,9 @@ cgn_status cgn__stage_cond_handle(cgn__txn *txn, uint32_t default_value, uint32_
     return CGN_OK;
 }
 
-CUgraph cgn__committed_body(const cgn__txn *txn) {
+CUgraph cgn__committed_body(const cgn__txn *txn, uint32_t index) {
     CUgraph *array = *txn->bodies;
-    return array != NULL ? array[0] : NULL;
+    return array != NULL ? array[index] : NULL;
 }
 
 cgn_status cgn_conditional_node_body(const cgn_node *node, uint32_t index, cgn_graph **body_out) {
@@ -83,10 +94,15 @@ cgn_status cgn_conditional_node_body(const cgn_node *node, uint32_t index, cgn_g
         return st;
     if (body_out == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: body_out is NULL", where);
-    if (index != 0 || n->embedded == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_VALUE,
-                         "%s: conditional node %p has no body %u (it has body 0 only)", where,
-                         (const void *)node, index);
-    *body_out = cgn__graph_handle(n->embedded);
-    return CGN_OK;
+    uint32_t count = 0;
+    CGN__FOR_EMBEDDED(body, n) {
+        if (count++ == index) {
+            *body_out = cgn__graph_handle(body);
+            return CGN_OK;
+        }
+    }
+    return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                     "%s: conditional node %p has no body %u (it has %u, from index 0; its desc's "
+                     "size)",
+                     where, (const void *)node, index, count);
 }

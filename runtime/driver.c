@@ -1,6 +1,7 @@
 /* Loads the CUDA driver at run time: dlopen("libcuda.so.1"), then cuGetProcAddress_v2 for every
  * entry point at the ABI version its typedef was written for (driver_entries.h). */
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -165,6 +166,12 @@ cgn_status cgn__require_driver(int since, int has_entry, const char *feature) {
     return cgn__fail(CGN_ERROR_DRIVER_TOO_OLD,
                      "%s need CUDA driver %d.%d or newer; this driver is %d.%d", feature,
                      since / 1000, (since % 1000) / 10, v / 1000, (v % 1000) / 10);
+}
+
+int cgn__driver_version(void) {
+    /* No driver yet: no graph either, so let the gate pass and the graph lookup report it. */
+    const cgn_driver_table *t = cgn__driver;
+    return t != NULL ? t->version : INT_MAX;
 }
 
 const char *cgn__cu_name(CUresult r) {

@@ -75,8 +75,8 @@ static void cgn__count_subtree(const cgn__graph_rec *g, size_t *nodes, size_t *d
     for (size_t i = 0; i < g->num_nodes; i++) {
         *nodes += 1;
         *deps += g->nodes[i]->num_deps;
-        if (g->nodes[i]->embedded != NULL)
-            cgn__count_subtree(g->nodes[i]->embedded, nodes, deps);
+        CGN__FOR_EMBEDDED(inner, g->nodes[i])
+            cgn__count_subtree(inner, nodes, deps);
     }
 }
 
@@ -99,7 +99,7 @@ static uint32_t cgn__set_index(const cgn__shadow_set *set, cgn__handle node) {
 /* One shadow per live node of g's subtree, depth first in insertion order (states were
  * allocated by the caller's sizing pass; here they are filled). */
 static void cgn__fill_shadows(cgn__shadow_set *set, const cgn__graph_rec *g, uint32_t parent,
-                              uint64_t installed_at) {
+                              uint32_t body, uint64_t installed_at) {
     for (size_t i = 0; i < g->num_nodes; i++) {
         const cgn__node_rec *n = g->nodes[i];
         uint32_t index = (uint32_t)set->num_shadows++;
@@ -119,13 +119,16 @@ static void cgn__fill_shadows(cgn__shadow_set *set, const cgn__graph_rec *g, uin
         s->unsupported = n->unsupported;
         s->installed_at = installed_at;
         s->parent = parent;
+        s->body = body;
         s->deps_at = (uint32_t)set->num_deps_pool;
         s->num_deps = (uint32_t)n->num_deps;
         cgn__set_insert(set, index);
         for (size_t k = 0; k < n->num_deps; k++) /* dependencies come first: already indexed */
             set->deps_pool[set->num_deps_pool++] = cgn__set_index(set, n->deps[k]);
-        if (n->embedded != NULL)
-            cgn__fill_shadows(set, n->embedded, index + 1, installed_at);
+        /* A conditional node's bodies follow one another, all with the node as parent. */
+        uint32_t b = 0;
+        CGN__FOR_EMBEDDED(inner, n)
+            cgn__fill_shadows(set, inner, index + 1, b++, installed_at);
     }
 }
 
@@ -148,8 +151,8 @@ static void cgn__set_free(cgn__shadow_set *set, size_t num_states) {
 static void cgn__size_states(const cgn__graph_rec *g, cgn__shadow *shadows, size_t *at) {
     for (size_t i = 0; i < g->num_nodes; i++) {
         shadows[(*at)++].state_size = g->nodes[i]->state_size;
-        if (g->nodes[i]->embedded != NULL)
-            cgn__size_states(g->nodes[i]->embedded, shadows, at);
+        CGN__FOR_EMBEDDED(inner, g->nodes[i])
+            cgn__size_states(inner, shadows, at);
     }
 }
 
@@ -187,7 +190,7 @@ static cgn_status cgn__set_build(cgn__shadow_set *set, const cgn__graph_rec *g,
         cgn__set_free(set, states);
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
     }
-    cgn__fill_shadows(set, g, 0, installed_at);
+    cgn__fill_shadows(set, g, 0, 0, installed_at);
     return CGN_OK;
 }
 
@@ -866,14 +869,21 @@ cgn_status cgn_exec_node_get_enabled(cgn_exec *exec, cgn_node *node, int *enable
 
 /* ---- executable-level child graphs --------------------------------------------------------- */
 
-/* Index of the first shadow inside child shadow `ci` (its subtree follows it directly). */
-static int cgn__same_structure(const cgn__exec_rec *e, uint32_t parent, size_t *at,
+/* Whether shadow s is a node of the graph `body` of shadow parent - 1 (0: the top level). */
+static int cgn__shadow_in(const cgn__shadow *s, uint32_t parent, uint32_t body) {
+    return s->parent == parent && s->body == body;
+}
+
+/* Whether src (the top level, a child graph, or body `body` of a conditional node, given as
+ * the shadow index + 1 `parent`) has the topology of the executable's shadows from *at on,
+ * which it advances past them (a node's subtree follows it directly). */
+static int cgn__same_structure(const cgn__exec_rec *e, uint32_t parent, uint32_t body, size_t *at,
                                const cgn__graph_rec *src, const char **problem,
                                const cgn__node_rec **where_node) {
     size_t first = *at;
     for (size_t i = 0; i < src->num_nodes; i++) {
         const cgn__node_rec *n = src->nodes[i];
-        if (*at >= e->num_shadows || e->shadows[*at].parent != parent) {
+        if (*at >= e->num_shadows || !cgn__shadow_in(&e->shadows[*at], parent, body)) {
             *problem = "has more nodes than the executable's copy";
             *where_node = n;
             return 0;
@@ -907,7 +917,7 @@ static int cgn__same_structure(const cgn__exec_rec *e, uint32_t parent, size_t *
             uint32_t dep = e->deps_pool[s->deps_at + k];
             size_t pos_exec = 0;
             for (size_t j = first; j < dep && j < e->num_shadows; j++)
-                pos_exec += e->shadows[j].parent == parent;
+                pos_exec += cgn__shadow_in(&e->shadows[j], parent, body);
             if (dep < first || pos_exec != pos_src) {
                 *problem = "has different dependencies";
                 *where_node = n;
@@ -916,11 +926,12 @@ static int cgn__same_structure(const cgn__exec_rec *e, uint32_t parent, size_t *
         }
         uint32_t self = (uint32_t)*at;
         (*at)++;
-        if (n->embedded != NULL &&
-            !cgn__same_structure(e, self + 1, at, n->embedded, problem, where_node))
-            return 0;
+        uint32_t b = 0; /* a conditional node's bodies, each against its own shadows */
+        CGN__FOR_EMBEDDED(inner, n)
+            if (!cgn__same_structure(e, self + 1, b++, at, inner, problem, where_node))
+                return 0;
     }
-    if (*at < e->num_shadows && e->shadows[*at].parent == parent) {
+    if (*at < e->num_shadows && cgn__shadow_in(&e->shadows[*at], parent, body)) {
         *problem = "has fewer nodes than the executable's copy";
         *where_node = NULL;
         return 0;
@@ -934,7 +945,7 @@ cgn_status cgn__exec_check_child_topology(const cgn__exec_rec *e, const cgn__sha
     size_t at = self + 1;
     const char *problem = NULL;
     const cgn__node_rec *n = NULL;
-    if (cgn__same_structure(e, self + 1, &at, source, &problem, &n))
+    if (cgn__same_structure(e, self + 1, 0, &at, source, &problem, &n))
         return CGN_OK;
     char node[64] = "";
     if (n != NULL)
@@ -961,8 +972,8 @@ static void cgn__retake(cgn__exec_rec *e, size_t *at, const cgn__graph_rec *src)
         else if (n->attachment != NULL)
             cgn__attachment_unref(n->attachment); /* unchanged: keep the one held */
         s->unsupported = n->unsupported;
-        if (n->embedded != NULL)
-            cgn__retake(e, at, n->embedded);
+        CGN__FOR_EMBEDDED(inner, n)
+            cgn__retake(e, at, inner);
     }
 }
 
@@ -1003,8 +1014,8 @@ static const cgn__node_rec *cgn__find_raw(const cgn__graph_rec *g, CUgraphNode r
     for (size_t i = 0; raw != NULL && i < g->num_nodes; i++) {
         if (g->nodes[i]->raw == raw)
             return g->nodes[i];
-        if (g->nodes[i]->embedded != NULL) {
-            const cgn__node_rec *n = cgn__find_raw(g->nodes[i]->embedded, raw);
+        CGN__FOR_EMBEDDED(inner, g->nodes[i]) {
+            const cgn__node_rec *n = cgn__find_raw(inner, raw);
             if (n != NULL)
                 return n;
         }
@@ -1068,7 +1079,7 @@ cgn_status cgn_exec_update_from_graph(cgn_exec *exec, cgn_graph *graph) {
         size_t at = 0;
         const char *problem = NULL;
         const cgn__node_rec *bad = NULL;
-        if (!cgn__same_structure(e, 0, &at, g, &problem, &bad)) {
+        if (!cgn__same_structure(e, 0, 0, &at, g, &problem, &bad)) {
             char node[64] = "";
             if (bad != NULL)
                 snprintf(node, sizeof node, " (node %p)", (void *)cgn__node_handle(bad));

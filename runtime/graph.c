@@ -128,16 +128,18 @@ void cgn__node_free(cgn__node_rec *n) {
 static size_t cgn__count_nodes(const cgn__graph_rec *g) {
     size_t n = g->num_nodes;
     for (size_t i = 0; i < g->num_nodes; i++)
-        if (g->nodes[i]->embedded != NULL)
-            n += cgn__count_nodes(g->nodes[i]->embedded);
+        CGN__FOR_EMBEDDED(inner, g->nodes[i])
+            n += cgn__count_nodes(inner);
     return n;
 }
 
 void cgn__graph_free_records(cgn__graph_rec *g, cgn__handle **kept, size_t *num_kept) {
     for (size_t i = 0; i < g->num_nodes; i++) {
         cgn__node_rec *n = g->nodes[i];
-        if (n->embedded != NULL)
-            cgn__graph_free_records(n->embedded, kept, num_kept);
+        for (cgn__graph_rec *inner = n->embedded, *next; inner != NULL; inner = next) {
+            next = inner->next_body; /* read before inner is freed */
+            cgn__graph_free_records(inner, kept, num_kept);
+        }
         if (kept != NULL) {
             cgn__handle_set_record(n->handle, NULL);
             (*kept)[(*num_kept)++] = n->handle;
@@ -285,7 +287,7 @@ cgn_status cgn_node_destroy(cgn_node *node) {
     if (n->attachment != NULL)
         (void)cgn__driver->cuGraphReleaseUserObject(g->raw, n->attachment->object, 1);
     if (n->embedded != NULL)
-        cgn__retire_embedded(n->embedded); /* CUDA destroyed the embedded graph with it */
+        cgn__retire_embedded(n->embedded); /* CUDA destroyed the embedded graphs with it */
     cgn__handle_free(n->handle);
     cgn__node_free(n);
     cgn__collect_pending();

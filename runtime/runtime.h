@@ -194,8 +194,11 @@ struct cgn__graph_rec {
     cgn__node_rec **nodes; /* live nodes, in insertion order */
     size_t num_nodes, cap_nodes;
     cgn__graph_rec *root;  /* a graph made by cgn_graph_create is its own root */
-    cgn__node_rec *owner;  /* the child-graph node embedding this graph; NULL for a root */
+    cgn__node_rec *owner;  /* the child-graph or conditional node embedding this graph; NULL
+                              for a root */
     cgn__hier *hier;
+    cgn__graph_rec *next_body; /* a conditional node's body i: body i + 1 (NULL after the
+                                  last); NULL for every other graph */
 };
 
 struct cgn__node_rec {
@@ -215,7 +218,8 @@ struct cgn__node_rec {
     cgn__handle *deps;      /* dependencies, as node handles of the same graph (shrunk in
                                place when one is destroyed, never reallocated) */
     size_t num_deps;
-    cgn__graph_rec *embedded; /* child-graph node: its embedded graph's record */
+    cgn__graph_rec *embedded; /* child-graph node: its embedded graph's record; conditional
+                                 node: body 0, the others chained through next_body */
     cgn__handle source;     /* node in an embedding: the node it was copied from */
     CUgraphNode source_raw;
     cgn__attachment *attachment; /* owners of the current version; NULL when none */
@@ -246,9 +250,11 @@ typedef struct cgn__shadow {
     void *spare;
     cgn__attachment *attachment; /* one reference held; NULL when the version has no owners */
     uint64_t installed_at;  /* the executable's launch count when this version was installed */
-    uint32_t parent;        /* index+1 of the child-graph shadow containing it; 0: top level */
+    uint32_t parent;        /* index+1 of the child-graph or conditional shadow containing it;
+                               0: top level */
     uint32_t num_deps;      /* dependencies, as shadow indices into deps_pool */
     uint32_t deps_at;
+    uint32_t body;          /* inside a conditional node: the index of its body (else 0) */
     const char *unsupported; /* the node's, when the copy was taken */
 } cgn__shadow;
 
@@ -312,6 +318,11 @@ static inline cgn_node *cgn__node_handle(const cgn__node_rec *n) {
 static inline cgn_graph *cgn__graph_handle(const cgn__graph_rec *g) {
     return (cgn_graph *)cgn__handle_ptr(g->handle);
 }
+
+/* Every graph node n embeds, in order: a child-graph node's copy, a conditional node's bodies
+ * (chained, so that one pointer holds them all and freeing the first frees the rest). */
+#define CGN__FOR_EMBEDDED(g, n)                                                                \
+    for (cgn__graph_rec *g = (n)->embedded; g != NULL; g = g->next_body)
 
 /* ---- per-node-type facts, generated from the spec (generated/src/cgn_registry.c) ---------- */
 
@@ -409,7 +420,8 @@ typedef struct cgn__txn {
     int storage_set;
     cgn__graph_rec *embed_plan;     /* child-graph node: records prepared for the new child */
     CUgraph **bodies;               /* conditional node being added: where the driver writes
-                                       its body graphs (the embed_plan is body 0) */
+                                       its body graphs (the embed_plan is body 0, the others
+                                       chained through next_body) */
     void *state;                    /* preallocated state block for a new node */
     CUcontext saved_ctx;            /* the caller's current context, restored at the end */
     int ctx_pushed;                 /* the node's context was pushed for this transaction */
@@ -603,16 +615,16 @@ cgn_status cgn__stage_child_graph(cgn__txn *txn, cgn_graph *source, CUgraph *raw
  * and locates their raw handles. Called by cgn__txn_commit. */
 void cgn__commit_embedding(cgn__txn *txn);
 /* Conditional nodes (conditional.c). Bodies (field kind cond_bodies): refuses a graph CUDA
- * cloned into a child-graph node, then prepares body 0's record (txn->embed_plan) and where
- * the driver returns the bodies (txn->bodies). Handle (cond_handle): gates to 12.3 and creates
- * the handle in the node's graph and context; CUDA cannot destroy one, so it is the last step
- * that can fail before the add. */
+ * cloned into a child-graph node, then prepares the records of `count` bodies (txn->embed_plan,
+ * chained; the spec's rules bound count) and where the driver returns the bodies
+ * (txn->bodies). Handle (cond_handle): gates to 12.3 and creates the handle in the node's graph
+ * and context; CUDA cannot destroy one, so it is the last step that can fail before the add. */
 cgn_status cgn__stage_cond_bodies(cgn__txn *txn, uint32_t count, CUgraph **bodies_out,
                                   const char *where);
 cgn_status cgn__stage_cond_handle(cgn__txn *txn, uint32_t default_value, uint32_t assign,
                                   CUgraphConditionalHandle *handle_out, const char *where);
-/* Body 0 as the driver returned it after the add (NULL if it returned none). */
-CUgraph cgn__committed_body(const cgn__txn *txn);
+/* Body `index` as the driver returned it after the add (NULL if it returned none). */
+CUgraph cgn__committed_body(const cgn__txn *txn, uint32_t index);
 /* A conditional node in g or in any graph embedded in it, or NULL (CUDA cannot clone them). */
 const cgn__node_rec *cgn__graph_conditional_node(const cgn__graph_rec *g);
 /* Frees prepared records (rollback). */
@@ -733,6 +745,10 @@ cgn_status cgn__read_arrays(cgn__reader *rd, size_t count, size_t nparts, const 
  * NULL, i.e. all zero bytes (INVALID_VALUE, naming the index). */
 cgn_status cgn__check_handles(const void *handles, size_t size, uint32_t count, const char *field,
                               const char *where);
+/* Rule function: the installed driver's version (cuDriverGetVersion form: 12080 is 12.8), for
+ * rules that gate a form of a node to a driver; INT_MAX before any driver is installed
+ * (driver.c). */
+int cgn__driver_version(void);
 /* Rule functions (codegen/cgn_codegen/cexpr.py RULE_FUNCTIONS) for the executable rules: the
  * index of the first of n operations whose type differs, or that differs in something an
  * executable cannot change (a write's flags, a wait's flush bit, a flush or barrier); n when

@@ -28,6 +28,11 @@ RULE_FUNCTIONS = {
         "the index of the first of `n` batch memory operations (of the same types) that "
         "differs in something an executable cannot change (a write's flags, a wait's "
         "CU_STREAM_WAIT_VALUE_FLUSH bit, a flush's or a barrier's flags), or `n`"),
+    "cgn__driver_version": RuleFunction(
+        "int", (),
+        "the installed driver's version (`cuDriverGetVersion` form: 12080 is 12.8), for "
+        "rules that refuse a form of a node older drivers lack, with CGN_ERROR_DRIVER_TOO_OLD "
+        "and a message naming both versions (conditional: SWITCH and IF/else need 12.8)"),
     "cgn__mem_op_name": RuleFunction(
         "const char *", ("CUstreamBatchMemOpType type",),
         "a batch memory operation type's name for messages (`\"write32\"`, `\"wait64\"`, "
@@ -38,6 +43,7 @@ RULE_FUNCTIONS = {
 ALLOWED_NAMES = frozenset(RULE_FUNCTIONS) | frozenset({
     "sizeof", "NULL", "UINT8_MAX", "UINT16_MAX", "UINT32_MAX", "UINT64_MAX", "INT32_MAX",
     "INT32_MIN", "INT64_MAX", "INT64_MIN", "SIZE_MAX", "UINT64_C", "INT64_C",
+    "CGN_MAX_COND_BODIES",
     "char", "short", "int", "long", "signed", "unsigned", "const", "void",
     "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
     "size_t", "uintptr_t", "CUdeviceptr", "cgn_dim3", "cgn_arg",
@@ -402,7 +408,8 @@ _NAMED_TYPES = {
 _STRUCT_MEMBERS = {"cgn_dim3": {"x": "uint32_t", "y": "uint32_t", "z": "uint32_t"}}
 _CONSTANTS = {"UINT8_MAX": "int", "UINT16_MAX": "int", "UINT32_MAX": "unsigned int",
               "INT32_MAX": "int", "INT32_MIN": "int", "UINT64_MAX": "uint64_t",
-              "INT64_MAX": "int64_t", "INT64_MIN": "int64_t", "SIZE_MAX": "size_t"}
+              "INT64_MAX": "int64_t", "INT64_MIN": "int64_t", "SIZE_MAX": "size_t",
+              "CGN_MAX_COND_BODIES": "unsigned int"}  # cgn.h's bounds
 
 
 def ctype(name: str):

@@ -30,11 +30,33 @@ static void case_conditional_while_original(cgn_test_env *env, void *out) {
     d->handle_assign = 1u;
 }
 
+static void case_conditional_if_else_original(cgn_test_env *env, void *out) {
+    (void)env;
+    cgn_conditional_desc *d = out;
+    *d = (cgn_conditional_desc)CGN_CONDITIONAL_DESC_INIT;
+    d->type = 0;
+    d->size = 2;
+    d->handle_default = 0u;
+    d->handle_assign = 1u;
+}
+
+static void case_conditional_switch_original(cgn_test_env *env, void *out) {
+    (void)env;
+    cgn_conditional_desc *d = out;
+    *d = (cgn_conditional_desc)CGN_CONDITIONAL_DESC_INIT;
+    d->type = 2;
+    d->size = 3;
+    d->handle_default = 1u;
+    d->handle_assign = 1u;
+}
+
 const cgn_test_case cgn_test_cases_conditional[] = {
     {"conditional-if", case_conditional_if_original, NULL, NULL, NULL, 0, NULL, 0, NULL},
     {"conditional-while", case_conditional_while_original, NULL, NULL, NULL, 0, NULL, 0, NULL},
+    {"conditional-if-else", case_conditional_if_else_original, NULL, NULL, NULL, 0, NULL, 0, NULL},
+    {"conditional-switch", case_conditional_switch_original, NULL, NULL, NULL, 0, NULL, 0, NULL},
 };
-const size_t cgn_test_cases_conditional_count = 2;
+const size_t cgn_test_cases_conditional_count = 4;
 
 /* ---- type adapter: lets scenario runners treat every node type alike ---- */
 
@@ -65,5 +87,5 @@ static int type_conditional_desc_same(const void *a_, const void *b_) {
 const cgn_test_type cgn_test_type_conditional = {
     "conditional", CGN_NODE_CONDITIONAL, sizeof(cgn_conditional_desc), 0, type_conditional_add,
     NULL, type_conditional_get, NULL, type_conditional_exec_get, NULL, type_conditional_desc_equal,
-    type_conditional_desc_same, cgn_test_cases_conditional, 2
+    type_conditional_desc_same, cgn_test_cases_conditional, 4
 };

@@ -185,10 +185,12 @@ CGN_API cgn_status cgn_child_graph_node_find(const cgn_node *node, const cgn_nod
 
 /* ---- conditional bodies ------------------------------------------------------------------- */
 
-/* Body `index` of a conditional node: the graph the driver created with the node, as a cgn
- * graph of the node's hierarchy. Nodes are added to it (and updated in it) with the ordinary
- * cgn_graph_add_* and update calls; it goes with the node (cannot be destroyed on its own).
- * Only index 0 exists so far (cgn adds IF and WHILE nodes with one body). */
+/* Body `index` (below the node's `size`) of a conditional node: one of the graphs the driver
+ * created with the node, as a cgn graph of the node's hierarchy. IF: body 0 runs when the
+ * condition is non-zero, body 1 (size 2) when it is zero; WHILE: body 0; SWITCH: body i when
+ * the condition is i (none when it is size or more). Nodes are added to it (and updated in it)
+ * with the ordinary cgn_graph_add_* and update calls; it goes with the node (cannot be
+ * destroyed on its own). */
 CGN_API cgn_status cgn_conditional_node_body(const cgn_node *node, uint32_t index,
                                              cgn_graph **body_out);
 
@@ -235,6 +237,10 @@ typedef struct cgn_arg_edits {
     uint32_t count; /* edits made; more than CGN_MAX_ARG_EDITS is refused by the update */
     cgn_arg_edit edit[CGN_MAX_ARG_EDITS];
 } cgn_arg_edits;
+
+/* Conditional nodes (cgn_conditional_desc): at most this many bodies a node (cgn's bound:
+ * CUDA sets none for SWITCH; each body is a driver graph and a cgn record). */
+#define CGN_MAX_COND_BODIES 256u
 
 /* Batch memory operation nodes (cgn_batch_mem_op_desc): at most this many operations a node,
  * as for cuStreamBatchMemOp ("less than 256"). The operations are CUDA's

@@ -42,6 +42,7 @@
 #define FAKE_CTX_STACK_MAX 64
 #define FAKE_MAX_PARAM_ALIGN 8
 #define FAKE_MAX_WHILE 4096 /* rounds of a WHILE body before the fake gives up */
+#define FAKE_MAX_BODIES 1024 /* bodies of a SWITCH node (above cgn's CGN_MAX_COND_BODIES) */
 /* Addresses memory allocation nodes hand out (alloc.dptr): FAKE_ALLOC_STRIDE apart in one
  * range reserved without access (as a graph allocation is before its first launch), so host
  * code probing them gets EFAULT, also under sanitizers; allocation FAKE_ALLOC_MAX + 1 fails. */
@@ -126,9 +127,11 @@ typedef struct fake_payload {
                                  the getter answers in that form, as the driver does */
     size_t extra_size;        /* the getter's CU_LAUNCH_PARAM_BUFFER_SIZE value */
     void *extra_form[5];      /* the getter's extra array, pointing at arg_bytes */
-    fake_graph *child;        /* child graph nodes: the embedded graph, p.graph.graph */
+    fake_graph *child;        /* child graph nodes: the embedded graph, p.graph.graph;
+                                 conditional nodes: body 0, the others chained (next_body) */
     CUstreamBatchMemOpParams *mem_ops; /* batch mem op nodes: p.memOp.paramArray, owned */
-    CUgraph bodies[1];        /* conditional nodes: the phGraph_out array (body = child) */
+    CUgraph *bodies;          /* conditional nodes added by cuGraphAddNode: the phGraph_out
+                                 array, p.conditional.size entries, owned (NULL in copies) */
     void *array_copy; /* copied_arrays node types: their arrays in one block, owned */
 } fake_payload;
 
@@ -163,11 +166,15 @@ typedef struct fake_ref_list {
 struct fake_graph {
     uint64_t id;       /* unique for the fake's lifetime (executables name their source by it) */
     int snapshot;      /* part of an executable: never accepted as a CUgraph argument */
-    fake_node *parent; /* the child graph node embedding this graph, or NULL */
+    fake_node *parent; /* the child graph or conditional node embedding this graph, or NULL */
+    fake_graph *next_body; /* a conditional node's body i: body i + 1; NULL otherwise */
     fake_node **nodes; /* insertion order, which is also a topological order */
     size_t num_nodes, cap_nodes;
     fake_ref_list refs;
 };
+
+/* Every graph a node's payload embeds: a child graph, or each body of a conditional node. */
+#define FOR_EMBEDDED(g, pl) for (fake_graph *g = (pl)->child; g; g = g->next_body)
 
 typedef struct fake_exec {
     fake_graph *snapshot;
@@ -571,8 +578,8 @@ static size_t graph_tree_ref_entries(const fake_graph *g)
 {
     size_t n = g->refs.num;
     for (size_t i = 0; i < g->num_nodes; i++)
-        if (g->nodes[i]->pl.child)
-            n += graph_tree_ref_entries(g->nodes[i]->pl.child);
+        FOR_EMBEDDED(inner, &g->nodes[i]->pl)
+            n += graph_tree_ref_entries(inner);
     return n;
 }
 
@@ -586,8 +593,8 @@ static void graph_tree_detach_refs(fake_graph *g, fake_ref_list *into)
     free(g->refs.items);
     memset(&g->refs, 0, sizeof g->refs);
     for (size_t i = 0; i < g->num_nodes; i++)
-        if (g->nodes[i]->pl.child)
-            graph_tree_detach_refs(g->nodes[i]->pl.child, into);
+        FOR_EMBEDDED(inner, &g->nodes[i]->pl)
+            graph_tree_detach_refs(inner, into);
 }
 
 static size_t graph_tree_refs(const fake_graph *g, const fake_uobj *o)
@@ -595,8 +602,8 @@ static size_t graph_tree_refs(const fake_graph *g, const fake_uobj *o)
     const fake_ref *ref = graph_find_ref(g, o);
     size_t refs = ref ? ref->count : 0;
     for (size_t i = 0; i < g->num_nodes; i++)
-        if (g->nodes[i]->pl.child)
-            refs += graph_tree_refs(g->nodes[i]->pl.child, o);
+        FOR_EMBEDDED(inner, &g->nodes[i]->pl)
+            refs += graph_tree_refs(inner, o);
     return refs;
 }
 
@@ -721,8 +728,8 @@ static CUresult node_create(fake_graph *g, fake_payload *pl, const CUgraphNode *
     }
     n->id = S.next_id++;
     n->pl = *pl;
-    if (n->pl.child)
-        n->pl.child->parent = n;
+    FOR_EMBEDDED(inner, &n->pl)
+        inner->parent = n;
     *out = n;
     return CUDA_SUCCESS;
 }
@@ -733,8 +740,8 @@ static void node_replace_payload(fake_node *n, fake_payload *pl)
 {
     fake_payload old = n->pl;
     n->pl = *pl;
-    if (n->pl.child)
-        n->pl.child->parent = n;
+    FOR_EMBEDDED(inner, &n->pl)
+        inner->parent = n;
     payload_free(&old);
 }
 
@@ -895,6 +902,8 @@ static void payload_free_storage(fake_payload *pl)
     free(pl->arg_ptrs);
     free(pl->mem_ops);
     free(pl->array_copy);
+    free(pl->bodies);
+    pl->bodies = NULL;
     pl->array_copy = NULL;
     pl->arg_bytes = NULL;
     pl->arg_ptrs = NULL;
@@ -904,8 +913,10 @@ static void payload_free_storage(fake_payload *pl)
 static void payload_free(fake_payload *pl)
 {
     payload_free_storage(pl);
-    if (pl->child)
-        graph_destroy(pl->child);
+    for (fake_graph *g = pl->child, *next; g; g = next) {
+        next = g->next_body; /* read before g goes */
+        graph_destroy(g);
+    }
     pl->child = NULL;
 }
 
@@ -1178,22 +1189,44 @@ static fake_cond *lookup_cond(CUgraphConditionalHandle h)
     return h && reg_kind(key) == KIND_COND ? (fake_cond *)key : NULL;
 }
 
-/* IF and WHILE with one body (the fake models no else branch and no SWITCH); the handle's
- * context must be the node's. The driver creates the (empty) body. */
+/* CUDA_CONDITIONAL_NODE_PARAMS: size 1 for WHILE, 1 or 2 (else body) for IF, 1 or more for
+ * SWITCH; an else body and SWITCH need 12.8 (an older driver takes neither). The handle's
+ * context must be the node's. The driver creates the (empty) bodies and the phGraph_out
+ * array, FAKE_MAX_BODIES at most (the real driver states no bound; cgn's is lower). */
 static CUresult build_conditional(const CUDA_CONDITIONAL_NODE_PARAMS *in, int snapshot,
                                   fake_payload *out)
 {
     const fake_cond *c = lookup_cond(in->handle);
-    if (!c || in->ctx != c->ctx || in->size != 1 ||
-        (in->type != CU_GRAPH_COND_TYPE_IF && in->type != CU_GRAPH_COND_TYPE_WHILE))
+    unsigned int max = in->type == CU_GRAPH_COND_TYPE_WHILE ? 1
+                       : in->type == CU_GRAPH_COND_TYPE_IF  ? 2
+                       : in->type == 2                      ? FAKE_MAX_BODIES
+                                                            : 0;
+    if (S.version < 12080 && max > 1)
+        max = in->type == CU_GRAPH_COND_TYPE_IF ? 1 : 0; /* no else body, no SWITCH */
+    if (!c || in->ctx != c->ctx || in->size == 0 || in->size > max)
         return CUDA_ERROR_INVALID_VALUE;
-    out->child = graph_new(snapshot);
-    if (!out->child)
+    out->bodies = calloc(in->size, sizeof *out->bodies);
+    if (!out->bodies)
         return CUDA_ERROR_OUT_OF_MEMORY;
+    fake_graph **tail = &out->child;
+    for (unsigned int i = 0; i < in->size; i++, tail = &(*tail)->next_body) {
+        *tail = graph_new(snapshot);
+        if (!*tail)
+            return CUDA_ERROR_OUT_OF_MEMORY; /* the caller frees what was made */
+    }
     out->p.conditional = *in;
     out->p.conditional.phGraph_out = NULL; /* set to the node's array once it exists */
     out->ctx = in->ctx;
     return CUDA_SUCCESS;
+}
+
+/* Body i of a conditional node's payload, or NULL. */
+static fake_graph *payload_body(const fake_payload *pl, unsigned int i)
+{
+    fake_graph *g = pl->child;
+    while (g && i-- > 0)
+        g = g->next_body;
+    return g;
 }
 
 /* The copied_arrays layout of node type t (generated/tests/cgn_fake_nodes.h), or NULL. */
@@ -1357,6 +1390,7 @@ static CUresult payload_copy(const fake_payload *src, int snapshot, int with_ref
     out->child = NULL;
     out->mem_ops = NULL;
     out->array_copy = NULL;
+    out->bodies = NULL; /* a copy's array is not handed out */
     if (src->array_copy) {
         CUresult r = copy_arrays(array_layout(src->p.type), &src->p, out);
         if (r != CUDA_SUCCESS)
@@ -1376,18 +1410,20 @@ static CUresult payload_copy(const fake_payload *src, int snapshot, int with_ref
             return r;
         out->p.kernel.kernelParams = out->arg_ptrs;
     }
-    if (src->child) {
+    fake_graph **tail = &out->child;
+    FOR_EMBEDDED(inner, src) { /* a child graph, or every body of a conditional node */
         CUresult r = CUDA_SUCCESS;
-        out->child = graph_clone(src->child, snapshot, with_refs, &r);
-        if (!out->child) {
-            payload_free_storage(out);
+        *tail = graph_clone(inner, snapshot, with_refs, &r);
+        if (!*tail) {
+            payload_free(out); /* the bodies cloned so far too */
             return r;
         }
-        if (src->p.type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
-            out->p.conditional.phGraph_out = NULL; /* a copy's array is not handed out */
-        else
-            out->p.graph.graph = (CUgraph)out->child;
+        tail = &(*tail)->next_body;
     }
+    if (src->p.type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+        out->p.conditional.phGraph_out = NULL; /* a copy's array is not handed out */
+    else if (src->child)
+        out->p.graph.graph = (CUgraph)out->child;
     return CUDA_SUCCESS;
 }
 
@@ -1567,7 +1603,13 @@ static CUgraphExecUpdateResult update_rule(const fake_payload *cur, const fake_p
         if (cur->p.conditional.type != next->p.conditional.type ||
             cur->p.conditional.size != next->p.conditional.size)
             return update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, node, NULL);
-        return graph_compare(cur->child, next->child, node, info);
+        for (unsigned int i = 0; i < cur->p.conditional.size; i++) {
+            CUgraphExecUpdateResult r =
+                graph_compare(payload_body(cur, i), payload_body(next, i), node, info);
+            if (r != CU_GRAPH_EXEC_UPDATE_SUCCESS)
+                return r;
+        }
+        return CU_GRAPH_EXEC_UPDATE_SUCCESS;
     case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
         if (!mem_ops_update_ok(&cur->p.memOp, &next->p.memOp))
             return update_fail(info, CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, node, NULL);
@@ -1674,11 +1716,14 @@ static void release_finish(const fake_exec *e, fake_ref_list *tmp)
 static CUresult exec_install_payload(fake_exec *e, fake_node *n, fake_payload *pl)
 {
     fake_ref_list tmp;
-    CUresult r = release_prepare(e, &tmp, n->pl.child ? graph_tree_ref_entries(n->pl.child) : 0);
+    size_t entries = 0;
+    FOR_EMBEDDED(inner, &n->pl)
+        entries += graph_tree_ref_entries(inner);
+    CUresult r = release_prepare(e, &tmp, entries);
     if (r != CUDA_SUCCESS)
         return r;
-    if (n->pl.child)
-        graph_tree_detach_refs(n->pl.child, &tmp);
+    FOR_EMBEDDED(inner, &n->pl)
+        graph_tree_detach_refs(inner, &tmp);
     node_replace_payload(n, pl);
     release_finish(e, &tmp);
     return CUDA_SUCCESS;
@@ -1925,8 +1970,15 @@ static void run_node(const fake_node *n, uint64_t seq)
         if (!c)
             break;
         if (pl->p.conditional.type == CU_GRAPH_COND_TYPE_IF) {
-            if (c->value != 0)
-                run_graph(pl->child, seq);
+            const fake_graph *body = payload_body(pl, c->value != 0 ? 0 : 1); /* 1: else */
+            if (body)
+                run_graph(body, seq);
+            break;
+        }
+        if (pl->p.conditional.type == 2) { /* SWITCH: body `value`; none past the last */
+            const fake_graph *body = payload_body(pl, c->value);
+            if (body)
+                run_graph(body, seq);
             break;
         }
         /* WHILE: a body that never clears the condition hangs a GPU; the fake gives up after
@@ -1996,8 +2048,8 @@ static void assign_defaults(const fake_graph *g)
                            : NULL;
         if (c && (c->flags & CU_GRAPH_COND_ASSIGN_DEFAULT))
             c->value = c->default_value;
-        if (pl->child)
-            assign_defaults(pl->child);
+        FOR_EMBEDDED(inner, pl)
+            assign_defaults(inner);
     }
 }
 
@@ -2460,7 +2512,9 @@ static CUresult impl_cuGraphAddNode(CUgraphNode *n, CUgraph g, const CUgraphNode
         p->alloc.dptr = ((const fake_node *)*n)->pl.p.alloc.dptr;
     if (r == CUDA_SUCCESS && p->type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
         fake_node *node = (fake_node *)*n; /* the array lives as long as the node */
-        node->pl.bodies[0] = (CUgraph)node->pl.child;
+        unsigned int i = 0;
+        FOR_EMBEDDED(body, &node->pl)
+            node->pl.bodies[i++] = (CUgraph)body;
         node->pl.p.conditional.phGraph_out = node->pl.bodies;
         p->conditional.phGraph_out = node->pl.bodies;
     }
@@ -2643,8 +2697,8 @@ static fake_node *snapshot_node(const fake_graph *g, const fake_node *def)
         fake_node *n = g->nodes[i];
         if (n->orig_id == def->id)
             return n;
-        if (n->pl.child != NULL) {
-            fake_node *inner = snapshot_node(n->pl.child, def);
+        FOR_EMBEDDED(body, &n->pl) {
+            fake_node *inner = snapshot_node(body, def);
             if (inner != NULL)
                 return inner;
         }
@@ -3428,8 +3482,8 @@ static size_t graph_tree_event_waits(const fake_graph *g, CUevent event)
         const fake_payload *pl = &g->nodes[i]->pl;
         if (pl->p.type == CU_GRAPH_NODE_TYPE_WAIT_EVENT && pl->p.eventWait.event == event)
             waits++;
-        if (pl->child)
-            waits += graph_tree_event_waits(pl->child, event);
+        FOR_EMBEDDED(inner, pl)
+            waits += graph_tree_event_waits(inner, event);
     }
     return waits;
 }

@@ -2473,8 +2473,10 @@ static void test_conditional_nodes(void)
     p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
     p.conditional.handle = h;
     p.conditional.type = CU_GRAPH_COND_TYPE_IF;
-    p.conditional.size = 2; /* no else body in the fake */
+    p.conditional.size = 3; /* an IF has one body, or two with an else body */
     p.conditional.ctx = ctx;
+    CHECK_CU(T->cuGraphAddNode(&bad, g, NULL, 0, &p), BAD);
+    p.conditional.size = 0;
     CHECK_CU(T->cuGraphAddNode(&bad, g, NULL, 0, &p), BAD);
     p.conditional.size = 1;
     p.conditional.ctx = cgn_fake_context(1); /* not the handle's */
@@ -2525,6 +2527,100 @@ static void test_conditional_nodes(void)
     CHECK_CU(T->cuGraphExecDestroy(y), OK);
     CHECK_CU(T->cuGraphDestroy(g2), OK);
     CHECK_CU(T->cuGraphDestroy(parent), OK);
+    CHECK_CU(T->cuGraphDestroy(g), OK);
+    CHECK(cgn_fake_live_objects() == 0);
+}
+
+/* IF with an else body and SWITCH (12.8+): `size` bodies created by the add, in phGraph_out;
+ * the else body runs on 0, a SWITCH runs body `value` and none past the last; executables
+ * copy every body, and a body node is updated in one executable only. Older drivers take
+ * neither form; a WHILE takes one body only. */
+static void test_conditional_bodies(void)
+{
+    begin();
+    static unsigned char cell[4];
+    cgn_fake_mark_device_memory(cell, sizeof cell);
+    CUcontext ctx = cgn_fake_context(0);
+    CUgraph g = NULL;
+    CHECK_CU(T->cuGraphCreate(&g, 0), OK);
+    CUgraphConditionalHandle h = 0, hs = 0;
+    CHECK_CU(T->cuGraphConditionalHandleCreate(&h, g, ctx, 0, CU_GRAPH_COND_ASSIGN_DEFAULT), OK);
+    CHECK_CU(T->cuGraphConditionalHandleCreate(&hs, g, ctx, 2, CU_GRAPH_COND_ASSIGN_DEFAULT), OK);
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    p.conditional.handle = h;
+    p.conditional.type = CU_GRAPH_COND_TYPE_WHILE;
+    p.conditional.size = 2;
+    p.conditional.ctx = ctx;
+    CUgraphNode c = NULL, s = NULL, m = NULL;
+    CHECK_CU(T->cuGraphAddNode(&c, g, NULL, 0, &p), BAD); /* WHILE: one body */
+    cgn_fake_set_version(12070);
+    T = cgn_fake_table();
+    p.conditional.type = CU_GRAPH_COND_TYPE_IF;
+    CHECK_CU(T->cuGraphAddNode(&c, g, NULL, 0, &p), BAD); /* else body: 12.8 */
+    p.conditional.type = 2;
+    p.conditional.size = 1;
+    CHECK_CU(T->cuGraphAddNode(&c, g, NULL, 0, &p), BAD); /* SWITCH: 12.8 */
+    cgn_fake_set_version(12080);
+    T = cgn_fake_table();
+    CHECK(cgn_fake_graph_node_count(g) == 0);
+    p.conditional.type = CU_GRAPH_COND_TYPE_IF;
+    p.conditional.size = 2;
+    CHECK_CU(T->cuGraphAddNode(&c, g, NULL, 0, &p), OK);
+    CUgraph *ifb = p.conditional.phGraph_out;
+    CHECK(ifb != NULL && ifb[0] != NULL && ifb[1] != NULL && ifb[0] != ifb[1]);
+    CUDA_MEMSET_NODE_PARAMS ms = {.dst = (CUdeviceptr)(uintptr_t)cell, .value = 1,
+                                  .elementSize = 1, .width = 1, .height = 1};
+    CHECK_CU(T->cuGraphAddMemsetNode(&m, ifb[0], NULL, 0, &ms, ctx), OK);
+    ms.value = 2;
+    CHECK_CU(T->cuGraphAddMemsetNode(&m, ifb[1], NULL, 0, &ms, ctx), OK);
+    p.conditional.handle = hs;
+    p.conditional.type = 2;
+    p.conditional.size = 3;
+    p.conditional.phGraph_out = NULL;
+    CHECK_CU(T->cuGraphAddNode(&s, g, &c, 1, &p), OK);
+    CUgraph *sw = p.conditional.phGraph_out;
+    CUgraphNode sm[3] = {NULL, NULL, NULL};
+    for (unsigned char i = 0; i < 3; i++) {
+        CHECK(sw != NULL && sw[i] != NULL && cgn_fake_graph_node_count(sw[i]) == 0);
+        ms.dst = (CUdeviceptr)(uintptr_t)&cell[1];
+        ms.value = 10 + i;
+        CHECK_CU(T->cuGraphAddMemsetNode(&sm[i], sw[i], NULL, 0, &ms, ctx), OK);
+    }
+    CHECK_CU(T->cuGraphDestroy(sw[2]), BAD); /* the node's */
+    CUgraphExec x = NULL;
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&x, g, 0), OK);
+    CHECK_CU(T->cuGraphLaunch(x, NULL), OK); /* IF default 0: the else body; SWITCH 2 */
+    CHECK(cell[0] == 2 && cell[1] == 12);
+    /* Body 2's memset in the executable only; the definition keeps its own. */
+    CUgraphNodeParams mp;
+    memset(&mp, 0, sizeof mp);
+    mp.type = CU_GRAPH_NODE_TYPE_MEMSET;
+    mp.memset.dst = ms.dst;
+    mp.memset.value = 0x42;
+    mp.memset.elementSize = 1;
+    mp.memset.width = 1;
+    mp.memset.height = 1;
+    mp.memset.ctx = ctx;
+    CHECK_CU(T->cuGraphExecNodeSetParams(x, sm[2], &mp), OK);
+    CHECK_CU(T->cuGraphLaunch(x, NULL), OK);
+    CHECK(cell[1] == 0x42);
+    CHECK_CU(T->cuGraphExecDestroy(x), OK);
+    CUgraphConditionalHandle hk = 0;
+    CUgraph g2 = NULL;
+    CHECK_CU(T->cuGraphCreate(&g2, 0), OK);
+    CHECK_CU(T->cuGraphConditionalHandleCreate(&hk, g2, ctx, 7, CU_GRAPH_COND_ASSIGN_DEFAULT), OK);
+    p.conditional.handle = hk;
+    CHECK_CU(T->cuGraphAddNode(&s, g2, NULL, 0, &p), OK);
+    ms.value = 0x55;
+    CHECK_CU(T->cuGraphAddMemsetNode(&m, p.conditional.phGraph_out[0], NULL, 0, &ms, ctx), OK);
+    CHECK_CU(T->cuGraphInstantiateWithFlags(&x, g2, 0), OK);
+    cell[1] = 0;
+    CHECK_CU(T->cuGraphLaunch(x, NULL), OK); /* value 7 of 3 bodies: nothing runs */
+    CHECK(cell[1] == 0);
+    CHECK_CU(T->cuGraphExecDestroy(x), OK);
+    CHECK_CU(T->cuGraphDestroy(g2), OK);
     CHECK_CU(T->cuGraphDestroy(g), OK);
     CHECK(cgn_fake_live_objects() == 0);
 }
@@ -2634,6 +2730,7 @@ int main(void)
     test_arrays_and_3d_copies();
     test_batch_mem_ops();
     test_conditional_nodes();
+    test_conditional_bodies();
     test_ext_sems();
     cgn_fake_reset();
     if (failures) {

@@ -9,12 +9,12 @@
 extern "C" {
 #endif
 
-/* Conditional node: Run a body graph if, or while, a condition a kernel can set is non-zero.
- * Reference: cuda.core 1.2.0 GraphBuilder.if_cond / while_loop
+/* Conditional node: Run a body graph if, while, or which a condition a kernel can set says.
+ * Reference: cuda.core 1.2.0 GraphBuilder.if_cond / if_else / while_loop / switch
  * (cudaGraphConditionalHandleCreate) */
 typedef struct cgn_conditional_desc {
-    uint32_t type;                   /* CU_GRAPH_COND_TYPE_IF (0) or CU_GRAPH_COND_TYPE_WHILE (1). */
-    uint32_t size;                   /* Number of body graphs; 1 (an IF without else, or a WHILE). */
+    uint32_t type;                   /* CU_GRAPH_COND_TYPE_IF (0), CU_GRAPH_COND_TYPE_WHILE (1) or CU_GRAPH_COND_TYPE_SWITCH (2, 12.8+). */
+    uint32_t size;                   /* Number of body graphs: 1 (IF, WHILE), 2 (IF with an else body, 12.8+), or 1 to CGN_MAX_COND_BODIES (SWITCH). */
     CUgraphConditionalHandle handle; /* Set by cgn, ignored on input. The handle cgn created for the node; a kernel sets the condition through it (cudaGraphSetConditional). */
     uint32_t handle_default;         /* Value of the condition at the start of each launch when handle_assign is 1. */
     uint32_t handle_assign;          /* 1: each launch starts with handle_default (CU_GRAPH_COND_ASSIGN_DEFAULT); 0: nothing is assigned at launch (a kernel must set the condition before the node reads it). */
