@@ -254,6 +254,21 @@ static CUresult null_set_params(CUgraphNode node, CUgraphNodeParams *params) {
     return CUDA_SUCCESS;
 }
 
+/* The kernel's typed setters (spec cuda.set / cuda.exec_set), which cgn calls. */
+static CUresult null_kernel_set(CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS_v2 *params) {
+    (void)node;
+    (void)params;
+    return CUDA_SUCCESS;
+}
+
+static CUresult null_kernel_exec_set(CUgraphExec exec, CUgraphNode node,
+                                     const CUDA_KERNEL_NODE_PARAMS_v2 *params) {
+    (void)exec;
+    (void)node;
+    (void)params;
+    return CUDA_SUCCESS;
+}
+
 static void bench_owners_unchanged(void) {
     cgn_node *node;
     cgn_graph *g = cgn_graph_of(1, &node);
@@ -333,6 +348,7 @@ static void bench_owners_unchanged(void) {
     static cgn_driver_table null_driver;
     null_driver = *drv;
     null_driver.cuGraphNodeSetParams = null_set_params;
+    null_driver.cuGraphKernelNodeSetParams = null_kernel_set;
     cgn_driver_install(&null_driver);
     double cpu_args, cpu_grid;
     MEASURE(cpu_args, CHECK(cgn_kernel_node_update(node, &u[i & 1])));
@@ -424,6 +440,7 @@ static void bench_exec_update(void) {
     static cgn_driver_table null_driver;
     null_driver = *drv;
     null_driver.cuGraphExecNodeSetParams = null_exec_set_params;
+    null_driver.cuGraphExecKernelNodeSetParams = null_kernel_exec_set;
     cgn_driver_install(&null_driver);
     double cpu_args, cpu_grid;
     MEASURE(cpu_args, CHECK(cgn_kernel_exec_update(x.exec, x.node, &scalar_update[i & 1])));
@@ -733,6 +750,9 @@ static void bench_other_types(int fake) {
     cgn_host_callback_update_set_fn(&hu[1], host_fn_b, NULL, NULL, NULL, 0);
     MEASURE(mine, CHECK(cgn_host_callback_node_update(host, &hu[i & 1])));
     result("other.host_fn.raw", raw, "cuGraphNodeSetParams, new function");
+    CUDA_HOST_NODE_PARAMS_v1 host_params[2] = {{host_fn_a, NULL}, {host_fn_b, NULL}};
+    MEASURE(raw, CU(drv->cuGraphHostNodeSetParams(raw_host, &host_params[i & 1])));
+    result("other.host_fn.raw_typed", raw, "cuGraphHostNodeSetParams, new function");
     result("other.host_fn.cgn", mine, "cgn_host_callback_node_update(fn)");
 
     /* event record: a new event. */
@@ -765,6 +785,8 @@ static void bench_other_types(int fake) {
     cgn_event_record_update_set_event(&eu[1], events[1], NULL);
     MEASURE(mine, CHECK(cgn_event_record_node_update(record, &eu[i & 1])));
     result("other.event_record.raw", raw, "cuGraphNodeSetParams, new event");
+    MEASURE(raw, CU(drv->cuGraphEventRecordNodeSetEvent(raw_record, events[i & 1])));
+    result("other.event_record.raw_typed", raw, "cuGraphEventRecordNodeSetEvent, new event");
     result("other.event_record.cgn", mine, "cgn_event_record_node_update(event)");
 
     CHECK(cgn_graph_destroy(g));
@@ -1057,6 +1079,8 @@ static void bench_arg_update(void) {
     null_driver = *drv;
     null_driver.cuGraphNodeSetParams = null_set_params;
     null_driver.cuGraphExecNodeSetParams = null_exec_set_params;
+    null_driver.cuGraphKernelNodeSetParams = null_kernel_set;
+    null_driver.cuGraphExecKernelNodeSetParams = null_kernel_exec_set;
     cgn_driver_install(&null_driver);
     double cpu_def, cpu_exec;
     MEASURE(cpu_def, {

@@ -80,6 +80,10 @@ def main():
                        ("event_record", "event record, new event")):
         row(f"raw cuGraphNodeSetParams: {label}", f"other.{key}.raw")
         row(f"cgn: {label} / raw", f"other.{key}.cgn", f"other.{key}.raw", 1.15)
+        if key != "memcpy_size":  # the typed setter, the fastest raw path for these
+            row(f"raw typed setter: {label}", f"other.{key}.raw_typed")
+            row(f"cgn: {label} / raw typed setter", f"other.{key}.cgn",
+                f"other.{key}.raw_typed", 1.15)
     print("| **executable-level update, owners unchanged (partial), interleaved** | | |")
     row("raw cuGraphExecNodeSetParams, new scalar arg", "exec_update.raw")
     row("cgn_kernel_exec_update(args only) / raw", "exec_update.cgn", "exec_update.raw", 1.10)
