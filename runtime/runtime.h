@@ -441,6 +441,22 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
 
 /* Definition update: resolves and checks the node (live, of `type`) and the driver gate
  * (cuGraphNodeSetParams, since `since`). Nothing to undo on failure. */
+/* A definition update of n starts: only the fields an update uses are set (the hot path),
+ * then pending releases are collected. */
+static inline void cgn__txn_start_update(cgn__txn *txn, cgn__node_rec *n) {
+    txn->node = n;
+    txn->adding = 0;
+    txn->exec = NULL;
+    txn->shadow = NULL;
+    txn->new_attachment = 0;
+    txn->storage_set = 0;
+    txn->embed_plan = NULL;
+    txn->bodies = NULL;
+    txn->ctx_pushed = 0;
+    txn->ctx_check = 0;
+    txn->attachment = n->attachment;
+    cgn__collect_pending();
+}
 cgn_status cgn__update_begin_checked(cgn__txn *txn, cgn_node *node, cgn_node_type type,
                                      int since, const char *where);
 /* The same, with the common case inline (a live node of the type, a driver past the gate); the
@@ -455,19 +471,7 @@ static inline cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_no
     if (n->type != type || n->unsupported != NULL || n->raw == NULL || drv->version < since ||
         drv->cuGraphNodeSetParams == NULL)
         return cgn__update_begin_checked(txn, node, type, since, where);
-    /* The hot path: only the fields an update uses are set. */
-    txn->node = n;
-    txn->adding = 0;
-    txn->exec = NULL;
-    txn->shadow = NULL;
-    txn->new_attachment = 0;
-    txn->storage_set = 0;
-    txn->embed_plan = NULL;
-    txn->bodies = NULL;
-    txn->ctx_pushed = 0;
-    txn->ctx_check = 0;
-    txn->attachment = n->attachment;
-    cgn__collect_pending();
+    cgn__txn_start_update(txn, n);
     return CGN_OK;
 }
 

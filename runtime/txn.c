@@ -192,19 +192,7 @@ cgn_status cgn__update_begin_checked(cgn__txn *txn, cgn_node *node, cgn_node_typ
     cgn_status st = cgn__check_node(node, type, where, &n);
     if (st != CGN_OK)
         return st;
-    /* The hot path: only the fields an update uses are set. */
-    txn->node = n;
-    txn->adding = 0;
-    txn->exec = NULL;
-    txn->shadow = NULL;
-    txn->new_attachment = 0;
-    txn->storage_set = 0;
-    txn->embed_plan = NULL;
-    txn->bodies = NULL;
-    txn->ctx_pushed = 0;
-    txn->ctx_check = 0;
-    txn->attachment = n->attachment;
-    cgn__collect_pending();
+    cgn__txn_start_update(txn, n);
     const cgn_driver_table *drv = cgn__driver;
     if (drv->version < since || drv->cuGraphNodeSetParams == NULL)
         return cgn__require_driver(since, drv->cuGraphNodeSetParams != NULL,
