@@ -16,6 +16,28 @@
  * the current context, NULL out-parameters; and a fault armed before any call
  * (cgn_fault_arm(nth, result)).
  *
+ * The node types added last (opcodes 240..253, op_x_*): memcpy_3d (device, host, array,
+ * graph-allocation and unmapped operands; extents and offsets that overflow; both or neither
+ * operand of a side), mem_alloc, mem_free (of an allocation of any graph, of none, of 0),
+ * batch_mem_op (every operation type, misaligned or zero addresses, bad flags and types),
+ * ext_sem_signal / ext_sem_wait (live, NULL and unknown semaphores), conditional (IF and WHILE
+ * with one body; SWITCH and IF/else refused (old drivers, bad shapes); bad assign flags; nested
+ * in bodies; in child embeddings),
+ * with NULL descs, NULL arrays, zero and too large counts. Nodes are added to conditional bodies
+ * (cgn_conditional_node_body) like to any graph, by the old ops too. Definition and executable
+ * updates of the updatable ones (partial sets, coupled owners missing, unknown bits, NULL
+ * updates, full replacements), the updates of other types on them (WRONG_NODE_TYPE),
+ * cgn_node_check_updatable (NOT_SUPPORTED for memory and conditional nodes), and what CUDA
+ * forbids around them: destroying any node of a graph holding a memory node, or a conditional
+ * node (NOT_SUPPORTED); embedding a graph holding either in a child-graph node
+ * (NOT_SUPPORTED); memory nodes outside root graphs and conditional nodes in child embeddings
+ * (NOT_SUPPORTED); a second executable of such a graph, and a launch while the executable's
+ * allocations of an earlier launch are not freed (the fake's CUDA_ERROR_INVALID_VALUE: the
+ * model keeps the graph allocations launches made and freed). Refreshes and child
+ * replacements apply the new types' executable-update rules (x_exec_rule); an executable
+ * update that the fake refuses for a reason only the driver sees (an array copy out of bounds,
+ * an unknown semaphore) must fail, with any status.
+ *
  * What is checked after each step:
  * - the status of every call: documented (CGN_OK .. CGN_ERROR_OUT_OF_MEMORY), equal to
  *   cgn_last_status() with a message when it failed, and, when no fault was injected, the
@@ -61,7 +83,7 @@
  *
  * Input: byte 0 picks the driver version (13.0, 12.4, 12.3, 12.2, 12.0; bit 3 is unused); then
  * one opcode byte per step, each followed by the bytes its arguments use (missing bytes read as
- * 0). */
+ * 0). Opcodes 240..253 are the new node types' ops; every other opcode b means b % 24. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -87,6 +109,9 @@
 #define ARGMAX 16    /* bytes per kernel argument value */
 #define PMAX 48      /* host payload bytes */
 #define MAXOPS 160
+#define XOPS 6       /* batch memory operations a node (the model's; hostile counts go beyond) */
+#define XSEMS 3      /* external semaphores a node (likewise) */
+#define HOSTBUF 8192 /* host (pageable) memory that memcpy_3d operands may use */
 #define ARENA_SIZE (1u << 16)
 #define ARENA_SAFE (ARENA_SIZE - 4096u)
 
@@ -184,6 +209,31 @@ typedef struct mdesc {
     int ev, evowner;
     /* child graph */
     cgn_graph *child;
+    /* memcpy_3d: operands (addresses, arrays), their owners, the extents, and the memory types
+     * cgn detected (0: none, an array operand) */
+    struct {
+        CUdeviceptr dst, src;
+        CUarray darr, sarr;
+        int downer, daowner, sowner, saowner;
+        unsigned dmt, smt;
+        size_t dx, dy, dz, dp, dh, sx, sy, sz, sp, sh, w, h, depth;
+    } c3;
+    /* batch_mem_op: the operations (as cgn normalises them) */
+    uint32_t nops;
+    CUstreamBatchMemOpParams ops[XOPS];
+    int opsowner;
+    /* ext_sem_signal / ext_sem_wait: semaphore i is fsem_of(sem[i]) with fence value semval[i] */
+    uint32_t nsems;
+    int sem[XSEMS];
+    uint64_t semval[XSEMS];
+    int semsowner;
+    /* mem_alloc (dptr: the driver's) and mem_free */
+    size_t bytesize;
+    int32_t device;
+    CUdeviceptr dptr;
+    /* conditional */
+    uint32_t ctype, csize, cdef, cassign;
+    CUgraphConditionalHandle chandle;
 } mdesc;
 
 typedef struct mnode {
@@ -307,6 +357,24 @@ static struct model {
 
 static mexec exec_pool[MAXE];
 
+/* The new node types' part of the harness (defined before the destruction ops). */
+static void x_fixtures(void);
+static int x_type(int type);
+static int x_exec_rule(int type, const mdesc *o, const mdesc *m);
+static int x_graph_mem(int g);
+static int x_graph_cond(int g);
+static int x_launch_blocked(int ei);
+static void x_launch_ran(int ei);
+static void x_exec_gone(int ei);
+static int x_instantiate_refused(int g);
+static void x_cmp_desc(const char *what, int idx, const mdesc *m, const void *got_);
+static void x_cmp_fake(const char *what, int idx, const mdesc *m, int ctx,
+                       const CUgraphNodeParams *p);
+static cgn_status x_node_get(int type, int at_exec, cgn_exec *exec, cgn_node *h, void *out);
+static int owner_eq(cgn_owner *got, int want);
+typedef struct href href;
+static int check_node_pred(href nh, int type);
+
 /* ---- fixtures: arena, kernels, events, host functions ---------------------------------------- */
 
 static unsigned char *arena;
@@ -428,6 +496,7 @@ static void fixtures_setup(void) {
     KH((CUfunction)(uintptr_t)0xdead00, NULL, -1, 0, 0); /* unknown to the driver */
     KH(NULL, (CUkernel)(uintptr_t)0xbeef00, -1, -1, 0);  /* unknown to the driver */
 #undef KH
+    x_fixtures();
     events[0] = cgn_fake_event_create();
     events[1] = cgn_fake_event_create();
     cgn_fault_install(cgn_fake_table());
@@ -468,6 +537,25 @@ static int owner_list(const mdesc *d, int *out) {
     case CGN_NODE_EVENT_RECORD:
         if (d->evowner >= 0)
             out[n++] = d->evowner;
+        break;
+    case CGN_NODE_MEMCPY_3D: /* the spec's owners order */
+        if (d->c3.downer >= 0)
+            out[n++] = d->c3.downer;
+        if (d->c3.daowner >= 0)
+            out[n++] = d->c3.daowner;
+        if (d->c3.sowner >= 0)
+            out[n++] = d->c3.sowner;
+        if (d->c3.saowner >= 0)
+            out[n++] = d->c3.saowner;
+        break;
+    case CGN_NODE_BATCH_MEM_OP:
+        if (d->opsowner >= 0)
+            out[n++] = d->opsowner;
+        break;
+    case CGN_NODE_EXT_SEM_SIGNAL:
+    case CGN_NODE_EXT_SEM_WAIT:
+        if (d->semsowner >= 0)
+            out[n++] = d->semsowner;
         break;
     default:
         break;
@@ -512,9 +600,9 @@ static int att_next(int cur, const mdesc *d) {
 
 /* ---- handles --------------------------------------------------------------------------------- */
 
-typedef struct href {
+struct href {
     int kind, idx;
-} href;
+};
 
 static void *bogus_handle(int kind) {
     return (void *)(uintptr_t)(((uint64_t)((1u << 4) | (unsigned)kind) << 32) | 0xFFFFFFF0u);
@@ -1189,6 +1277,9 @@ static int child_source_pred(href src, int dest_graph) {
     int st = lookup_status(src, src.kind == H_MODEL ? M.g[src.idx].state : 0);
     if (st != CGN_OK)
         return st;
+    /* CUDA cannot clone a graph holding memory or conditional nodes (cgn refuses up front) */
+    if (x_graph_mem(src.idx) || x_graph_cond(src.idx))
+        return CGN_ERROR_NOT_SUPPORTED;
     if (M.g[src.idx].root == M.g[dest_graph].root)
         return CGN_ERROR_SAME_HIERARCHY;
     return CGN_OK;
@@ -1810,7 +1901,8 @@ static void op_node_update(rd *r) {
     href nh = pick_node(r);
     uint8_t tb = u8(r);
     int type;
-    if (nh.kind == H_MODEL && tb < 224 && M.n[nh.idx].type != CGN_NODE_EMPTY)
+    if (nh.kind == H_MODEL && tb < 224 && M.n[nh.idx].type != CGN_NODE_EMPTY &&
+        !x_type(M.n[nh.idx].type))
         type = M.n[nh.idx].type;
     else
         type = upd_types[tb % 5];
@@ -1932,6 +2024,8 @@ static void op_instantiate(rd *r) {
     int pred = lookup_status(gh, gh.kind == H_MODEL ? M.g[gh.idx].state : 0);
     if (pred == CGN_OK && M.g[gh.idx].broken)
         pred = CGN_ERROR_DRIVER;
+    if (pred == CGN_OK && x_instantiate_refused(gh.idx))
+        pred = CGN_ERROR_DRIVER; /* one executable at a time (memory or conditional nodes) */
     trace("instantiate graph %d (kind %d) pred %s", gh.kind == H_MODEL ? gh.idx : -1, gh.kind,
           sname(pred));
     cgn_exec *out = NULL;
@@ -2022,6 +2116,9 @@ static int fake_rules_ok(const mexec *e, int parent, int g) {
             return 0;
         if (s->type == CGN_NODE_MEMSET && !memset_exec_ok(&s->d, &n->d))
             return 0;
+        if (x_exec_rule(s->type, &s->d, &n->d) != CGN_OK ||
+            (s->type == CGN_NODE_BATCH_MEM_OP && s->ctx != n->ctx))
+            return 0;
         if (n->embedded >= 0 && !fake_rules_ok(e, i, n->embedded))
             return 0;
     }
@@ -2037,6 +2134,8 @@ static int preflight_ok(const mexec *e, int g) {
         if (si >= 0 && e->sh[si].type == n->type && n->type == CGN_NODE_MEMSET &&
             !memset_exec_ok(&e->sh[si].d, &n->d))
             return 0;
+        if (si >= 0 && e->sh[si].type == n->type && x_exec_rule(n->type, &e->sh[si].d, &n->d))
+            return 0; /* the generated exec checks of the new types */
         if (n->embedded >= 0 && !preflight_ok(e, n->embedded))
             return 0;
     }
@@ -2120,7 +2219,9 @@ static void op_exec_update(rd *r) {
     int pred = exec_node_pred(eh, nh, &si);
     mexec *e = si >= 0 ? M.e[eh.idx] : NULL;
     mshadow *s = e ? &e->sh[si] : NULL;
-    int type = s && (tb & 0x40) == 0 && s->type != CGN_NODE_EMPTY ? s->type : upd_types[tb % 5];
+    int type = s && (tb & 0x40) == 0 && s->type != CGN_NODE_EMPTY && !x_type(s->type)
+                   ? s->type
+                   : upd_types[tb % 5];
     mupd u;
     gen_update(r, type, s && s->type == CGN_NODE_KERNEL ? s->d.kh : -1, &u);
     if (s != NULL && type == CGN_NODE_MEMSET && s->type == CGN_NODE_MEMSET) {
@@ -2277,7 +2378,8 @@ static void op_enable(rd *r) {
         int can[MAXN], nc = 0;
         for (int i = 0; i < e->nsh; i++)
             if (addressable(&e->sh[i]) &&
-                (e->sh[i].type == CGN_NODE_KERNEL || e->sh[i].type == CGN_NODE_MEMSET))
+                (e->sh[i].type == CGN_NODE_KERNEL || e->sh[i].type == CGN_NODE_MEMSET ||
+                 e->sh[i].type == CGN_NODE_MEMCPY_3D))
                 can[nc++] = e->sh[i].node;
         if (nc > 0) {
             nh.kind = H_MODEL;
@@ -2288,7 +2390,8 @@ static void op_enable(rd *r) {
     int si = -1;
     int pred = get && null_out ? CGN_ERROR_INVALID_ARGUMENT : exec_node_pred(eh, nh, &si);
     mshadow *s = si >= 0 ? &M.e[eh.idx]->sh[si] : NULL;
-    if (pred == CGN_OK && s->type != CGN_NODE_KERNEL && s->type != CGN_NODE_MEMSET)
+    if (pred == CGN_OK && s->type != CGN_NODE_KERNEL && s->type != CGN_NODE_MEMSET &&
+        s->type != CGN_NODE_MEMCPY_3D)
         pred = CGN_ERROR_NOT_SUPPORTED;
     if (pred == CGN_OK && M.e[eh.idx]->confused)
         pred = PRED_ANY;
@@ -2322,6 +2425,8 @@ static void op_launch(rd *r) {
             M.host_release = held[(b >> 1) % nh];
     }
     int pred = lookup_status(eh, eh.kind == H_MODEL ? M.e[eh.idx]->state : 0);
+    if (pred == CGN_OK && x_launch_blocked(eh.idx))
+        pred = CGN_ERROR_DRIVER; /* its allocations of an earlier launch are not freed */
     trace("launch exec %d (kind %d) pred %s", eh.kind == H_MODEL ? eh.idx : -1, eh.kind,
           sname(pred));
     int was_idle = eh.kind == H_MODEL && !exec_inflight(eh.idx);
@@ -2333,6 +2438,7 @@ static void op_launch(rd *r) {
     if (!check_status("cgn_exec_launch", st, pred))
         return;
     mexec *e = M.e[eh.idx];
+    x_launch_ran(eh.idx);
     e->launches++;
     int xl = 0;
     for (int i = 0; i < e->nsh; i++)
@@ -2427,6 +2533,7 @@ static void op_exec_destroy(rd *r) {
         return;
     mexec *e = M.e[eh.idx];
     e->state = ST_STALE;
+    x_exec_gone(eh.idx);
     /* Everything the executable held is needed while a launch that may read it is in flight
      * (CUDA's references until the last launch completes; cgn's own in the graveyard, or after
      * the wait), and released once they have completed. */
@@ -2475,6 +2582,1529 @@ static void op_exec_raw(rd *r) {
             M.pend[i].certain = 0;
 }
 
+/* ---- node types of the last session: memcpy_3d, mem_alloc, mem_free, batch_mem_op,
+ * ext_sem_signal, ext_sem_wait, conditional ---------------------------------------------------- */
+
+/* Fixtures of their own (made again for each input: cgn_fake_reset frees them): host memory
+ * for memcpy_3d operands, two fake CUDA arrays, two fake external semaphores. */
+static unsigned char hostbuf[HOSTBUF];
+static CUarray farrays[2];
+static const size_t farr_dims[2][3] = {{64, 4, 2}, {32, 1, 1}};
+static CUexternalSemaphore fsems[2];
+/* Every address a memory allocation node got this input (the fake accepts any as a free). */
+static CUdeviceptr allocs_seen[MAXN];
+static int nallocs_seen;
+/* Graph allocations a launch made and no launch freed yet (the fake's list): the executable
+ * that made each, -1 once it was destroyed. */
+static struct {
+    CUdeviceptr dptr;
+    int exec;
+} unfreed[4 * MAXN];
+static int nunfreed;
+
+#define BOGUS_ARRAY ((CUarray)(uintptr_t)0xa77a00)
+#define BOGUS_SEM ((CUexternalSemaphore)(uintptr_t)0x5e5e00)
+#define UNMAPPED ((CUdeviceptr)0x1000) /* neither memory the driver knows nor host memory */
+
+static void x_fixtures(void) {
+    for (int i = 0; i < 2; i++) {
+        farrays[i] = cgn_fake_array_create(farr_dims[i][0], farr_dims[i][1], farr_dims[i][2]);
+        fsems[i] = cgn_fake_ext_sem_create();
+        if (farrays[i] == NULL || fsems[i] == NULL)
+            abort();
+    }
+    nallocs_seen = 0;
+    nunfreed = 0;
+}
+
+static int x_type(int type) {
+    return type >= CGN_NODE_MEMCPY_3D && type < CGN_NODE_TYPE_COUNT_;
+}
+static int x_updatable(int type) {
+    return type == CGN_NODE_MEMCPY_3D || type == CGN_NODE_BATCH_MEM_OP ||
+           type == CGN_NODE_EXT_SEM_SIGNAL || type == CGN_NODE_EXT_SEM_WAIT;
+}
+static int x_mem(int type) {
+    return type == CGN_NODE_MEM_ALLOC || type == CGN_NODE_MEM_FREE;
+}
+
+static CUexternalSemaphore fsem_of(int i) {
+    return i == 0 ? NULL : i <= 2 ? fsems[i - 1] : BOGUS_SEM;
+}
+
+/* A memory allocation or free node among graph g's own nodes (cgn__graph_mem_node). */
+static int x_graph_mem(int g) {
+    for (int i = 0; i < M.g[g].nnodes; i++)
+        if (x_mem(M.n[M.g[g].nodes[i]].type))
+            return 1;
+    return 0;
+}
+/* A conditional node in g's tree (cgn__graph_conditional_node). */
+static int x_graph_cond(int g) {
+    for (int i = 0; i < M.g[g].nnodes; i++) {
+        const mnode *n = &M.n[M.g[g].nodes[i]];
+        if (n->type == CGN_NODE_CONDITIONAL)
+            return 1;
+        if (n->embedded >= 0 && x_graph_cond(n->embedded))
+            return 1;
+    }
+    return 0;
+}
+/* A graph made by cloning: embedded (at any depth) in a child-graph node (cgn__cloned_ancestor). */
+static int x_cloned(int g) {
+    for (; g >= 0 && M.g[g].owner_node >= 0; g = M.n[M.g[g].owner_node].graph)
+        if (M.n[M.g[g].owner_node].type == CGN_NODE_CHILD_GRAPH)
+            return 1;
+    return 0;
+}
+
+/* ---- memcpy_3d --------------------------------------------------------------------------- */
+
+static const size_t c3_ext[8] = {1, 2, 3, 4, 16, 0, SIZE_MAX, (size_t)1 << 62};
+static const size_t c3_off[8] = {0, 1, 2, 0, 3, 17, SIZE_MAX - 1, (size_t)1 << 61};
+static const size_t c3_pitch[8] = {64, 128, 16, 0, 1, 256, SIZE_MAX, (size_t)1 << 40};
+static const size_t c3_rows[8] = {4, 8, 2, 0, 1, 16, SIZE_MAX, (size_t)1 << 40};
+
+/* The memory type cgn detects for an address (cgn__detect_memory_type): DEVICE for the arena
+ * (marked device memory) and, at definition level, an allocation of a memory allocation node of
+ * the node's root graph; HOST for readable host memory; 0: refused (CGN_ERROR_INVALID_VALUE). */
+static unsigned x_memtype(CUdeviceptr a, int at_exec, int g) {
+    if (a >= (CUdeviceptr)(uintptr_t)arena && a < (CUdeviceptr)(uintptr_t)arena + ARENA_SIZE)
+        return CU_MEMORYTYPE_DEVICE;
+    if (a >= (CUdeviceptr)(uintptr_t)hostbuf && a < (CUdeviceptr)(uintptr_t)hostbuf + HOSTBUF)
+        return CU_MEMORYTYPE_HOST;
+    if (!at_exec && g >= 0) {
+        int root = M.g[g].root;
+        for (int i = 0; i < M.g[root].nnodes; i++) {
+            const mnode *n = &M.n[M.g[root].nodes[i]];
+            if (n->type == CGN_NODE_MEM_ALLOC && a >= n->d.dptr && a - n->d.dptr < n->d.bytesize)
+                return CU_MEMORYTYPE_DEVICE;
+        }
+    }
+    return 0;
+}
+
+static int x_in_graph_alloc(CUdeviceptr a) {
+    for (int i = 0; i < nallocs_seen; i++)
+        if (a >= allocs_seen[i] && a - allocs_seen[i] < ((size_t)1 << 20))
+            return 1;
+    return 0;
+}
+
+static CUdeviceptr gen_c3_addr(uint8_t b) {
+    switch (b & 7) {
+    case 0:
+    case 5:
+        return 0;
+    case 1:
+    case 2:
+    case 6:
+        return (CUdeviceptr)(uintptr_t)(arena + (size_t)(b >> 3) * 128);
+    case 3:
+        return (CUdeviceptr)(uintptr_t)(hostbuf + (size_t)(b >> 3) * 128);
+    case 4:
+        if (nallocs_seen > 0)
+            return allocs_seen[(b >> 3) % nallocs_seen] + ((b & 0x80) ? 64 : 0);
+        return (CUdeviceptr)(uintptr_t)(arena + 64);
+    default:
+        return UNMAPPED;
+    }
+}
+static CUarray gen_c3_array(uint8_t b) {
+    return (b & 3) == 0 ? NULL : (b & 3) == 3 ? ((b & 4) ? BOGUS_ARRAY : NULL) : farrays[(b & 3) - 1];
+}
+
+/* One side of a fresh memcpy_3d desc: an address or an array (sometimes both, or neither). */
+static void gen_c3_side(rd *r, CUdeviceptr *addr, CUarray *arr, int *owner, int *aowner) {
+    uint8_t b = u8(r);
+    if (b & 0x40) {
+        *addr = 0;
+        *arr = gen_c3_array(b);
+        if (*arr == NULL && (b & 0x80))
+            *arr = farrays[0];
+    } else {
+        *addr = gen_c3_addr(u8(r));
+        *arr = (b & 0x3c) == 0x3c ? farrays[1] : NULL; /* both: refused */
+    }
+    *owner = pick_owner(r);
+    *aowner = pick_owner(r);
+    if (*addr == 0)
+        *owner = -1; /* keep some owners with their operand */
+    if (*arr == NULL)
+        *aowner = (b & 0x20) ? *aowner : -1;
+}
+
+static void gen_c3_extents(rd *r, mdesc *d, int hostile) {
+    uint8_t a = u8(r), b = u8(r), c = u8(r);
+    if (!hostile) {
+        d->c3.w = 1 + (a & 15);
+        d->c3.h = 1 + ((a >> 4) & 3);
+        d->c3.depth = 1 + ((a >> 6) & 1);
+        d->c3.dx = b & 7;
+        d->c3.dy = (b >> 3) & 1;
+        d->c3.dz = (b >> 4) & 1;
+        d->c3.sx = c & 7;
+        d->c3.sy = (c >> 3) & 1;
+        d->c3.sz = (c >> 4) & 1;
+        d->c3.dp = d->c3.sp = 64;
+        d->c3.dh = d->c3.sh = 4;
+        if (b & 0x80)
+            d->c3.dp = 8; /* too small for wide rows */
+        if (c & 0x80)
+            d->c3.sh = 1; /* too few rows for slices */
+        return;
+    }
+    d->c3.w = c3_ext[a & 7];
+    d->c3.h = c3_ext[(a >> 3) & 7];
+    d->c3.depth = c3_ext[(a >> 6) | ((b & 1) << 2)];
+    d->c3.dx = c3_off[(b >> 1) & 7];
+    d->c3.dy = c3_off[(b >> 4) & 7];
+    d->c3.dz = c3_off[c & 7];
+    d->c3.sx = c3_off[(c >> 3) & 7];
+    d->c3.sy = (c & 0x40) ? c3_off[b & 7] : 0;
+    d->c3.sz = (c & 0x80) ? 1 : 0;
+    uint8_t e = u8(r);
+    d->c3.dp = c3_pitch[e & 7];
+    d->c3.sp = c3_pitch[(e >> 3) & 7];
+    d->c3.dh = c3_rows[(e >> 5) & 7];
+    d->c3.sh = c3_rows[(e + 3) & 7];
+}
+
+static void gen_c3(rd *r, mdesc *d) {
+    gen_c3_side(r, &d->c3.dst, &d->c3.darr, &d->c3.downer, &d->c3.daowner);
+    gen_c3_side(r, &d->c3.src, &d->c3.sarr, &d->c3.sowner, &d->c3.saowner);
+    gen_c3_extents(r, d, (u8(r) & 0xe0) == 0xe0);
+}
+
+/* spec/memcpy_3d.yaml's rules, in order. */
+static int c3_rules(const mdesc *m) {
+    size_t w = m->c3.w, h = m->c3.h, dd = m->c3.depth;
+    if (w == 0 || h == 0 || dd == 0)
+        return CGN_ERROR_INVALID_VALUE;
+    for (int side = 0; side < 2; side++) {
+        CUdeviceptr a = side ? m->c3.src : m->c3.dst;
+        CUarray arr = side ? m->c3.sarr : m->c3.darr;
+        size_t x = side ? m->c3.sx : m->c3.dx, y = side ? m->c3.sy : m->c3.dy;
+        size_t z = side ? m->c3.sz : m->c3.dz, p = side ? m->c3.sp : m->c3.dp;
+        size_t hh = side ? m->c3.sh : m->c3.dh;
+        if ((a == 0) == (arr == NULL))
+            return CGN_ERROR_INVALID_VALUE;
+        if (x > SIZE_MAX - w || y > SIZE_MAX - h || z > SIZE_MAX - dd)
+            return CGN_ERROR_OUT_OF_RANGE;
+        if (a != 0 && (h > 1 || dd > 1 || y > 0 || z > 0) && p < x + w)
+            return CGN_ERROR_INVALID_VALUE;
+        if (a != 0 && (dd > 1 || z > 0) && hh < y + h)
+            return CGN_ERROR_INVALID_VALUE;
+        if (a != 0 && z + dd > 1 && z + dd - 1 > (SIZE_MAX - (y + h - 1)) / hh)
+            return CGN_ERROR_OUT_OF_RANGE;
+        if (a != 0 && (z + dd - 1) * hh + y + h > 1 &&
+            (z + dd - 1) * hh + y + h - 1 > (SIZE_MAX - (x + w)) / p)
+            return CGN_ERROR_OUT_OF_RANGE;
+    }
+    return CGN_OK;
+}
+
+/* Whether the fake's copy (at launch, on the host) stays inside the arena or hostbuf; copies
+ * touching a graph allocation are skipped by the fake. Only asked of descs that pass c3_rules. */
+static int c3_safe(const mdesc *m) {
+    for (int side = 0; side < 2; side++) {
+        CUdeviceptr a = side ? m->c3.src : m->c3.dst;
+        if (a != 0 && x_in_graph_alloc(a))
+            return 1;
+    }
+    for (int side = 0; side < 2; side++) {
+        CUdeviceptr a = side ? m->c3.src : m->c3.dst;
+        if (a == 0 || a == UNMAPPED)
+            continue;
+        size_t x = side ? m->c3.sx : m->c3.dx, y = side ? m->c3.sy : m->c3.dy;
+        size_t z = side ? m->c3.sz : m->c3.dz, p = side ? m->c3.sp : m->c3.dp;
+        size_t hh = side ? m->c3.sh : m->c3.dh;
+        size_t rows, end;
+        if (__builtin_mul_overflow(z + m->c3.depth - 1, hh, &rows) ||
+            __builtin_add_overflow(rows, y + m->c3.h - 1, &rows) ||
+            __builtin_mul_overflow(rows, p, &end) || __builtin_add_overflow(end, x + m->c3.w, &end))
+            return 0;
+        uintptr_t base = (uintptr_t)a;
+        int in_arena = base >= (uintptr_t)arena && base < (uintptr_t)arena + ARENA_SIZE;
+        size_t room = in_arena ? (uintptr_t)arena + ARENA_SAFE - base
+                               : (uintptr_t)hostbuf + HOSTBUF - base;
+        if (in_arena && base - (uintptr_t)arena >= ARENA_SAFE)
+            return 0;
+        if (end > room)
+            return 0;
+    }
+    return 1;
+}
+
+static void c3_clamp(mdesc *m) {
+    m->c3.w = m->c3.h = m->c3.depth = 1;
+    m->c3.dx = m->c3.dy = m->c3.dz = m->c3.sx = m->c3.sy = m->c3.sz = 0;
+}
+
+static int c3_array_ok(CUarray arr, int which, size_t x, size_t y, size_t z, const mdesc *m) {
+    if (arr == NULL)
+        return 1;
+    int i = arr == farrays[0] ? 0 : arr == farrays[1] ? 1 : -1;
+    if (i < 0)
+        return 0;
+    const size_t *dim = farr_dims[i];
+    (void)which;
+    return x <= dim[0] && m->c3.w <= dim[0] - x && y <= dim[1] && m->c3.h <= dim[1] - y &&
+           z <= dim[2] && m->c3.depth <= dim[2] - z;
+}
+
+/* What the fake's build_memcpy refuses of a copy that passed cgn's checks. */
+static int c3_fake_ok(const mdesc *m) {
+    return c3_array_ok(m->c3.darr, 0, m->c3.dx, m->c3.dy, m->c3.dz, m) &&
+           c3_array_ok(m->c3.sarr, 1, m->c3.sx, m->c3.sy, m->c3.sz, m);
+}
+
+/* ---- batch memory operations ------------------------------------------------------------- */
+
+static const CUstreamBatchMemOpType op_types[8] = {
+    CU_STREAM_MEM_OP_WRITE_VALUE_32, CU_STREAM_MEM_OP_WRITE_VALUE_64,
+    CU_STREAM_MEM_OP_WAIT_VALUE_32,  CU_STREAM_MEM_OP_WAIT_VALUE_64,
+    CU_STREAM_MEM_OP_WRITE_VALUE_32, CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES,
+    CU_STREAM_MEM_OP_BARRIER,        (CUstreamBatchMemOpType)99};
+
+/* One operation, normalised as cgn stores it (unused bytes zero). *bad: cgn refuses it. */
+static void gen_op(rd *r, CUstreamBatchMemOpParams *op, int hostile, int *bad) {
+    memset(op, 0, sizeof *op);
+    uint8_t t = u8(r), a = u8(r);
+    CUstreamBatchMemOpType type = op_types[hostile ? (t & 7) : (t % 7)];
+    op->operation = type;
+    int bits = type == CU_STREAM_MEM_OP_WRITE_VALUE_32 || type == CU_STREAM_MEM_OP_WAIT_VALUE_32
+                   ? 32
+               : type == CU_STREAM_MEM_OP_WRITE_VALUE_64 || type == CU_STREAM_MEM_OP_WAIT_VALUE_64
+                   ? 64
+                   : 0;
+    int wait = type == CU_STREAM_MEM_OP_WAIT_VALUE_32 || type == CU_STREAM_MEM_OP_WAIT_VALUE_64;
+    if (type == (CUstreamBatchMemOpType)99) {
+        *bad = 1;
+        return;
+    }
+    if (bits) {
+        CUdeviceptr addr = (CUdeviceptr)(uintptr_t)(arena + 4096 + (size_t)(a & 0x3f) * 8);
+        if (hostile && (a & 0xc0) == 0xc0)
+            addr = 0;
+        else if (hostile && (a & 0xc0) == 0x80)
+            addr += 2; /* misaligned */
+        op->writeValue.address = addr;
+        if (bits == 32)
+            op->writeValue.value = (cuuint32_t)(t * 0x01010101u);
+        else
+            op->writeValue.value64 = (cuuint64_t)t * 0x0101010101010101ull;
+        unsigned flags = wait ? (unsigned)((t >> 3) & 3) | ((t & 0x20) ? CU_STREAM_WAIT_VALUE_FLUSH : 0)
+                              : 0;
+        if (hostile && (a & 0xc0) == 0x40)
+            flags = wait ? 7u : 1u;
+        op->writeValue.flags = flags;
+        if (addr == 0 || addr % (CUdeviceptr)(bits / 8) != 0 ||
+            (wait && (flags & ~(unsigned)CU_STREAM_WAIT_VALUE_FLUSH) > CU_STREAM_WAIT_VALUE_NOR) ||
+            (!wait && flags != 0))
+            *bad = 1;
+    } else if (type == CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES) {
+        op->flushRemoteWrites.flags = hostile && (a & 0xc0) == 0x40 ? 1u : 0u;
+        *bad |= op->flushRemoteWrites.flags != 0;
+    } else {
+        unsigned f = (a & 1) ? CU_STREAM_MEMORY_BARRIER_TYPE_GPU : CU_STREAM_MEMORY_BARRIER_TYPE_SYS;
+        if (hostile && (a & 0xc0) == 0x40)
+            f = 5;
+        op->memoryBarrier.flags = f;
+        *bad |= f != CU_STREAM_MEMORY_BARRIER_TYPE_SYS && f != CU_STREAM_MEMORY_BARRIER_TYPE_GPU;
+    }
+}
+
+/* An array field (ops, or sems with sems_params): how the call passes it. */
+typedef struct xarr {
+    int null_a, null_b; /* NULL array(s) */
+    uint32_t count;     /* what the call says (may exceed what the model holds) */
+    int bad;            /* an element cgn refuses (INVALID_VALUE) */
+    int null_handle;    /* sems: a NULL semaphore (INVALID_VALUE) */
+} xarr;
+
+/* The status cgn__check_arrays (and the element checks) give. */
+static int xarr_pred(const xarr *x, uint32_t max) {
+    if (x->null_a || x->null_b)
+        return CGN_ERROR_INVALID_ARGUMENT;
+    if (x->count == 0)
+        return CGN_ERROR_INVALID_VALUE;
+    if (x->count > max)
+        return CGN_ERROR_OUT_OF_RANGE;
+    if (x->bad || x->null_handle)
+        return CGN_ERROR_INVALID_VALUE;
+    return CGN_OK;
+}
+
+static void gen_count(rd *r, xarr *x, uint32_t *n, int model_max, int *hostile) {
+    uint8_t c = u8(r);
+    memset(x, 0, sizeof *x);
+    *hostile = (c & 0xc0) == 0xc0;
+    *n = 1 + (uint32_t)(c % (uint32_t)model_max);
+    x->count = *n;
+    if (*hostile) {
+        switch ((c >> 3) & 7) {
+        case 0:
+            x->count = 0;
+            *n = 0;
+            break;
+        case 1:
+            x->null_a = 1;
+            break;
+        case 2:
+            x->null_b = 1;
+            break;
+        case 3:
+            x->count = model_max == XOPS ? CGN_MAX_MEM_OPS + 1 : CGN_MAX_EXT_SEMS + 1;
+            break;
+        case 4:
+            x->count = UINT32_MAX;
+            break;
+        default:
+            break; /* a hostile element below */
+        }
+    }
+}
+
+static void gen_batch(rd *r, mdesc *d, xarr *x) {
+    int hostile;
+    gen_count(r, x, &d->nops, XOPS, &hostile);
+    x->null_b = 0;
+    for (uint32_t i = 0; i < d->nops; i++) {
+        int bad = 0;
+        gen_op(r, &d->ops[i], hostile, &bad);
+        x->bad |= bad;
+    }
+    d->opsowner = pick_owner(r);
+}
+
+static void gen_sems(rd *r, mdesc *d, xarr *x) {
+    int hostile;
+    gen_count(r, x, &d->nsems, XSEMS, &hostile);
+    for (uint32_t i = 0; i < d->nsems; i++) {
+        uint8_t b = u8(r);
+        d->sem[i] = 1 + (b & 1);
+        if (hostile && (b & 0x0e) == 0x0e)
+            d->sem[i] = 0; /* NULL handle */
+        else if (hostile && (b & 0x0e) == 0x0c)
+            d->sem[i] = 3; /* a handle the driver does not know */
+        d->semval[i] = (uint64_t)b * 977u + i;
+        x->null_handle |= d->sem[i] == 0;
+    }
+    d->semsowner = pick_owner(r);
+}
+
+/* Heap arrays built from the model for one call (freed right after it, so a pointer cgn kept
+ * shows under ASan). */
+typedef struct xbuf {
+    CUstreamBatchMemOpParams *ops;
+    CUexternalSemaphore *sems;
+    void *params;
+} xbuf;
+
+static void xbuf_free(xbuf *b) {
+    free(b->ops);
+    free(b->sems);
+    free(b->params);
+    memset(b, 0, sizeof *b);
+}
+
+static const CUstreamBatchMemOpParams *build_ops(const mdesc *d, const xarr *x, xbuf *b) {
+    if (x->null_a)
+        return NULL;
+    b->ops = calloc(XOPS, sizeof *b->ops);
+    memcpy(b->ops, d->ops, sizeof d->ops);
+    return b->ops;
+}
+
+static void build_sems(const mdesc *d, const xarr *x, int wait, xbuf *b) {
+    if (!x->null_a) {
+        b->sems = calloc(XSEMS, sizeof *b->sems);
+        for (uint32_t i = 0; i < d->nsems && i < XSEMS; i++)
+            b->sems[i] = fsem_of(d->sem[i]);
+    }
+    if (!x->null_b) {
+        if (wait) {
+            CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *p = calloc(XSEMS, sizeof *p);
+            for (uint32_t i = 0; i < d->nsems && i < XSEMS; i++)
+                p[i].params.fence.value = d->semval[i];
+            b->params = p;
+        } else {
+            CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *p = calloc(XSEMS, sizeof *p);
+            for (uint32_t i = 0; i < d->nsems && i < XSEMS; i++)
+                p[i].params.fence.value = d->semval[i];
+            b->params = p;
+        }
+    }
+}
+
+static cgn_memcpy_3d_desc c3_desc(const mdesc *d) {
+    cgn_memcpy_3d_desc c = CGN_MEMCPY_3D_DESC_INIT;
+    c.dst = d->c3.dst;
+    c.dst_memory_type = (CUmemorytype)7; /* ignored on input */
+    c.dst_owner = owner_ptr(d->c3.downer);
+    c.dst_array = d->c3.darr;
+    c.dst_array_owner = owner_ptr(d->c3.daowner);
+    c.dst_x_in_bytes = d->c3.dx;
+    c.dst_y = d->c3.dy;
+    c.dst_z = d->c3.dz;
+    c.dst_pitch = d->c3.dp;
+    c.dst_height = d->c3.dh;
+    c.src = d->c3.src;
+    c.src_memory_type = (CUmemorytype)7;
+    c.src_owner = owner_ptr(d->c3.sowner);
+    c.src_array = d->c3.sarr;
+    c.src_array_owner = owner_ptr(d->c3.saowner);
+    c.src_x_in_bytes = d->c3.sx;
+    c.src_y = d->c3.sy;
+    c.src_z = d->c3.sz;
+    c.src_pitch = d->c3.sp;
+    c.src_height = d->c3.sh;
+    c.width_in_bytes = d->c3.w;
+    c.height = d->c3.h;
+    c.depth = d->c3.depth;
+    return c;
+}
+
+/* ---- adds -------------------------------------------------------------------------------- */
+
+static const int x_add_types[8] = {CGN_NODE_MEMCPY_3D,     CGN_NODE_MEM_ALLOC,
+                                   CGN_NODE_MEM_FREE,      CGN_NODE_BATCH_MEM_OP,
+                                   CGN_NODE_EXT_SEM_SIGNAL, CGN_NODE_EXT_SEM_WAIT,
+                                   CGN_NODE_CONDITIONAL,   CGN_NODE_CONDITIONAL};
+
+static void x_desc_init(mdesc *d, int type) {
+    memset(d, 0, sizeof *d);
+    d->type = type;
+    d->dst_owner = d->kowner = d->udowner = d->evowner = -1;
+    for (int i = 0; i < MAXA; i++)
+        d->a.owner[i] = -1;
+    d->c3.downer = d->c3.daowner = d->c3.sowner = d->c3.saowner = -1;
+    d->opsowner = d->semsowner = -1;
+}
+
+static void op_x_add(rd *r) {
+    uint8_t gb = u8(r);
+    href gh;
+    /* mostly a live graph, often a conditional body */
+    if ((gb & 0xc0) == 0xc0) {
+        int bodies[MAXG], nb = 0;
+        for (int i = 0; i < M.ng; i++)
+            if (M.g[i].state == ST_LIVE && M.g[i].owner_node >= 0 &&
+                M.n[M.g[i].owner_node].type == CGN_NODE_CONDITIONAL)
+                bodies[nb++] = i;
+        if (nb > 0) {
+            gh = (href){H_MODEL, bodies[gb % nb]};
+        } else {
+            r->at--;
+            gh = pick_graph(r);
+        }
+    } else {
+        r->at--;
+        gh = pick_graph(r);
+    }
+    int type = x_add_types[u8(r) & 7];
+    mdesc d;
+    x_desc_init(&d, type);
+    xarr x;
+    memset(&x, 0, sizeof x);
+    int null_desc = 0;
+    uint8_t f = u8(r);
+    if (f == 0xff)
+        null_desc = 1;
+    switch (type) {
+    case CGN_NODE_MEMCPY_3D:
+        gen_c3(r, &d);
+        if (c3_rules(&d) == CGN_OK && !c3_safe(&d))
+            c3_clamp(&d);
+        break;
+    case CGN_NODE_MEM_ALLOC: {
+        static const size_t sizes[8] = {64, 1, 4096, 0, 1 << 20, 64, 256, 0};
+        d.bytesize = sizes[f & 7];
+        d.device = (f & 0x38) == 0x38 ? -1 : (f & 0x38) == 0x30 ? INT32_MIN : 0;
+        break;
+    }
+    case CGN_NODE_MEM_FREE: {
+        uint8_t b = f & 7;
+        if (b < 4 && nallocs_seen > 0)
+            d.dptr = allocs_seen[(f >> 3) % nallocs_seen];
+        else if (b == 4)
+            d.dptr = 0;
+        else if (b == 5)
+            d.dptr = (CUdeviceptr)(uintptr_t)arena; /* not a graph allocation */
+        else if (b == 6 && nallocs_seen > 0)
+            d.dptr = allocs_seen[0] + 8; /* inside one, not its start */
+        else
+            d.dptr = nallocs_seen > 0 ? allocs_seen[nallocs_seen - 1] : 0;
+        break;
+    }
+    case CGN_NODE_BATCH_MEM_OP:
+        gen_batch(r, &d, &x);
+        break;
+    case CGN_NODE_EXT_SEM_SIGNAL:
+    case CGN_NODE_EXT_SEM_WAIT:
+        gen_sems(r, &d, &x);
+        break;
+    case CGN_NODE_CONDITIONAL: {
+        uint8_t b = u8(r);
+        static const uint32_t ctypes[8] = {0, 1, 0, 1, 0, 2, 3, 0xffffffffu};
+        static const uint32_t csizes[8] = {1, 1, 1, 1, 1, 1, 0, 2};
+        d.ctype = ctypes[f & 7];
+        d.csize = csizes[(f >> 3) & 7];
+        d.cassign = (b & 3) == 3 ? 2 + (b >> 6) : (b & 1);
+        /* a WHILE whose condition stays non-zero would loop 4096 times at every launch */
+        d.cdef = d.ctype == 1 ? 0 : (b >> 2) & 1;
+        break;
+    }
+    default:
+        break;
+    }
+    /* dependencies: 0..2 of the graph's nodes, sometimes another graph's or a stale one */
+    uint8_t db = u8(r);
+    int nd = db & 3;
+    if (nd == 3)
+        nd = 1;
+    href deps[MAXD];
+    cgn_node *dh[MAXD];
+    for (int i = 0; i < nd; i++) {
+        uint8_t b = u8(r);
+        deps[i] = pick_special(b);
+        if (deps[i].kind == H_MODEL) {
+            if (M.nn == 0)
+                deps[i].kind = H_NULL;
+            else if ((b & 0xc0) == 0xc0 || gh.kind != H_MODEL || M.g[gh.idx].nnodes == 0)
+                deps[i].idx = b % M.nn;
+            else
+                deps[i].idx = M.g[gh.idx].nodes[b % M.g[gh.idx].nnodes];
+        }
+        dh[i] = node_h(deps[i]);
+    }
+    if (M.nn >= MAXN || (type == CGN_NODE_CONDITIONAL && M.ng >= MAXG))
+        return;
+
+    /* the model's status, in cgn's order */
+    int pred = CGN_OK;
+    int needs_ctx = type == CGN_NODE_MEMCPY_3D || type == CGN_NODE_BATCH_MEM_OP ||
+                    type == CGN_NODE_CONDITIONAL;
+    if (null_desc) {
+        pred = CGN_ERROR_INVALID_ARGUMENT;
+    } else {
+        switch (type) {
+        case CGN_NODE_MEMCPY_3D:
+            pred = c3_rules(&d);
+            break;
+        case CGN_NODE_MEM_ALLOC:
+            pred = d.bytesize == 0 || d.device < 0 ? CGN_ERROR_INVALID_VALUE : CGN_OK;
+            break;
+        case CGN_NODE_MEM_FREE:
+            pred = d.dptr == 0 ? CGN_ERROR_INVALID_VALUE : CGN_OK;
+            break;
+        case CGN_NODE_BATCH_MEM_OP:
+            pred = xarr_pred(&x, CGN_MAX_MEM_OPS);
+            break;
+        case CGN_NODE_EXT_SEM_SIGNAL:
+        case CGN_NODE_EXT_SEM_WAIT:
+            pred = xarr_pred(&x, CGN_MAX_EXT_SEMS);
+            break;
+        case CGN_NODE_CONDITIONAL:
+            /* spec/conditional.yaml's rules, in order */
+            pred = d.ctype > 2                                  ? CGN_ERROR_INVALID_VALUE
+                   : d.csize == 0                               ? CGN_ERROR_INVALID_VALUE
+                   : d.ctype == 1 && d.csize != 1               ? CGN_ERROR_INVALID_VALUE
+                   : d.ctype == 0 && d.csize > 2                ? CGN_ERROR_INVALID_VALUE
+                   : d.csize > CGN_MAX_COND_BODIES              ? CGN_ERROR_OUT_OF_RANGE
+                   : d.ctype == 2 && M.version < 12080          ? CGN_ERROR_DRIVER_TOO_OLD
+                   : d.ctype == 0 && d.csize == 2 && M.version < 12080 ? CGN_ERROR_DRIVER_TOO_OLD
+                   : d.cassign > 1                              ? CGN_ERROR_INVALID_VALUE
+                                                                : CGN_OK;
+            /* The model knows one IF or WHILE body: a SWITCH or an IF with an else body that
+             * cgn would accept is not made here (tests/unit/test_conditional.c covers them). */
+            if (pred == CGN_OK && (d.ctype == 2 || d.csize != 1))
+                return;
+            break;
+        default:
+            break;
+        }
+    }
+    if (pred == CGN_OK)
+        pred = lookup_status(gh, gh.kind == H_MODEL ? M.g[gh.idx].state : 0);
+    if (pred == CGN_OK && x_mem(type) && M.g[gh.idx].root != gh.idx)
+        pred = CGN_ERROR_NOT_SUPPORTED; /* memory nodes in a child or body graph */
+    if (pred == CGN_OK && needs_ctx && M.ctx < 0)
+        pred = CGN_ERROR_NO_CONTEXT;
+    for (int i = 0; pred == CGN_OK && i < nd; i++) {
+        if (deps[i].kind != H_MODEL) {
+            pred = CGN_ERROR_INVALID_ARGUMENT;
+            break;
+        }
+        const mnode *dn = &M.n[deps[i].idx];
+        if (dn->state == ST_STALE)
+            pred = CGN_ERROR_DESTROYED;
+        else if (dn->state == ST_ZOMBIE || dn->graph != gh.idx)
+            pred = CGN_ERROR_INVALID_ARGUMENT;
+    }
+    /* staging */
+    if (pred == CGN_OK && type == CGN_NODE_MEMCPY_3D) {
+        if ((d.c3.dst != 0 && x_memtype(d.c3.dst, 0, gh.idx) == 0) ||
+            (d.c3.src != 0 && x_memtype(d.c3.src, 0, gh.idx) == 0))
+            pred = CGN_ERROR_INVALID_VALUE;
+    }
+    if (pred == CGN_OK && type == CGN_NODE_CONDITIONAL) {
+        if (x_cloned(gh.idx))
+            pred = CGN_ERROR_NOT_SUPPORTED;
+        else if (M.version < 12030)
+            pred = CGN_ERROR_DRIVER_TOO_OLD;
+    }
+    if (pred == CGN_OK) { /* what only the driver refuses */
+        int dup = 0;
+        for (int i = 0; i < nd; i++)
+            for (int j = 0; j < i; j++)
+                if (deps[i].idx == deps[j].idx)
+                    dup = 1;
+        if (dup || M.g[gh.idx].broken)
+            pred = CGN_ERROR_DRIVER;
+        for (int i = 0; i < nd; i++)
+            if (M.n[deps[i].idx].broken)
+                pred = CGN_ERROR_DRIVER;
+        if (type == CGN_NODE_MEMCPY_3D && !c3_fake_ok(&d))
+            pred = CGN_ERROR_DRIVER;
+        if ((type == CGN_NODE_EXT_SEM_SIGNAL || type == CGN_NODE_EXT_SEM_WAIT))
+            for (uint32_t i = 0; i < d.nsems; i++)
+                if (d.sem[i] == 3)
+                    pred = CGN_ERROR_DRIVER;
+        if (type == CGN_NODE_MEM_FREE) {
+            int known = 0;
+            for (int i = 0; i < nallocs_seen; i++)
+                known |= allocs_seen[i] == d.dptr;
+            if (!known)
+                pred = CGN_ERROR_DRIVER;
+        }
+    }
+    trace("x_add %s to graph %d (kind %d) deps %d%s -> node %d, pred %s",
+          cgn__node_type_name(type), gh.kind == H_MODEL ? gh.idx : -1, gh.kind, nd,
+          null_desc ? " (NULL desc)" : "", M.nn, sname(pred));
+    if (gh.kind == H_MODEL && M.g[gh.idx].broken)
+        M.armed = 0;
+    xbuf xb = {0};
+    cgn_node *out = NULL;
+    cgn_status st = CGN_OK;
+    cgn_graph *g = graph_h(gh);
+    cgn_node *const *dp = nd ? dh : NULL;
+    fault_begin(0);
+    switch (type) {
+    case CGN_NODE_MEMCPY_3D: {
+        cgn_memcpy_3d_desc c = c3_desc(&d);
+        st = cgn_graph_add_memcpy_3d(g, dp, (size_t)nd, null_desc ? NULL : &c, &out);
+        break;
+    }
+    case CGN_NODE_MEM_ALLOC: {
+        cgn_mem_alloc_desc c = {d.bytesize, d.device, (CUdeviceptr)0x77};
+        st = cgn_graph_add_mem_alloc(g, dp, (size_t)nd, null_desc ? NULL : &c, &out);
+        break;
+    }
+    case CGN_NODE_MEM_FREE: {
+        cgn_mem_free_desc c = {d.dptr};
+        st = cgn_graph_add_mem_free(g, dp, (size_t)nd, null_desc ? NULL : &c, &out);
+        break;
+    }
+    case CGN_NODE_BATCH_MEM_OP: {
+        cgn_batch_mem_op_desc c = {build_ops(&d, &x, &xb), x.count, owner_ptr(d.opsowner)};
+        st = cgn_graph_add_batch_mem_op(g, dp, (size_t)nd, null_desc ? NULL : &c, &out);
+        break;
+    }
+    case CGN_NODE_EXT_SEM_SIGNAL: {
+        build_sems(&d, &x, 0, &xb);
+        cgn_ext_sem_signal_desc c = {xb.sems, xb.params, x.count, owner_ptr(d.semsowner)};
+        st = cgn_graph_add_ext_sem_signal(g, dp, (size_t)nd, null_desc ? NULL : &c, &out);
+        break;
+    }
+    case CGN_NODE_EXT_SEM_WAIT: {
+        build_sems(&d, &x, 1, &xb);
+        cgn_ext_sem_wait_desc c = {xb.sems, xb.params, x.count, owner_ptr(d.semsowner)};
+        st = cgn_graph_add_ext_sem_wait(g, dp, (size_t)nd, null_desc ? NULL : &c, &out);
+        break;
+    }
+    case CGN_NODE_CONDITIONAL: {
+        cgn_conditional_desc c = {d.ctype, d.csize, (CUgraphConditionalHandle)0x99, d.cdef,
+                                  d.cassign};
+        st = cgn_graph_add_conditional(g, dp, (size_t)nd, null_desc ? NULL : &c, &out);
+        break;
+    }
+    default:
+        break;
+    }
+    fault_end();
+    xbuf_free(&xb);
+    if (!check_status("x_add", st, pred))
+        return;
+    int k = M.nn++;
+    mnode *n = &M.n[k];
+    memset(n, 0, sizeof *n);
+    n->h = out;
+    n->graph = gh.idx;
+    n->state = ST_LIVE;
+    n->ctx = M.ctx;
+    n->type = type;
+    n->embedded = -1;
+    n->source = -1;
+    if (type == CGN_NODE_MEMCPY_3D) {
+        d.c3.dmt = d.c3.dst ? x_memtype(d.c3.dst, 0, gh.idx) : 0;
+        d.c3.smt = d.c3.src ? x_memtype(d.c3.src, 0, gh.idx) : 0;
+    }
+    if (type == CGN_NODE_MEM_ALLOC) { /* the address the driver chose */
+        cgn_mem_alloc_desc got;
+        if (cgn_mem_alloc_node_get(out, &got) != CGN_OK || got.dptr == 0)
+            FAIL("mem_alloc node %d: no address after the add", k);
+        for (int i = 0; i < nallocs_seen; i++)
+            if (allocs_seen[i] == got.dptr)
+                FAIL("mem_alloc node %d got the address of an earlier allocation", k);
+        d.dptr = got.dptr;
+        allocs_seen[nallocs_seen++] = got.dptr;
+    }
+    if (type == CGN_NODE_CONDITIONAL) {
+        cgn_conditional_desc got;
+        if (cgn_conditional_node_get(out, &got) != CGN_OK || got.handle == 0 ||
+            got.handle == (CUgraphConditionalHandle)0x99)
+            FAIL("conditional node %d: no handle of cgn's after the add", k);
+        d.chandle = got.handle;
+    }
+    n->d = d;
+    n->att = att_next(0, &d);
+    n->ndeps = nd;
+    for (int i = 0; i < nd; i++)
+        n->deps[i] = deps[i].idx;
+    if (cgn_node_raw(out, &n->raw) != CGN_OK)
+        FAIL("cgn_node_raw of a new node failed");
+    M.g[gh.idx].nodes[M.g[gh.idx].nnodes++] = k;
+    if (type == CGN_NODE_CONDITIONAL) { /* the body: a graph of the node's hierarchy */
+        cgn_graph *body = NULL;
+        if (cgn_conditional_node_body(out, 0, &body) != CGN_OK || body == NULL)
+            FAIL("conditional node %d: cgn_conditional_node_body(0) failed", k);
+        int bg = new_graph_slot();
+        M.g[bg].h = body;
+        M.g[bg].state = ST_LIVE;
+        M.g[bg].root = M.g[gh.idx].root;
+        M.g[bg].owner_node = k;
+        if (cgn_graph_raw(body, &M.g[bg].raw) != CGN_OK || M.g[bg].raw == NULL)
+            FAIL("conditional node %d: its body has no raw graph", k);
+        n->embedded = bg;
+    }
+}
+
+/* cgn_conditional_node_body with any node and index; cgn_node_check_updatable on any node. */
+static void op_x_query(rd *r) {
+    href nh = pick_node(r);
+    uint8_t b = u8(r);
+    const mnode *n = nh.kind == H_MODEL ? &M.n[nh.idx] : NULL;
+    if (b & 1) {
+        int pred = check_node_pred(nh, CGN_NODE_TYPE_COUNT_);
+        if (pred == CGN_OK) {
+            if (x_updatable(n->type) || n->type == CGN_NODE_MEMSET || n->type == CGN_NODE_KERNEL ||
+                n->type == CGN_NODE_HOST || n->type == CGN_NODE_EVENT_RECORD ||
+                n->type == CGN_NODE_CHILD_GRAPH)
+                pred = CGN_OK;
+            else if (x_mem(n->type) || n->type == CGN_NODE_CONDITIONAL)
+                pred = CGN_ERROR_NOT_SUPPORTED;
+            else
+                pred = PRED_ANY;
+        }
+        trace("check_updatable node %d (kind %d) pred %s", n ? nh.idx : -1, nh.kind, sname(pred));
+        fault_begin(0);
+        cgn_status st = cgn_node_check_updatable(node_h(nh));
+        fault_end();
+        check_status("cgn_node_check_updatable", st, pred);
+        return;
+    }
+    uint32_t index = (b & 0x06) == 0x06 ? 1 + (b >> 5) : 0;
+    int null_out = (b & 0x18) == 0x18;
+    int pred = check_node_pred(nh, CGN_NODE_CONDITIONAL);
+    if (pred == CGN_OK && null_out)
+        pred = CGN_ERROR_INVALID_ARGUMENT;
+    if (pred == CGN_OK && index != 0)
+        pred = CGN_ERROR_INVALID_VALUE;
+    trace("conditional_node_body node %d (kind %d) index %u%s pred %s", n ? nh.idx : -1, nh.kind,
+          index, null_out ? " (NULL out)" : "", sname(pred));
+    cgn_graph *body = NULL;
+    fault_begin(0);
+    cgn_status st = cgn_conditional_node_body(node_h(nh), index, null_out ? NULL : &body);
+    fault_end();
+    if (check_status("cgn_conditional_node_body", st, pred) && body != M.g[n->embedded].h)
+        FAIL("cgn_conditional_node_body of node %d is not the body the model has", nh.idx);
+}
+
+/* ---- updates ----------------------------------------------------------------------------- */
+
+typedef struct xupd {
+    uint64_t set;
+    int null_update;
+    mdesc f;
+    xarr x;
+} xupd;
+
+static uint64_t x_all(int type) {
+    switch (type) {
+    case CGN_NODE_MEMCPY_3D:
+        return CGN_MEMCPY_3D_SET_ALL;
+    case CGN_NODE_BATCH_MEM_OP:
+        return CGN_BATCH_MEM_OP_SET_ALL;
+    case CGN_NODE_EXT_SEM_SIGNAL:
+        return CGN_EXT_SEM_SIGNAL_SET_ALL;
+    case CGN_NODE_EXT_SEM_WAIT:
+        return CGN_EXT_SEM_WAIT_SET_ALL;
+    default:
+        return 0;
+    }
+}
+
+/* The field bits whose driver rules make a refused executable update CGN_ERROR_INVALID_VALUE. */
+static uint64_t x_ruled(int type) {
+    switch (type) {
+    case CGN_NODE_MEMCPY_3D:
+        return CGN_MEMCPY_3D_SET_DST | CGN_MEMCPY_3D_SET_SRC;
+    case CGN_NODE_BATCH_MEM_OP:
+        return CGN_BATCH_MEM_OP_SET_OPS;
+    default:
+        return CGN_EXT_SEM_SIGNAL_SET_SEMS; /* same bit for wait */
+    }
+}
+
+static void gen_xupd(rd *r, int type, xupd *u) {
+    memset(u, 0, sizeof *u);
+    x_desc_init(&u->f, type);
+    uint8_t m = u8(r);
+    uint64_t all = x_all(type);
+    if (m == 0xff) {
+        u->null_update = 1;
+        return;
+    }
+    if (type == CGN_NODE_MEMCPY_3D) {
+        if ((m & 0xe0) == 0xe0) {
+            u->set = (u32(r) & all); /* raw bits: couplings may be missing */
+            if (m & 1)
+                u->set |= UINT64_C(1) << (21 + (m >> 1) % 40);
+        } else {
+            /* whole groups: operands with their owners, offsets, extents */
+            if (m & 1)
+                u->set |= CGN_MEMCPY_3D_SET_DST | CGN_MEMCPY_3D_SET_DST_OWNER;
+            if (m & 2)
+                u->set |= CGN_MEMCPY_3D_SET_SRC | CGN_MEMCPY_3D_SET_SRC_OWNER;
+            if ((m & 0x0c) == 0x0c)
+                u->set |= CGN_MEMCPY_3D_SET_DST_ARRAY | CGN_MEMCPY_3D_SET_DST_ARRAY_OWNER |
+                          CGN_MEMCPY_3D_SET_DST;
+            if ((m & 0x0c) == 0x08)
+                u->set |= CGN_MEMCPY_3D_SET_SRC_ARRAY | CGN_MEMCPY_3D_SET_SRC_ARRAY_OWNER |
+                          CGN_MEMCPY_3D_SET_SRC;
+            if (m & 0x10)
+                u->set |= CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES | CGN_MEMCPY_3D_SET_DST_X_IN_BYTES |
+                          CGN_MEMCPY_3D_SET_SRC_X_IN_BYTES;
+            if (m & 0x20)
+                u->set |= CGN_MEMCPY_3D_SET_HEIGHT | CGN_MEMCPY_3D_SET_DEPTH |
+                          CGN_MEMCPY_3D_SET_DST_Y | CGN_MEMCPY_3D_SET_DST_Z |
+                          CGN_MEMCPY_3D_SET_SRC_Y | CGN_MEMCPY_3D_SET_SRC_Z |
+                          CGN_MEMCPY_3D_SET_DST_PITCH | CGN_MEMCPY_3D_SET_SRC_PITCH |
+                          CGN_MEMCPY_3D_SET_DST_HEIGHT | CGN_MEMCPY_3D_SET_SRC_HEIGHT;
+            if ((m & 0xc0) == 0xc0)
+                u->set = all; /* a full replacement (cgn_memcpy_3d_update_from_desc) */
+        }
+        gen_c3(r, &u->f);
+        /* an operand set to an address drops the array, and the other way round, mostly */
+        if ((u->set & CGN_MEMCPY_3D_SET_DST_ARRAY) && u->f.c3.darr == NULL && !(m & 0x40))
+            u->f.c3.darr = farrays[0];
+        if ((u->set & CGN_MEMCPY_3D_SET_DST_ARRAY) && u->f.c3.darr != NULL)
+            u->f.c3.dst = 0;
+        if ((u->set & CGN_MEMCPY_3D_SET_SRC_ARRAY) && u->f.c3.sarr == NULL && !(m & 0x40))
+            u->f.c3.sarr = farrays[1];
+        if ((u->set & CGN_MEMCPY_3D_SET_SRC_ARRAY) && u->f.c3.sarr != NULL)
+            u->f.c3.src = 0;
+        return;
+    }
+    switch (m & 7) {
+    case 0:
+    case 1:
+    case 2:
+        u->set = all;
+        break;
+    case 3:
+        u->set = 1; /* the array without its owner: the owner resets */
+        break;
+    case 4:
+        u->set = 2; /* the owner alone: MISSING_FIELD */
+        break;
+    case 5:
+        u->set = 0; /* nothing: OK, no driver call */
+        break;
+    case 6:
+        u->set = all | (UINT64_C(1) << (2 + (m >> 3))); /* an unknown bit */
+        break;
+    default:
+        u->set = all;
+        break;
+    }
+    if (type == CGN_NODE_BATCH_MEM_OP)
+        gen_batch(r, &u->f, &u->x);
+    else
+        gen_sems(r, &u->f, &u->x);
+}
+
+static int x_coupling(int type, uint64_t set) {
+    if (type == CGN_NODE_MEMCPY_3D) {
+        if (((set & CGN_MEMCPY_3D_SET_DST_OWNER) && !(set & CGN_MEMCPY_3D_SET_DST)) ||
+            ((set & CGN_MEMCPY_3D_SET_DST_ARRAY_OWNER) && !(set & CGN_MEMCPY_3D_SET_DST_ARRAY)) ||
+            ((set & CGN_MEMCPY_3D_SET_SRC_OWNER) && !(set & CGN_MEMCPY_3D_SET_SRC)) ||
+            ((set & CGN_MEMCPY_3D_SET_SRC_ARRAY_OWNER) && !(set & CGN_MEMCPY_3D_SET_SRC_ARRAY)))
+            return CGN_ERROR_MISSING_FIELD;
+        return CGN_OK;
+    }
+    return (set & 2) && !(set & 1) ? CGN_ERROR_MISSING_FIELD : CGN_OK;
+}
+
+/* The merged desc; memory types are filled in by the caller (staging). */
+static mdesc x_merge(const mdesc *cur, const xupd *u, int type) {
+    mdesc d = *cur;
+    const mdesc *f = &u->f;
+    uint64_t s = u->set;
+    if (type == CGN_NODE_MEMCPY_3D) {
+#define C3F(bit, field)                                                                            \
+    if (s & CGN_MEMCPY_3D_SET_##bit)                                                               \
+        d.c3.field = f->c3.field;
+        if (s & CGN_MEMCPY_3D_SET_DST) {
+            d.c3.dst = f->c3.dst;
+            d.c3.downer = (s & CGN_MEMCPY_3D_SET_DST_OWNER) ? f->c3.downer : -1;
+            d.c3.dmt = 0;
+        }
+        if (s & CGN_MEMCPY_3D_SET_DST_ARRAY) {
+            d.c3.darr = f->c3.darr;
+            d.c3.daowner = (s & CGN_MEMCPY_3D_SET_DST_ARRAY_OWNER) ? f->c3.daowner : -1;
+        }
+        C3F(DST_X_IN_BYTES, dx) C3F(DST_Y, dy) C3F(DST_Z, dz) C3F(DST_PITCH, dp)
+        C3F(DST_HEIGHT, dh)
+        if (s & CGN_MEMCPY_3D_SET_SRC) {
+            d.c3.src = f->c3.src;
+            d.c3.sowner = (s & CGN_MEMCPY_3D_SET_SRC_OWNER) ? f->c3.sowner : -1;
+            d.c3.smt = 0;
+        }
+        if (s & CGN_MEMCPY_3D_SET_SRC_ARRAY) {
+            d.c3.sarr = f->c3.sarr;
+            d.c3.saowner = (s & CGN_MEMCPY_3D_SET_SRC_ARRAY_OWNER) ? f->c3.saowner : -1;
+        }
+        C3F(SRC_X_IN_BYTES, sx) C3F(SRC_Y, sy) C3F(SRC_Z, sz) C3F(SRC_PITCH, sp)
+        C3F(SRC_HEIGHT, sh) C3F(WIDTH_IN_BYTES, w) C3F(HEIGHT, h) C3F(DEPTH, depth)
+#undef C3F
+    } else if (type == CGN_NODE_BATCH_MEM_OP) {
+        if (s & 1) {
+            d.nops = f->nops;
+            memcpy(d.ops, f->ops, sizeof d.ops);
+            d.opsowner = (s & 2) ? f->opsowner : -1;
+        }
+    } else if (s & 1) {
+        d.nsems = f->nsems;
+        memcpy(d.sem, f->sem, sizeof d.sem);
+        memcpy(d.semval, f->semval, sizeof d.semval);
+        d.semsowner = (s & 2) ? f->semsowner : -1;
+    }
+    return d;
+}
+
+/* The executable-update rules of the updatable new types (cgn's generated exec checks, which
+ * its refresh pre-flight applies too; the fake's update_rule is equivalent for these types, but
+ * for a batch node's context): may an executable's copy `o` become `m`? */
+static int x_exec_rule(int type, const mdesc *o, const mdesc *m) {
+    if (type == CGN_NODE_MEMCPY_3D) {
+        if (m->c3.dmt != o->c3.dmt || m->c3.smt != o->c3.smt)
+            return CGN_ERROR_INVALID_VALUE;
+        int one = o->c3.h == 1 && o->c3.depth == 1;
+        if (!one && (memcmp(&m->c3.dx, &o->c3.dx, sizeof(size_t) * 13) != 0 ||
+                     m->c3.dst != o->c3.dst || m->c3.src != o->c3.src ||
+                     m->c3.darr != o->c3.darr || m->c3.sarr != o->c3.sarr))
+            return CGN_ERROR_INVALID_VALUE;
+        if (one && (m->c3.h != 1 || m->c3.depth != 1))
+            return CGN_ERROR_INVALID_VALUE;
+        return CGN_OK;
+    }
+    if (type == CGN_NODE_BATCH_MEM_OP) {
+        if (m->nops != o->nops)
+            return CGN_ERROR_INVALID_VALUE;
+        for (uint32_t i = 0; i < m->nops; i++)
+            if (m->ops[i].operation != o->ops[i].operation)
+                return CGN_ERROR_INVALID_VALUE;
+        for (uint32_t i = 0; i < m->nops; i++) {
+            const CUstreamBatchMemOpParams *a = &m->ops[i], *b = &o->ops[i];
+            CUstreamBatchMemOpType t = a->operation;
+            unsigned fa, fb;
+            if (t == CU_STREAM_MEM_OP_WAIT_VALUE_32 || t == CU_STREAM_MEM_OP_WAIT_VALUE_64) {
+                fa = a->waitValue.flags & CU_STREAM_WAIT_VALUE_FLUSH;
+                fb = b->waitValue.flags & CU_STREAM_WAIT_VALUE_FLUSH;
+            } else if (t == CU_STREAM_MEM_OP_WRITE_VALUE_32 ||
+                       t == CU_STREAM_MEM_OP_WRITE_VALUE_64) {
+                fa = a->writeValue.flags;
+                fb = b->writeValue.flags;
+            } else {
+                fa = memcmp(a, b, sizeof *a) != 0;
+                fb = 0;
+            }
+            if (fa != fb)
+                return CGN_ERROR_INVALID_VALUE;
+        }
+        return CGN_OK;
+    }
+    if (type == CGN_NODE_EXT_SEM_SIGNAL || type == CGN_NODE_EXT_SEM_WAIT)
+        return m->nsems != o->nsems ? CGN_ERROR_INVALID_VALUE : CGN_OK;
+    return CGN_OK; /* memory and conditional nodes: nothing of theirs can change */
+}
+
+/* What cgn checks of an update once the node (or the executable's copy) is resolved: version,
+ * NULL update, unknown bits, nothing set, couplings, rules, array kinds, staging (memory types),
+ * and at executable level the generated exec rules. *merged: the new version. */
+static int x_update_pred(int type, const mdesc *cur, const xupd *u, int at_exec, int g,
+                         mdesc *merged, int *noop) {
+    *noop = 0;
+    if (M.version < 12020)
+        return CGN_ERROR_DRIVER_TOO_OLD;
+    if (u->null_update)
+        return CGN_ERROR_INVALID_ARGUMENT;
+    if (u->set & ~x_all(type))
+        return CGN_ERROR_INVALID_ARGUMENT;
+    if (u->set == 0) {
+        *noop = 1;
+        return CGN_OK;
+    }
+    int st = x_coupling(type, u->set);
+    if (st != CGN_OK)
+        return st;
+    *merged = x_merge(cur, u, type);
+    if (type == CGN_NODE_MEMCPY_3D) {
+        st = c3_rules(merged);
+        if (st != CGN_OK)
+            return st;
+        if ((u->set & CGN_MEMCPY_3D_SET_DST) && merged->c3.dst != 0) {
+            merged->c3.dmt = x_memtype(merged->c3.dst, at_exec, g);
+            if (merged->c3.dmt == 0)
+                return CGN_ERROR_INVALID_VALUE;
+        }
+        if ((u->set & CGN_MEMCPY_3D_SET_SRC) && merged->c3.src != 0) {
+            merged->c3.smt = x_memtype(merged->c3.src, at_exec, g);
+            if (merged->c3.smt == 0)
+                return CGN_ERROR_INVALID_VALUE;
+        }
+        return at_exec ? x_exec_rule(type, cur, merged) : CGN_OK;
+    }
+    if (u->set & 1) {
+        st = xarr_pred(&u->x, type == CGN_NODE_BATCH_MEM_OP ? CGN_MAX_MEM_OPS : CGN_MAX_EXT_SEMS);
+        if (st != CGN_OK)
+            return st;
+    }
+    return at_exec ? x_exec_rule(type, cur, merged) : CGN_OK;
+}
+
+/* What the fake refuses of a merged version that passed cgn's checks. */
+static int x_fake_ok(int type, const mdesc *m) {
+    if (type == CGN_NODE_MEMCPY_3D)
+        return c3_fake_ok(m);
+    if (type == CGN_NODE_EXT_SEM_SIGNAL || type == CGN_NODE_EXT_SEM_WAIT)
+        for (uint32_t i = 0; i < m->nsems; i++)
+            if (m->sem[i] == 3)
+                return 0;
+    return 1;
+}
+
+static cgn_status x_call_update(int type, int at_exec, cgn_exec *exec, cgn_node *node,
+                                const xupd *u) {
+    xbuf xb = {0};
+    cgn_status st = CGN_OK;
+    const mdesc *f = &u->f;
+    switch (type) {
+    case CGN_NODE_MEMCPY_3D: {
+        cgn_memcpy_3d_desc c = c3_desc(f);
+        cgn_memcpy_3d_update up = CGN_MEMCPY_3D_UPDATE_INIT;
+        cgn_memcpy_3d_update_from_desc(&up, &c);
+        up.set = u->set;
+        st = at_exec ? cgn_memcpy_3d_exec_update(exec, node, u->null_update ? NULL : &up)
+                     : cgn_memcpy_3d_node_update(node, u->null_update ? NULL : &up);
+        break;
+    }
+    case CGN_NODE_BATCH_MEM_OP: {
+        cgn_batch_mem_op_update up = {u->set, build_ops(f, &u->x, &xb), u->x.count,
+                                      owner_ptr(f->opsowner)};
+        st = at_exec ? cgn_batch_mem_op_exec_update(exec, node, u->null_update ? NULL : &up)
+                     : cgn_batch_mem_op_node_update(node, u->null_update ? NULL : &up);
+        break;
+    }
+    case CGN_NODE_EXT_SEM_SIGNAL: {
+        build_sems(f, &u->x, 0, &xb);
+        cgn_ext_sem_signal_update up = {u->set, xb.sems, xb.params, u->x.count,
+                                        owner_ptr(f->semsowner)};
+        st = at_exec ? cgn_ext_sem_signal_exec_update(exec, node, u->null_update ? NULL : &up)
+                     : cgn_ext_sem_signal_node_update(node, u->null_update ? NULL : &up);
+        break;
+    }
+    case CGN_NODE_EXT_SEM_WAIT: {
+        build_sems(f, &u->x, 1, &xb);
+        cgn_ext_sem_wait_update up = {u->set, xb.sems, xb.params, u->x.count,
+                                      owner_ptr(f->semsowner)};
+        st = at_exec ? cgn_ext_sem_wait_exec_update(exec, node, u->null_update ? NULL : &up)
+                     : cgn_ext_sem_wait_node_update(node, u->null_update ? NULL : &up);
+        break;
+    }
+    default:
+        break;
+    }
+    xbuf_free(&xb);
+    return st;
+}
+
+static const int x_upd_types[4] = {CGN_NODE_MEMCPY_3D, CGN_NODE_BATCH_MEM_OP,
+                                   CGN_NODE_EXT_SEM_SIGNAL, CGN_NODE_EXT_SEM_WAIT};
+
+/* Picks a node of the new types when there is one (b: the choice). */
+static href x_pick_node(rd *r) {
+    uint8_t b = u8(r);
+    int can[MAXN], nc = 0;
+    for (int i = 0; i < M.nn; i++)
+        if (M.n[i].state == ST_LIVE && x_type(M.n[i].type))
+            can[nc++] = i;
+    if ((b & 0xe0) == 0xe0 || nc == 0) {
+        r->at--;
+        return pick_node(r);
+    }
+    return (href){H_MODEL, can[b % nc]};
+}
+
+/* A definition-level update of a node of the new types (or, with the type byte, an update of
+ * another type on it: WRONG_NODE_TYPE; the non-updatable ones get every update refused). */
+static void op_x_node_update(rd *r) {
+    href nh = x_pick_node(r);
+    uint8_t tb = u8(r);
+    mnode *n = nh.kind == H_MODEL ? &M.n[nh.idx] : NULL;
+    int type = n && x_updatable(n->type) && tb < 224 ? n->type : x_upd_types[tb & 3];
+    xupd u;
+    gen_xupd(r, type, &u);
+    int pred = lookup_status(nh, n ? n->state : 0);
+    if (pred == CGN_OK && n->state == ST_ZOMBIE)
+        pred = CGN_ERROR_DESTROYED;
+    if (pred == CGN_OK && n->type != type)
+        pred = CGN_ERROR_WRONG_NODE_TYPE;
+    if (pred == CGN_OK && n->broken)
+        pred = CGN_ERROR_DRIVER;
+    mdesc merged;
+    int noop = 0;
+    if (pred == CGN_OK && type == CGN_NODE_MEMCPY_3D) { /* keep the fake's copy in bounds */
+        mdesc m = x_merge(&n->d, &u, type);
+        if (!u.null_update && c3_rules(&m) == CGN_OK && !c3_safe(&m)) {
+            u.set |= CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES | CGN_MEMCPY_3D_SET_HEIGHT |
+                     CGN_MEMCPY_3D_SET_DEPTH | CGN_MEMCPY_3D_SET_DST_X_IN_BYTES |
+                     CGN_MEMCPY_3D_SET_DST_Y | CGN_MEMCPY_3D_SET_DST_Z |
+                     CGN_MEMCPY_3D_SET_SRC_X_IN_BYTES | CGN_MEMCPY_3D_SET_SRC_Y |
+                     CGN_MEMCPY_3D_SET_SRC_Z;
+            c3_clamp(&u.f);
+        }
+    }
+    if (pred == CGN_OK)
+        pred = x_update_pred(type, &n->d, &u, 0, n->graph, &merged, &noop);
+    if (pred == CGN_OK && !noop && !x_fake_ok(type, &merged))
+        pred = CGN_ERROR_DRIVER;
+    trace("x_node_update node %d (kind %d) as %s set 0x%llx%s pred %s",
+          nh.kind == H_MODEL ? nh.idx : -1, nh.kind, cgn__node_type_name(type),
+          (unsigned long long)u.set, u.null_update ? " (NULL update)" : "", sname(pred));
+    fault_begin(0);
+    cgn_status st = x_call_update(type, 0, NULL, node_h(nh), &u);
+    fault_end();
+    if (!check_status("x node update", st, pred) || noop)
+        return;
+    int old_att = n->att;
+    n->d = merged;
+    uint64_t owner_bits = type == CGN_NODE_MEMCPY_3D
+                              ? (CGN_MEMCPY_3D_SET_DST | CGN_MEMCPY_3D_SET_DST_ARRAY |
+                                 CGN_MEMCPY_3D_SET_SRC | CGN_MEMCPY_3D_SET_SRC_ARRAY)
+                              : 1;
+    if (u.set & owner_bits)
+        n->att = att_next(n->att, &merged);
+    if (fired_in(CGN_FAULT_cuGraphReleaseUserObject))
+        M.uncertain |= att_mask(old_att);
+}
+
+/* An executable-level update of a node of the new types. */
+static void op_x_exec_update(rd *r) {
+    href eh = pick_exec(r);
+    href nh = x_pick_node(r);
+    uint8_t tb = u8(r);
+    if (eh.kind == H_MODEL && (tb & 0x80) && M.e[eh.idx]->nsh > 0) { /* a node of this exec */
+        const mexec *e = M.e[eh.idx];
+        int can[MAXN], nc = 0;
+        for (int i = 0; i < e->nsh; i++)
+            if (x_type(e->sh[i].type))
+                can[nc++] = e->sh[i].node;
+        if (nc > 0)
+            nh = (href){H_MODEL, can[tb % nc]};
+    }
+    int si = -1;
+    int pred = exec_node_pred(eh, nh, &si);
+    mexec *e = si >= 0 ? M.e[eh.idx] : NULL;
+    mshadow *s = e ? &e->sh[si] : NULL;
+    int type = s && x_updatable(s->type) && (tb & 0x40) == 0 ? s->type : x_upd_types[tb & 3];
+    xupd u;
+    gen_xupd(r, type, &u);
+    if (pred == CGN_OK && s->type != type)
+        pred = CGN_ERROR_WRONG_NODE_TYPE;
+    if (pred == CGN_OK && type == CGN_NODE_MEMCPY_3D) {
+        mdesc m = x_merge(&s->d, &u, type);
+        if (!u.null_update && c3_rules(&m) == CGN_OK && !c3_safe(&m)) {
+            u.set |= CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES | CGN_MEMCPY_3D_SET_HEIGHT |
+                     CGN_MEMCPY_3D_SET_DEPTH | CGN_MEMCPY_3D_SET_DST_X_IN_BYTES |
+                     CGN_MEMCPY_3D_SET_DST_Y | CGN_MEMCPY_3D_SET_DST_Z |
+                     CGN_MEMCPY_3D_SET_SRC_X_IN_BYTES | CGN_MEMCPY_3D_SET_SRC_Y |
+                     CGN_MEMCPY_3D_SET_SRC_Z;
+            c3_clamp(&u.f);
+        }
+    }
+    mdesc merged;
+    int noop = 0;
+    if (pred == CGN_OK)
+        pred = x_update_pred(type, &s->d, &u, 1, -1, &merged, &noop);
+    if (pred == CGN_OK && !noop) { /* the fake's cuGraphExecNodeSetParams */
+        uint64_t ruled = u.set & x_ruled(type);
+        if (e->confused)
+            pred = PRED_ANY;
+        else if (!addressable(s))
+            pred = ruled ? CGN_ERROR_INVALID_VALUE : CGN_ERROR_DRIVER;
+        else if (!x_fake_ok(type, &merged))
+            pred = PRED_ANY_FAIL; /* INVALID_VALUE or a bad handle, as the driver says */
+    }
+    trace("x_exec_update exec %d (kind %d) node %d (kind %d) as %s set 0x%llx%s pred %s",
+          eh.kind == H_MODEL ? eh.idx : -1, eh.kind, nh.kind == H_MODEL ? nh.idx : -1, nh.kind,
+          cgn__node_type_name(type), (unsigned long long)u.set,
+          u.null_update ? " (NULL update)" : "", sname(pred));
+    fault_begin(0);
+    cgn_status st = x_call_update(type, 1, exec_h(eh), node_h(nh), &u);
+    fault_end();
+    if (!check_status("x exec update", st, pred) || noop)
+        return;
+    s->d = merged;
+    uint64_t owner_bits = type == CGN_NODE_MEMCPY_3D
+                              ? (CGN_MEMCPY_3D_SET_DST | CGN_MEMCPY_3D_SET_DST_ARRAY |
+                                 CGN_MEMCPY_3D_SET_SRC | CGN_MEMCPY_3D_SET_SRC_ARRAY)
+                              : 1;
+    if (u.set & owner_bits) {
+        int next = att_next(s->att, &merged);
+        if (next != s->att) {
+            shadow_install(eh.idx, s, next);
+            s->xl = next > 0;
+        }
+    }
+}
+
+/* ---- launches of executables holding memory nodes ------------------------------------------- */
+
+/* cuGraphLaunch refuses an executable whose allocations from an earlier launch are unfreed. */
+static int x_launch_blocked(int ei) {
+    for (int i = 0; i < nunfreed; i++)
+        if (unfreed[i].exec == ei)
+            return 1;
+    return 0;
+}
+
+/* What a launch of ei does to the graph allocations (its nodes run in insertion order; memory
+ * nodes are top-level nodes of root graphs and cannot be disabled). */
+static void x_launch_ran(int ei) {
+    const mexec *e = M.e[ei];
+    for (int i = 0; i < e->nsh; i++) {
+        const mshadow *s = &e->sh[i];
+        if (s->type == CGN_NODE_MEM_ALLOC && nunfreed < (int)(sizeof unfreed / sizeof *unfreed)) {
+            unfreed[nunfreed].dptr = s->d.dptr;
+            unfreed[nunfreed++].exec = ei;
+        } else if (s->type == CGN_NODE_MEM_FREE) {
+            for (int k = 0; k < nunfreed; k++)
+                if (unfreed[k].dptr == s->d.dptr) {
+                    unfreed[k] = unfreed[--nunfreed];
+                    break;
+                }
+        }
+    }
+}
+
+static void x_exec_gone(int ei) {
+    for (int i = 0; i < nunfreed; i++)
+        if (unfreed[i].exec == ei)
+            unfreed[i].exec = -1;
+}
+
+/* A graph holding memory nodes or (at any depth) a conditional node has one executable at a
+ * time (the driver refuses another). */
+static int x_instantiate_refused(int g) {
+    if (!x_graph_mem(g) && !x_graph_cond(g))
+        return 0;
+    for (int i = 0; i < M.ne; i++)
+        if (M.e[i]->state == ST_LIVE && M.e[i]->source == g)
+            return 1;
+    return 0;
+}
+
+/* ---- read back --------------------------------------------------------------------------- */
+
+static void x_cmp_desc(const char *what, int idx, const mdesc *m, const void *got_) {
+    switch (m->type) {
+    case CGN_NODE_MEMCPY_3D: {
+        const cgn_memcpy_3d_desc *c = got_;
+        cgn_memcpy_3d_desc w = c3_desc(m);
+        w.dst_memory_type = (CUmemorytype)m->c3.dmt;
+        w.src_memory_type = (CUmemorytype)m->c3.smt;
+        if (memcmp(c, &w, sizeof w) != 0)
+            FAIL("%s of node %d: memcpy_3d fields differ from the model (dst %llx/%llx type %u/%u "
+                 "src %llx/%llx type %u/%u w %zu/%zu h %zu/%zu d %zu/%zu)",
+                 what, idx, (unsigned long long)c->dst, (unsigned long long)w.dst,
+                 (unsigned)c->dst_memory_type, (unsigned)w.dst_memory_type,
+                 (unsigned long long)c->src, (unsigned long long)w.src,
+                 (unsigned)c->src_memory_type, (unsigned)w.src_memory_type, c->width_in_bytes,
+                 w.width_in_bytes, c->height, w.height, c->depth, w.depth);
+        break;
+    }
+    case CGN_NODE_MEM_ALLOC: {
+        const cgn_mem_alloc_desc *c = got_;
+        if (c->bytesize != m->bytesize || c->device != m->device || c->dptr != m->dptr)
+            FAIL("%s of node %d: mem_alloc fields differ from the model", what, idx);
+        break;
+    }
+    case CGN_NODE_MEM_FREE: {
+        const cgn_mem_free_desc *c = got_;
+        if (c->dptr != m->dptr)
+            FAIL("%s of node %d: mem_free dptr differs from the model", what, idx);
+        break;
+    }
+    case CGN_NODE_BATCH_MEM_OP: {
+        const cgn_batch_mem_op_desc *c = got_;
+        if (c->num_ops != m->nops || c->ops == NULL || !owner_eq(c->ops_owner, m->opsowner) ||
+            memcmp(c->ops, m->ops, m->nops * sizeof *m->ops) != 0)
+            FAIL("%s of node %d: batch_mem_op fields differ from the model (%u/%u ops)", what, idx,
+                 c->num_ops, m->nops);
+        break;
+    }
+    case CGN_NODE_EXT_SEM_SIGNAL:
+    case CGN_NODE_EXT_SEM_WAIT: {
+        /* the signal and wait descs have the same layout */
+        const cgn_ext_sem_signal_desc *c = got_;
+        if (c->num_sems != m->nsems || c->sems == NULL || c->sems_params == NULL ||
+            !owner_eq(c->sems_owner, m->semsowner))
+            FAIL("%s of node %d: ext_sem fields differ from the model (%u/%u semaphores)", what,
+                 idx, c->num_sems, m->nsems);
+        for (uint32_t i = 0; i < m->nsems; i++) {
+            uint64_t v = m->type == CGN_NODE_EXT_SEM_WAIT
+                             ? ((const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *)(const void *)
+                                    c->sems_params)[i]
+                                   .params.fence.value
+                             : c->sems_params[i].params.fence.value;
+            if (c->sems[i] != fsem_of(m->sem[i]) || v != m->semval[i])
+                FAIL("%s of node %d: ext_sem semaphore %u differs from the model", what, idx, i);
+        }
+        break;
+    }
+    case CGN_NODE_CONDITIONAL: {
+        const cgn_conditional_desc *c = got_;
+        if (c->type != m->ctype || c->size != m->csize || c->handle != m->chandle ||
+            c->handle_default != m->cdef || c->handle_assign != m->cassign)
+            FAIL("%s of node %d: conditional fields differ from the model", what, idx);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void x_cmp_fake(const char *what, int idx, const mdesc *m, int ctx,
+                       const CUgraphNodeParams *p) {
+    switch (m->type) {
+    case CGN_NODE_MEMCPY_3D: {
+        const CUDA_MEMCPY3D *c = &p->memcpy.copyParams;
+        unsigned dt = m->c3.darr ? CU_MEMORYTYPE_ARRAY : m->c3.dmt;
+        unsigned st = m->c3.sarr ? CU_MEMORYTYPE_ARRAY : m->c3.smt;
+        CUdeviceptr da = dt == CU_MEMORYTYPE_HOST ? (CUdeviceptr)(uintptr_t)c->dstHost
+                                                  : c->dstDevice;
+        CUdeviceptr sa = st == CU_MEMORYTYPE_HOST ? (CUdeviceptr)(uintptr_t)c->srcHost
+                                                  : c->srcDevice;
+        if (c->dstMemoryType != dt || c->srcMemoryType != st ||
+            (m->c3.darr ? c->dstArray != m->c3.darr : da != m->c3.dst) ||
+            (m->c3.sarr ? c->srcArray != m->c3.sarr : sa != m->c3.src) ||
+            c->dstXInBytes != m->c3.dx || c->dstY != m->c3.dy || c->dstZ != m->c3.dz ||
+            c->dstPitch != m->c3.dp || c->dstHeight != m->c3.dh || c->srcXInBytes != m->c3.sx ||
+            c->srcY != m->c3.sy || c->srcZ != m->c3.sz || c->srcPitch != m->c3.sp ||
+            c->srcHeight != m->c3.sh || c->WidthInBytes != m->c3.w || c->Height != m->c3.h ||
+            c->Depth != m->c3.depth || p->memcpy.copyCtx != ctx_of(ctx))
+            FAIL("%s of node %d: the driver's memcpy_3d differs from the model", what, idx);
+        break;
+    }
+    case CGN_NODE_MEM_ALLOC:
+        if (p->alloc.bytesize != m->bytesize || p->alloc.dptr != m->dptr ||
+            p->alloc.poolProps.location.id != m->device)
+            FAIL("%s of node %d: the driver's mem_alloc differs from the model", what, idx);
+        break;
+    case CGN_NODE_MEM_FREE:
+        if (p->free.dptr != m->dptr)
+            FAIL("%s of node %d: the driver's mem_free differs from the model", what, idx);
+        break;
+    case CGN_NODE_BATCH_MEM_OP:
+        if (p->memOp.count != m->nops || p->memOp.ctx != ctx_of(ctx))
+            FAIL("%s of node %d: the driver's batch_mem_op differs from the model", what, idx);
+        for (uint32_t i = 0; i < m->nops; i++)
+            if (p->memOp.paramArray[i].operation != m->ops[i].operation ||
+                (m->ops[i].operation != CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES &&
+                 m->ops[i].operation != CU_STREAM_MEM_OP_BARRIER &&
+                 (p->memOp.paramArray[i].writeValue.address != m->ops[i].writeValue.address ||
+                  p->memOp.paramArray[i].writeValue.flags != m->ops[i].writeValue.flags)))
+                FAIL("%s of node %d: the driver's operation %u differs from the model", what, idx,
+                     i);
+        break;
+    case CGN_NODE_EXT_SEM_SIGNAL:
+        if (p->extSemSignal.numExtSems != m->nsems)
+            FAIL("%s of node %d: the driver's ext_sem_signal differs from the model", what, idx);
+        for (uint32_t i = 0; i < m->nsems; i++)
+            if (p->extSemSignal.extSemArray[i] != fsem_of(m->sem[i]) ||
+                p->extSemSignal.paramsArray[i].params.fence.value != m->semval[i])
+                FAIL("%s of node %d: the driver's semaphore %u differs from the model", what, idx,
+                     i);
+        break;
+    case CGN_NODE_EXT_SEM_WAIT:
+        if (p->extSemWait.numExtSems != m->nsems)
+            FAIL("%s of node %d: the driver's ext_sem_wait differs from the model", what, idx);
+        for (uint32_t i = 0; i < m->nsems; i++)
+            if (p->extSemWait.extSemArray[i] != fsem_of(m->sem[i]) ||
+                p->extSemWait.paramsArray[i].params.fence.value != m->semval[i])
+                FAIL("%s of node %d: the driver's semaphore %u differs from the model", what, idx,
+                     i);
+        break;
+    case CGN_NODE_CONDITIONAL:
+        if (p->conditional.handle != m->chandle || p->conditional.type != m->ctype ||
+            p->conditional.size != m->csize)
+            FAIL("%s of node %d: the driver's conditional node differs from the model", what,
+                 idx);
+        break;
+    default:
+        break;
+    }
+}
+
+static cgn_status x_node_get(int type, int at_exec, cgn_exec *exec, cgn_node *h, void *out) {
+    switch (type) {
+    case CGN_NODE_MEMCPY_3D:
+        return at_exec ? cgn_memcpy_3d_exec_get(exec, h, out) : cgn_memcpy_3d_node_get(h, out);
+    case CGN_NODE_MEM_ALLOC:
+        return at_exec ? cgn_mem_alloc_exec_get(exec, h, out) : cgn_mem_alloc_node_get(h, out);
+    case CGN_NODE_MEM_FREE:
+        return at_exec ? cgn_mem_free_exec_get(exec, h, out) : cgn_mem_free_node_get(h, out);
+    case CGN_NODE_BATCH_MEM_OP:
+        return at_exec ? cgn_batch_mem_op_exec_get(exec, h, out)
+                       : cgn_batch_mem_op_node_get(h, out);
+    case CGN_NODE_EXT_SEM_SIGNAL:
+        return at_exec ? cgn_ext_sem_signal_exec_get(exec, h, out)
+                       : cgn_ext_sem_signal_node_get(h, out);
+    case CGN_NODE_EXT_SEM_WAIT:
+        return at_exec ? cgn_ext_sem_wait_exec_get(exec, h, out)
+                       : cgn_ext_sem_wait_node_get(h, out);
+    case CGN_NODE_CONDITIONAL:
+        return at_exec ? cgn_conditional_exec_get(exec, h, out)
+                       : cgn_conditional_node_get(h, out);
+    default:
+        return CGN_OK;
+    }
+}
+
 /* ---- destruction ----------------------------------------------------------------------------- */
 
 static void op_node_destroy(rd *r) {
@@ -2485,6 +4115,9 @@ static void op_node_destroy(rd *r) {
         pred = CGN_ERROR_DESTROYED;
     if (pred == CGN_OK && n->broken)
         pred = CGN_ERROR_DRIVER;
+    /* CUDA cannot destroy nodes of a graph holding memory nodes, nor a conditional node */
+    if (pred == CGN_OK && (x_graph_mem(n->graph) || n->type == CGN_NODE_CONDITIONAL))
+        pred = CGN_ERROR_NOT_SUPPORTED;
     trace("node_destroy node %d (kind %d) pred %s", n ? nh.idx : -1, nh.kind, sname(pred));
     fault_begin(0);
     cgn_status st = cgn_node_destroy(node_h(nh));
@@ -2820,6 +4453,7 @@ static void cmp_desc(const char *what, int idx, const mdesc *m, const void *got_
         break;
     }
     default:
+        x_cmp_desc(what, idx, m, got_);
         break;
     }
 }
@@ -2831,7 +4465,10 @@ static void cmp_fake(const char *what, int idx, const mdesc *m, int ctx, const C
     static const CUgraphNodeType want_type[CGN_NODE_TYPE_COUNT_] = {
         CU_GRAPH_NODE_TYPE_EMPTY,        CU_GRAPH_NODE_TYPE_KERNEL,    CU_GRAPH_NODE_TYPE_MEMSET,
         CU_GRAPH_NODE_TYPE_MEMCPY,       CU_GRAPH_NODE_TYPE_HOST,      CU_GRAPH_NODE_TYPE_GRAPH,
-        CU_GRAPH_NODE_TYPE_EVENT_RECORD, CU_GRAPH_NODE_TYPE_WAIT_EVENT};
+        CU_GRAPH_NODE_TYPE_EVENT_RECORD, CU_GRAPH_NODE_TYPE_WAIT_EVENT, CU_GRAPH_NODE_TYPE_EMPTY,
+        CU_GRAPH_NODE_TYPE_MEMCPY,       CU_GRAPH_NODE_TYPE_MEM_ALLOC, CU_GRAPH_NODE_TYPE_MEM_FREE,
+        CU_GRAPH_NODE_TYPE_BATCH_MEM_OP, CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL,
+        CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT, CU_GRAPH_NODE_TYPE_CONDITIONAL};
     if (p->type != want_type[m->type])
         FAIL("%s of node %d: the driver has node type %d", what, idx, (int)p->type);
     switch (m->type) {
@@ -2875,6 +4512,7 @@ static void cmp_fake(const char *what, int idx, const mdesc *m, int ctx, const C
             FAIL("%s of node %d: the driver's event record differs from the model", what, idx);
         break;
     default:
+        x_cmp_fake(what, idx, m, ctx, p);
         break;
     }
 }
@@ -2895,7 +4533,7 @@ static cgn_status node_get(int type, int at_exec, cgn_exec *exec, cgn_node *h, v
     case CGN_NODE_CHILD_GRAPH:
         return at_exec ? cgn_child_graph_exec_get(exec, h, out) : cgn_child_graph_node_get(h, out);
     default:
-        return CGN_OK;
+        return x_node_get(type, at_exec, exec, h, out);
     }
 }
 
@@ -2905,6 +4543,13 @@ typedef union anydesc {
     cgn_host_callback_desc h;
     cgn_event_record_desc e;
     cgn_child_graph_desc c;
+    cgn_memcpy_3d_desc c3;
+    cgn_mem_alloc_desc ma;
+    cgn_mem_free_desc mf;
+    cgn_batch_mem_op_desc b;
+    cgn_ext_sem_signal_desc ss;
+    cgn_ext_sem_wait_desc sw;
+    cgn_conditional_desc cd;
 } anydesc;
 
 static void check_all(int strict) {
@@ -3123,6 +4768,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int step = 0; step < MAXOPS && r.at < r.n; step++) {
         uint8_t op = u8(&r);
         int was_armed = M.armed;
+        if (op >= 240 && op < 254) { /* the node types added last (see the header) */
+            if (op < 244 || op == 249 || op == 250)
+                op_x_add(&r);
+            else if (op < 246 || op == 252)
+                op_x_node_update(&r);
+            else if (op < 248 || op == 253)
+                op_x_exec_update(&r);
+            else
+                op_x_query(&r);
+            if (was_armed)
+                M.armed = 0;
+            check_all(0);
+            M.fired = 0;
+            continue;
+        }
         switch (op % 24) {
         case 0:
             op_graph_create();
