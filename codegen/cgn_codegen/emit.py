@@ -665,7 +665,40 @@ def _fake_rows(nodes: list) -> dict:
                 count=f"{n.member}.{f.type.array_count.format(**kw)}",
                 parts=[(f"{n.member}.{c.format(**kw)}", t) for c, t in f.type.arrays]))
     cu_types = sorted({n.cu_node_type for n in nodes})
-    return dict(origin=AGGREGATE_ORIGIN, typed=typed, layouts=layouts, cu_types=cu_types)
+    return dict(origin=AGGREGATE_ORIGIN, typed=typed, layouts=layouts, cu_types=cu_types,
+                setters=_fake_setter_rows(nodes))
+
+
+def _fake_setter_rows(nodes: list) -> list:
+    """The typed setters the specs name (cuda.set, cuda.exec_set), once per entry point, as
+    the fake driver implements them: its parameter list (checked by the compiler against
+    runtime/driver_entries.h), the level, and where in CUgraphNodeParams the argument and the
+    context argument go."""
+    rows, seen = [], set()
+    for n in sorted(nodes, key=lambda n: n.type_enum):
+        for exec_level, call in ((False, n.set), (True, n.exec_set)):
+            if call is None or call.entry in seen:
+                continue
+            seen.add(call.entry)
+            params = ["CUgraphExec e", "CUgraphNode n"] if exec_level else ["CUgraphNode n"]
+            if call.params is not None:
+                at = f"{n.member}.{call.at}" if call.at else n.member
+                params.append(f"const {call.params} *in")
+                src, size = "in", "sizeof *in"
+            else:
+                field = next(f for f in n.fields if f.cuda == call.value)
+                at = f"{n.member}.{call.value}"
+                params.append(field.type.members[0].decl("in"))
+                src, size = "&in", "sizeof in"
+            ctx_at, ctx = "0", "NULL"
+            if call.context is not None:
+                params.append("CUcontext c")
+                ctx_at, ctx = f"offsetof(CUgraphNodeParams, {n.member}.{call.context})", "c"
+            rows.append(dict(entry=call.entry, params=", ".join(params), exec=int(exec_level),
+                             exec_arg="e" if exec_level else "NULL",
+                             cu=n.cu_node_type, at=f"offsetof(CUgraphNodeParams, {at})",
+                             src=src, size=size, ctx_at=ctx_at, ctx=ctx))
+    return rows
 
 
 class Emitter:
@@ -725,6 +758,22 @@ def _prefix_copy(call, m: str):
             f'                   "{call.params} is a prefix of the params");'], at
 
 
+def _struct_or_value_args(call, m: str):
+    """(declaration lines, arguments, prefix member) passing CUgraphNodeParams member `m` the
+    way an adder or setter takes it: a copy of the struct prefix (`params`) or one member
+    (`value`), then the `context` member if the call takes one."""
+    decl, args, at = [], [], None
+    if call.params is not None:
+        decl, at = _prefix_copy(call, m)
+        decl = decl + [f"    memcpy(&a, &{at}, sizeof a);"]
+        args.append("&a")
+    else:
+        args.append(f"{m}.{call.value}")
+    if call.context is not None:
+        args.append(f"{m}.{call.context}")
+    return decl, args, at
+
+
 def _setter_fn(n, exec_level: bool) -> list:
     """<node>_set_raw / <node>_exec_set_raw: the spec's typed setter (cuda.set, cuda.exec_set)
     with CUgraphNodeParams mapped onto its arguments; [] when the node type uses the generic
@@ -739,15 +788,9 @@ def _setter_fn(n, exec_level: bool) -> list:
              f"{'exec_set' if exec_level else 'set'}). */"]
     lines += wrap_call("", Call(f"static CUresult {name}(", (
         "const cgn__txn *txn", "const CUgraphNodeParams *p"), ") {"))
-    args = ["txn->exec->raw", "txn->shadow->raw"] if exec_level else ["txn->node->raw"]
-    if call.params is not None:
-        decl, at = _prefix_copy(call, m)
-        lines += decl + [f"    memcpy(&a, &{at}, sizeof a);"]
-        args.append("&a")
-    else:
-        args.append(f"{m}.{call.value}")
-    if call.context is not None:
-        args.append(f"{m}.{call.context}")
+    decl, args, _ = _struct_or_value_args(call, m)
+    lines += decl
+    args = (["txn->exec->raw", "txn->shadow->raw"] if exec_level else ["txn->node->raw"]) + args
     lines += wrap_call("    ", Call(f"return cgn__driver->{call.entry}(", tuple(args), ");"))
     lines.append("}")
     return lines
@@ -763,18 +806,12 @@ def _driver_call_fns(n) -> list:
         "const cgn_driver_table *drv", "CUgraphNode *out", "CUgraph g", "const CUgraphNode *deps",
         "size_t num_deps", "CUgraphNodeParams *p"), ") {"))
     args = ["out", "g", "deps", "num_deps"]
-    at = None
     if add.params == "CUgraphNodeParams":  # the generic adder: outputs are written in place
         lines += wrap_call("    ", Call(f"return drv->{add.entry}(", tuple(args + ["p"]), ");"))
     else:
-        if add.params is not None:
-            decl, at = _prefix_copy(add, m)
-            lines += decl + [f"    memcpy(&a, &{at}, sizeof a);"]
-            args.append("&a")
-        else:
-            args.append(f"{m}.{add.value}")
-        if add.context is not None:
-            args.append(f"{m}.{add.context}")
+        decl, more, at = _struct_or_value_args(add, m)
+        lines += decl
+        args += more
         if n.outputs:  # the driver writes its choices (spec: output fields) into the struct
             lines += wrap_call("    ", Call(f"CUresult r = drv->{add.entry}(", tuple(args),
                                             ");"))

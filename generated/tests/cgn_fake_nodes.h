@@ -19,6 +19,54 @@
     X(cuGraphAddKernelNode, cuGraphKernelNodeGetParams, CU_GRAPH_NODE_TYPE_KERNEL, kernel, CUDA_KERNEL_NODE_PARAMS_v2, CUDA_KERNEL_NODE_PARAMS_v2) \
     /* end */
 
+/* X(setter, (its parameters), executable level, the executable (e) or NULL, CUgraphNodeType,
+ * offset of the member its argument fills, the argument's address, its size, offset of the
+ * member its context argument fills or 0, that argument or NULL) for each typed setter the specs
+ * name (cuda.set, cuda.exec_set): the fake places the argument in CUgraphNodeParams and runs its
+ * generic setter of that level. cgn_fault.c counts these entries as setters. */
+#define CGN_FAKE_TYPED_SETTERS(X) \
+    X(cuGraphEventRecordNodeSetEvent, \
+      (CUgraphNode n, CUevent in), \
+      0, NULL, CU_GRAPH_NODE_TYPE_EVENT_RECORD, offsetof(CUgraphNodeParams, eventRecord.event), \
+      &in, sizeof in, 0, NULL) \
+    X(cuGraphExecEventRecordNodeSetEvent, \
+      (CUgraphExec e, CUgraphNode n, CUevent in), \
+      1, e, CU_GRAPH_NODE_TYPE_EVENT_RECORD, offsetof(CUgraphNodeParams, eventRecord.event), \
+      &in, sizeof in, 0, NULL) \
+    X(cuGraphEventWaitNodeSetEvent, \
+      (CUgraphNode n, CUevent in), \
+      0, NULL, CU_GRAPH_NODE_TYPE_WAIT_EVENT, offsetof(CUgraphNodeParams, eventWait.event), \
+      &in, sizeof in, 0, NULL) \
+    X(cuGraphExecEventWaitNodeSetEvent, \
+      (CUgraphExec e, CUgraphNode n, CUevent in), \
+      1, e, CU_GRAPH_NODE_TYPE_WAIT_EVENT, offsetof(CUgraphNodeParams, eventWait.event), \
+      &in, sizeof in, 0, NULL) \
+    X(cuGraphHostNodeSetParams, \
+      (CUgraphNode n, const CUDA_HOST_NODE_PARAMS_v1 *in), \
+      0, NULL, CU_GRAPH_NODE_TYPE_HOST, offsetof(CUgraphNodeParams, host), \
+      in, sizeof *in, 0, NULL) \
+    X(cuGraphExecHostNodeSetParams, \
+      (CUgraphExec e, CUgraphNode n, const CUDA_HOST_NODE_PARAMS_v1 *in), \
+      1, e, CU_GRAPH_NODE_TYPE_HOST, offsetof(CUgraphNodeParams, host), \
+      in, sizeof *in, 0, NULL) \
+    X(cuGraphKernelNodeSetParams, \
+      (CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS_v2 *in), \
+      0, NULL, CU_GRAPH_NODE_TYPE_KERNEL, offsetof(CUgraphNodeParams, kernel), \
+      in, sizeof *in, 0, NULL) \
+    X(cuGraphExecKernelNodeSetParams, \
+      (CUgraphExec e, CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS_v2 *in), \
+      1, e, CU_GRAPH_NODE_TYPE_KERNEL, offsetof(CUgraphNodeParams, kernel), \
+      in, sizeof *in, 0, NULL) \
+    X(cuGraphExecMemcpyNodeSetParams, \
+      (CUgraphExec e, CUgraphNode n, const CUDA_MEMCPY3D_v2 *in, CUcontext c), \
+      1, e, CU_GRAPH_NODE_TYPE_MEMCPY, offsetof(CUgraphNodeParams, memcpy.copyParams), \
+      in, sizeof *in, offsetof(CUgraphNodeParams, memcpy.copyCtx), c) \
+    X(cuGraphExecMemsetNodeSetParams, \
+      (CUgraphExec e, CUgraphNode n, const CUDA_MEMSET_NODE_PARAMS_v1 *in, CUcontext c), \
+      1, e, CU_GRAPH_NODE_TYPE_MEMSET, offsetof(CUgraphNodeParams, memset), \
+      in, sizeof *in, offsetof(CUgraphNodeParams, memset.ctx), c) \
+    /* end */
+
 /* X(CUgraphNodeType) for each CUDA node type a spec records: a node of such a type whose params
  * point at nothing the fake must copy is accepted as given unless the fake checks more. */
 #define CGN_FAKE_SPEC_TYPES(X) \

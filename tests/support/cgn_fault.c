@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cgn_fault.h"
+#include "../../generated/tests/cgn_fake_nodes.h" /* the typed setters, from spec/ */
 
 /* Test-only state; tests are single-threaded. */
 static struct {
@@ -81,16 +82,9 @@ int cgn_fault_is_setter(cgn_fault_entry entry) {
     switch (entry) {
     case CGN_FAULT_cuGraphNodeSetParams:
     case CGN_FAULT_cuGraphExecNodeSetParams:
-    case CGN_FAULT_cuGraphKernelNodeSetParams:
-    case CGN_FAULT_cuGraphExecKernelNodeSetParams:
-    case CGN_FAULT_cuGraphExecMemsetNodeSetParams:
-    case CGN_FAULT_cuGraphExecMemcpyNodeSetParams:
-    case CGN_FAULT_cuGraphHostNodeSetParams:
-    case CGN_FAULT_cuGraphExecHostNodeSetParams:
-    case CGN_FAULT_cuGraphEventRecordNodeSetEvent:
-    case CGN_FAULT_cuGraphExecEventRecordNodeSetEvent:
-    case CGN_FAULT_cuGraphEventWaitNodeSetEvent:
-    case CGN_FAULT_cuGraphExecEventWaitNodeSetEvent:
+#define CGN_FAULT_SETTER_CASE_(name, ...) case CGN_FAULT_##name:
+        CGN_FAKE_TYPED_SETTERS(CGN_FAULT_SETTER_CASE_) /* the specs' typed setters */
+#undef CGN_FAULT_SETTER_CASE_
         return 1;
     default:
         return 0;

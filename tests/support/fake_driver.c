@@ -2746,80 +2746,28 @@ static CUresult impl_cuGraphExecNodeSetParams(CUgraphExec e, CUgraphNode n, CUgr
     return r;
 }
 
-/* The typed setters the specs name (cuda.set, cuda.exec_set): the struct or value given goes
- * where CUgraphNodeParams has it (and the context argument to its member), then the generic
- * setter of that level runs, so both paths share every check and effect. */
-static CUresult typed_set(CUgraphExec e, CUgraphNode n, CUgraphNodeType type, size_t at,
-                          const void *in, size_t size, size_t ctx_at, CUcontext ctx)
+/* The typed setters the specs name (cuda.set, cuda.exec_set; rows generated in
+ * cgn_fake_nodes.h): the struct or value given goes where CUgraphNodeParams has it (and the
+ * context argument to its member), then the generic setter of that level runs, so both paths
+ * share every check and effect. */
+static CUresult typed_set(int exec_level, CUgraphExec e, CUgraphNode n, CUgraphNodeType type,
+                          size_t at, const void *in, size_t size, size_t ctx_at, CUcontext ctx)
 {
-    if (!in)
+    if (!in || (exec_level && !e))
         return CUDA_ERROR_INVALID_VALUE;
     CUgraphNodeParams p = params_of_type(type);
     memcpy((char *)&p + at, in, size);
     if (ctx_at != 0)
         memcpy((char *)&p + ctx_at, &ctx, sizeof ctx);
-    return e ? impl_cuGraphExecNodeSetParams(e, n, &p) : impl_cuGraphNodeSetParams(n, &p);
+    return exec_level ? impl_cuGraphExecNodeSetParams(e, n, &p) : impl_cuGraphNodeSetParams(n, &p);
 }
 
-#define AT(m) offsetof(CUgraphNodeParams, m)
-static CUresult impl_cuGraphKernelNodeSetParams(CUgraphNode n, const CUDA_KERNEL_NODE_PARAMS_v2 *p)
-{
-    return typed_set(NULL, n, CU_GRAPH_NODE_TYPE_KERNEL, AT(kernel), p, sizeof *p, 0, NULL);
-}
-static CUresult impl_cuGraphExecKernelNodeSetParams(CUgraphExec e, CUgraphNode n,
-                                                    const CUDA_KERNEL_NODE_PARAMS_v2 *p)
-{
-    return e ? typed_set(e, n, CU_GRAPH_NODE_TYPE_KERNEL, AT(kernel), p, sizeof *p, 0, NULL)
-             : CUDA_ERROR_INVALID_VALUE;
-}
-static CUresult impl_cuGraphExecMemsetNodeSetParams(CUgraphExec e, CUgraphNode n,
-                                                    const CUDA_MEMSET_NODE_PARAMS_v1 *p,
-                                                    CUcontext c)
-{
-    return e ? typed_set(e, n, CU_GRAPH_NODE_TYPE_MEMSET, AT(memset), p, sizeof *p,
-                         AT(memset.ctx), c)
-             : CUDA_ERROR_INVALID_VALUE;
-}
-static CUresult impl_cuGraphExecMemcpyNodeSetParams(CUgraphExec e, CUgraphNode n,
-                                                    const CUDA_MEMCPY3D_v2 *p, CUcontext c)
-{
-    return e ? typed_set(e, n, CU_GRAPH_NODE_TYPE_MEMCPY, AT(memcpy.copyParams), p, sizeof *p,
-                         AT(memcpy.copyCtx), c)
-             : CUDA_ERROR_INVALID_VALUE;
-}
-static CUresult impl_cuGraphHostNodeSetParams(CUgraphNode n, const CUDA_HOST_NODE_PARAMS_v1 *p)
-{
-    return typed_set(NULL, n, CU_GRAPH_NODE_TYPE_HOST, AT(host), p, sizeof *p, 0, NULL);
-}
-static CUresult impl_cuGraphExecHostNodeSetParams(CUgraphExec e, CUgraphNode n,
-                                                  const CUDA_HOST_NODE_PARAMS_v1 *p)
-{
-    return e ? typed_set(e, n, CU_GRAPH_NODE_TYPE_HOST, AT(host), p, sizeof *p, 0, NULL)
-             : CUDA_ERROR_INVALID_VALUE;
-}
-static CUresult impl_cuGraphEventRecordNodeSetEvent(CUgraphNode n, CUevent ev)
-{
-    return typed_set(NULL, n, CU_GRAPH_NODE_TYPE_EVENT_RECORD, AT(eventRecord.event), &ev,
-                     sizeof ev, 0, NULL);
-}
-static CUresult impl_cuGraphExecEventRecordNodeSetEvent(CUgraphExec e, CUgraphNode n, CUevent ev)
-{
-    return e ? typed_set(e, n, CU_GRAPH_NODE_TYPE_EVENT_RECORD, AT(eventRecord.event), &ev,
-                         sizeof ev, 0, NULL)
-             : CUDA_ERROR_INVALID_VALUE;
-}
-static CUresult impl_cuGraphEventWaitNodeSetEvent(CUgraphNode n, CUevent ev)
-{
-    return typed_set(NULL, n, CU_GRAPH_NODE_TYPE_WAIT_EVENT, AT(eventWait.event), &ev, sizeof ev,
-                     0, NULL);
-}
-static CUresult impl_cuGraphExecEventWaitNodeSetEvent(CUgraphExec e, CUgraphNode n, CUevent ev)
-{
-    return e ? typed_set(e, n, CU_GRAPH_NODE_TYPE_WAIT_EVENT, AT(eventWait.event), &ev,
-                         sizeof ev, 0, NULL)
-             : CUDA_ERROR_INVALID_VALUE;
-}
-#undef AT
+#define FAKE_TYPED_SETTER(entry, params, exec_level, exec, type, at, src, size, ctx_at, ctx)    \
+    static CUresult impl_##entry params                                                        \
+    {                                                                                          \
+        return typed_set(exec_level, exec, n, type, at, src, size, ctx_at, ctx);               \
+    }
+CGN_FAKE_TYPED_SETTERS(FAKE_TYPED_SETTER)
 
 /* Only kernel, memset and memcpy nodes can be disabled (the driver's current limit). */
 static fake_node *enable_target(CUgraphExec e, CUgraphNode n)
