@@ -23,6 +23,10 @@ cgn_status cgn__check_node(const cgn_node *node, cgn_node_type type, const char 
     if (r != CGN__LOOKUP_OK)
         return cgn__lookup_failed(r, node, "node", where);
     cgn__node_rec *n = rec;
+    if (type != CGN_NODE_TYPE_COUNT_ && cgn__node_usable_as(n, type)) {
+        *out = n;
+        return CGN_OK;
+    }
     if (n == NULL) /* kept only for executables made before its graph was destroyed */
         return cgn__fail(CGN_ERROR_DESTROYED,
                          "%s: the graph of node %p has been destroyed; only executables made "

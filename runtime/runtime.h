@@ -307,6 +307,11 @@ cgn_status cgn__exec_get(const cgn_exec *exec, const char *where, cgn__exec_rec 
 /* A live node of `type` (CGN_NODE_TYPE_COUNT_: any type). */
 cgn_status cgn__check_node(const cgn_node *node, cgn_node_type type, const char *where,
                            cgn__node_rec **out);
+/* Whether cgn__check_node accepts the record n (a handle's, possibly NULL) as a node of `type`:
+ * the one definition, shared with the inline update path. */
+static inline int cgn__node_usable_as(const cgn__node_rec *n, cgn_node_type type) {
+    return n != NULL && n->type == type && n->unsupported == NULL && n->raw != NULL;
+}
 /* Tests: the record behind a handle, or NULL. */
 cgn__node_rec *cgn__node_record(const cgn_node *node);
 cgn__graph_rec *cgn__graph_record(const cgn_graph *graph);
@@ -441,20 +446,22 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
 
 /* Definition update: resolves and checks the node (live, of `type`) and the driver gate
  * (cuGraphNodeSetParams, since `since`). Nothing to undo on failure. */
-/* A definition update of n starts: only the fields an update uses are set (the hot path),
- * then pending releases are collected. */
-static inline void cgn__txn_start_update(cgn__txn *txn, cgn__node_rec *n) {
+/* An update starts, of node n (definition level: exec and s NULL) or of the executable e's
+ * copy s: only the fields an update uses are set (the hot path), the current owners are those
+ * of the version updated, then pending releases are collected. */
+static inline void cgn__txn_start_update(cgn__txn *txn, cgn__node_rec *n, cgn__exec_rec *e,
+                                         cgn__shadow *s) {
     txn->node = n;
     txn->adding = 0;
-    txn->exec = NULL;
-    txn->shadow = NULL;
+    txn->exec = e;
+    txn->shadow = s;
     txn->new_attachment = 0;
     txn->storage_set = 0;
     txn->embed_plan = NULL;
     txn->bodies = NULL;
     txn->ctx_pushed = 0;
     txn->ctx_check = 0;
-    txn->attachment = n->attachment;
+    txn->attachment = s ? s->attachment : n->attachment;
     cgn__collect_pending();
 }
 cgn_status cgn__update_begin_checked(cgn__txn *txn, cgn_node *node, cgn_node_type type,
@@ -465,13 +472,12 @@ static inline cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_no
                                            int since, const char *where) {
     void *rec = NULL;
     const cgn_driver_table *drv = cgn__driver;
-    if (cgn__handle_lookup(node, CGN__KIND_NODE, &rec) != CGN__LOOKUP_OK || rec == NULL)
+    if (cgn__handle_lookup(node, CGN__KIND_NODE, &rec) != CGN__LOOKUP_OK)
         return cgn__update_begin_checked(txn, node, type, since, where);
     cgn__node_rec *n = rec;
-    if (n->type != type || n->unsupported != NULL || n->raw == NULL || drv->version < since ||
-        drv->cuGraphNodeSetParams == NULL)
+    if (!cgn__node_usable_as(n, type) || drv->version < since || drv->cuGraphNodeSetParams == NULL)
         return cgn__update_begin_checked(txn, node, type, since, where);
-    cgn__txn_start_update(txn, n);
+    cgn__txn_start_update(txn, n, NULL, NULL);
     return CGN_OK;
 }
 
@@ -506,15 +512,16 @@ const void *cgn__txn_current_storage(const cgn__txn *txn);
  * attachment is reused (no user object, no allocation). */
 cgn_status cgn__txn_stage_owners_list(cgn__txn *txn, cgn_owner *const *owners,
                                       size_t num_owners, const cgn_arg *args, size_t num_args);
-/* The same, with the common case inline: no owners before and none now (a new grid, scalar,
- * event...) needs no comparison and no call. */
+/* The owners of the version the transaction replaces (none for a node being added). */
+static inline cgn__attachment *cgn__txn_current_attachment(const cgn__txn *txn) {
+    return txn->exec ? txn->shadow->attachment : txn->adding ? NULL : txn->node->attachment;
+}
+/* cgn__txn_stage_owners_list, with the common case inline: no owners before and none now (a
+ * new grid, scalar, event...) needs no comparison and no call. */
 static inline cgn_status cgn__txn_stage_owners(cgn__txn *txn, cgn_owner *const *owners,
                                                size_t num_owners, const cgn_arg *args,
                                                size_t num_args) {
-    const cgn__attachment *current = txn->exec ? txn->shadow->attachment
-                                     : txn->adding ? NULL
-                                                   : txn->node->attachment;
-    if (current != NULL)
+    if (cgn__txn_current_attachment(txn) != NULL)
         return cgn__txn_stage_owners_list(txn, owners, num_owners, args, num_args);
     for (size_t i = 0; i < num_owners; i++)
         if (owners[i] != NULL)

@@ -192,7 +192,7 @@ cgn_status cgn__update_begin_checked(cgn__txn *txn, cgn_node *node, cgn_node_typ
     cgn_status st = cgn__check_node(node, type, where, &n);
     if (st != CGN_OK)
         return st;
-    cgn__txn_start_update(txn, n);
+    cgn__txn_start_update(txn, n, NULL, NULL);
     const cgn_driver_table *drv = cgn__driver;
     if (drv->version < since || drv->cuGraphNodeSetParams == NULL)
         return cgn__require_driver(since, drv->cuGraphNodeSetParams != NULL,
@@ -213,18 +213,8 @@ cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
     if (s->type != type)
         return cgn__fail(CGN_ERROR_WRONG_NODE_TYPE, "%s: node %p is a %s node", where,
                          (const void *)node, cgn__node_type_name(s->type));
-    txn->node = rec; /* NULL once the graph is gone: exec-level code never reads it */
-    txn->adding = 0;
-    txn->exec = e;
-    txn->shadow = s;
-    txn->new_attachment = 0;
-    txn->storage_set = 0;
-    txn->embed_plan = NULL;
-    txn->bodies = NULL;
-    txn->ctx_pushed = 0;
-    txn->ctx_check = 0;
-    txn->attachment = s->attachment;
-    cgn__collect_pending();
+    /* rec is NULL once the graph is gone: exec-level code never reads txn->node */
+    cgn__txn_start_update(txn, rec, e, s);
     const cgn_driver_table *drv = cgn__driver;
     if (since > 0 && (drv->version < since || drv->cuGraphExecNodeSetParams == NULL))
         return cgn__require_driver(since, drv->cuGraphExecNodeSetParams != NULL,
@@ -396,9 +386,7 @@ static int cgn__same_owners(const cgn__attachment *a, cgn_owner *const *owners, 
 
 cgn_status cgn__txn_stage_owners_list(cgn__txn *txn, cgn_owner *const *owners,
                                       size_t num_owners, const cgn_arg *args, size_t num_args) {
-    cgn__attachment *current = txn->exec ? txn->shadow->attachment
-                               : txn->adding ? NULL
-                                             : txn->node->attachment;
+    cgn__attachment *current = cgn__txn_current_attachment(txn);
     /* The common update (new grid, new scalar) keeps its owners: nothing to do. */
     if (cgn__same_owners(current, owners, num_owners, args, num_args)) {
         txn->attachment = current;
