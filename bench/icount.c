@@ -8,7 +8,8 @@
  * own instructions per update.
  *
  * Updates alternate between two values (as bench_updates does), so every call really changes
- * the node; owners are unchanged except in memset_dst_owner. Each case is warmed up first
+ * the node; the kernel is a CUkernel, as bench_updates loads it (kernel_grid_function: a
+ * CUfunction); owners are unchanged except in memset_dst_owner. Each case is warmed up first
  * (outside its counted function), so first-use allocations are not counted.
  *
  *   icount [--iterations N] [--stub] [--list] [CASE...]
@@ -55,7 +56,7 @@ static CUevent events[2];
 static cgn_owner *owners[2];
 
 static cgn_graph *graph;
-static cgn_node *kernel_node, *memset_node, *memcpy_node, *host_node, *record_node, *wait_node,
+static cgn_node *kernel_node, *function_node, *memset_node, *memcpy_node, *host_node, *record_node, *wait_node,
     *owned_memset_node;
 static cgn_exec *exec;
 
@@ -101,13 +102,17 @@ static void open_fixture(void) {
         scalar_args[k][0] = CGN_ARG(buf_a);
         scalar_args[k][1] = CGN_ARG(scalar_values[k]);
     }
+    /* The kernel as a CUkernel, as bench_updates loads it on the GPU (cuLibraryGetKernel); the
+     * same kernel as a CUfunction too, whose updates also ask for the current context. */
     cgn_kernel_desc kd = CGN_KERNEL_DESC_INIT;
-    kd.kernel = CGN_FUNCTION(fill);
+    kd.kernel = CGN_KERNEL(cgn_fake_kernel_of(fill));
     kd.grid = CGN_DIM3(1, 1, 1);
     kd.block = CGN_DIM3(32, 1, 1);
     kd.args = scalar_args[0];
     kd.num_args = 2;
     CHECK(cgn_graph_add_kernel(graph, NULL, 0, &kd, &kernel_node));
+    kd.kernel = CGN_FUNCTION(fill);
+    CHECK(cgn_graph_add_kernel(graph, NULL, 0, &kd, &function_node));
 
     cgn_memset_desc sd = CGN_MEMSET_DESC_INIT;
     sd.dst = buf_a;
@@ -182,6 +187,9 @@ static inline void step_kernel_scalar(long i) {
 static inline void step_kernel_grid(long i) {
     CHECK(cgn_kernel_node_update(kernel_node, &kernel_grid[(i + 1) & 1]));
 }
+static inline void step_kernel_grid_function(long i) {
+    CHECK(cgn_kernel_node_update(function_node, &kernel_grid[(i + 1) & 1]));
+}
 #ifdef CGN_KERNEL_SET_ARG
 static inline void step_kernel_arg(long i) {
     CHECK(cgn_kernel_node_update(kernel_node, &kernel_arg[(i + 1) & 1]));
@@ -227,6 +235,7 @@ static inline void step_exec_launch(long i) {
     X(kernel_scalar, "kernel node, new scalar argument (whole argument list)")                   \
     ICOUNT_CASE_KERNEL_ARG(X)                                                                      \
     X(kernel_grid, "kernel node, new grid")                                                        \
+    X(kernel_grid_function, "kernel node of a CUfunction, new grid (asks for the context)")        \
     X(memset_value, "memset node, new value")                                                      \
     X(memcpy_size, "memcpy node, new size")                                                        \
     X(host_fn, "host callback node, new function")                                                 \

@@ -53,6 +53,21 @@ def _split_assignments(indent: str, stmts) -> list:
     return out
 
 
+def _or_lines(expr: str, indent: str, width: int = 96) -> list:
+    """A condition's top-level ` || ` alternatives, as few per line as fit `width` columns
+    (continuation lines at `indent`); the first line gets no indent."""
+    parts, lines, line = expr.split(" || "), [], ""
+    for i, part in enumerate(parts):
+        piece = part + (" ||" if i + 1 < len(parts) else "")
+        if line and len(indent) + len(line) + 1 + len(piece) > width:
+            lines.append(line)
+            line = piece
+        else:
+            line = f"{line} {piece}" if line else piece
+    lines.append(line)
+    return [lines[0]] + [indent + l for l in lines[1:]]
+
+
 def _voids(lines, params) -> list:
     return [f"(void){p};" for p in params if not _uses(lines, p)]
 
@@ -421,6 +436,9 @@ class NodeView:
         # driver version, or never.
         if not n.context_current:
             ctx_enter = None
+        elif n.context_free_from and n.context_when:
+            ctx_enter = (f"st == CGN_OK && (cgn__driver->version < {n.context_free_from} || "
+                         f"{node}_needs_context(&txn, &d))")
         elif n.context_free_from:
             ctx_enter = f"st == CGN_OK && cgn__driver->version < {n.context_free_from}"
         else:
@@ -437,7 +455,8 @@ class NodeView:
             def_apply=apply(n.set, f"{node}_set_raw"),
             exec_apply=apply(n.exec_set, f"{node}_exec_set_raw"))
         return dict(
-            ctx_enter=ctx_enter, member=n.member, **setters,
+            ctx_enter=ctx_enter, context_when=_or_lines(n.context_when, " " * 12)
+            if n.context_when else None, member=n.member, **setters,
             origin=self.origin, node=node, desc=self.desc, update=self.update, P=self.P,
             type_enum=n.type_enum, gate=n.update_gate, needs_context=self.needs_context,
             updatable=n.updatable, add_outputs=add_outputs,

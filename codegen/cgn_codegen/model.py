@@ -123,6 +123,7 @@ class Node:
     set: Optional[DriverCall] = None       # None: cuGraphNodeSetParams
     exec_set: Optional[DriverCall] = None  # None: cuGraphExecNodeSetParams
     context_free_from: int = 0  # driver version from which updates skip the context (0: never)
+    context_when: Optional[str] = None  # C condition (d, cur) still needing it from then on
 
     @property
     def outputs(self) -> tuple:

@@ -252,6 +252,14 @@ SPEC = Map({
                                      "change the calling thread's context (measured with "
                                      "tools/probe/ctx_setters.c), so cgn does not ask for it; "
                                      "older drivers get the context handling."),
+        # ...except for the updates this condition picks (kernel: a CUfunction, whose update
+        # with no context current crashes inside libcuda).
+        "context_when": Key(Str(), required=False,
+                            doc="With `context_free_from`: a C condition over the merged new "
+                                "fields and `old.<field>` (the version updated) under which an "
+                                "update still runs in the node's context on those newer "
+                                "drivers (kernel: a `CUfunction`, or a new kernel). A node "
+                                "whose context cgn does not know always does."),
         "set": Key(DRIVER_CALL, required=False,
                    doc="The typed setter definition-level updates call instead of the generic "
                        "`cuGraphNodeSetParams` (faster on the H200: host and event setters "

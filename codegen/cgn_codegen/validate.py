@@ -92,9 +92,11 @@ class SpecValidator:
             cases = self._cases(fields) if isinstance(self.root.get("cases"), YSeq) else None
         cuda = self.root.get("cuda")
         fixed = ()
+        context_when = None
         if ok("cuda") and isinstance(cuda, YMap):
             if self._cuda_members(cuda, fields):
                 fixed = self._fixed(cuda, fields)
+                context_when = self._context_when(cuda, fields)
         if self.diags.count() != before or fields is None:
             return None
         r = self.root
@@ -120,6 +122,7 @@ class SpecValidator:
             exec_set=self._driver_call(cuda.get("exec_set")),
             context_free_from=cuda.get("context_free_from").value
             if cuda.get("context_free_from") is not None else 0,
+            context_when=context_when,
             update_gate=r.get("gates").get("update").value if self.updatable else 0,
             reference=one_line(r.get("reference").value),
             fields=tuple(fields.values()),
@@ -629,6 +632,24 @@ class SpecValidator:
                          f"{what}: unknown field '{tokens[i + 2].text}' after 'old.'")
                 ok = False
         return ok
+
+    def _context_when(self, cuda: YMap, fields: Optional[dict]) -> Optional[str]:
+        """cuda.context_when: a condition like an executable rule's (merged fields, `old.`),
+        as C over d and cur; only where context_free_from says from when it applies."""
+        wnode = cuda.get("context_when")
+        if wnode is None:
+            return None
+        if cuda.get("context_free_from") is None:
+            self.err(wnode.mark, "cuda.context_when: only with `context_free_from` (it says "
+                                 "which updates still need the context on those drivers)")
+            return None
+        if fields is None:
+            return None
+        known = self._rule_names(fields)
+        ok = self._expr(wnode, dict(known, old=None), "cuda.context_when",
+                        self._arg_types(fields))
+        ok = self._old_refs(wnode, known, "cuda.context_when") and ok
+        return self._rewrite_exec(wnode.value, set(known)) if ok else None
 
     @staticmethod
     def _rewrite_exec(expr: str, known: set) -> str:

@@ -130,6 +130,15 @@ static CUresult kernel_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams
     return cgn__driver->cuGraphExecKernelNodeSetParams(txn->exec->raw, txn->shadow->raw, &a);
 }
 
+/* On the drivers that need no context for this node type (spec: context_free_from), whether an
+ * update still does (spec: context_when), or cgn does not know the node's context. */
+static int kernel_needs_context(const cgn__txn *txn, const cgn_kernel_desc *d) {
+    const cgn_kernel_desc *cur = cgn__txn_current_state(txn);
+    return cgn__txn_context(txn) == NULL ||
+           (d->kernel.function != NULL || cur->kernel.function != NULL ||
+            d->kernel.kernel != cur->kernel.kernel);
+}
+
 cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *update) {
     static const char where[] = "cgn_kernel_node_update";
     cgn__txn txn;
@@ -168,7 +177,7 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
     st = kernel_check_rules(&d, where);
     if (st == CGN_OK)
         st = kernel_check_kinds(&d, set, where);
-    if (st == CGN_OK)
+    if (st == CGN_OK && (cgn__driver->version < 13000 || kernel_needs_context(&txn, &d)))
         st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
@@ -254,7 +263,7 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
     st = kernel_check_rules(&d, where);
     if (st == CGN_OK)
         st = kernel_check_kinds(&d, set, where);
-    if (st == CGN_OK)
+    if (st == CGN_OK && (cgn__driver->version < 13000 || kernel_needs_context(&txn, &d)))
         st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;

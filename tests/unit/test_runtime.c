@@ -366,6 +366,69 @@ static void test_kernel_args_checked_against_kernel(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* From 13.0 on (spec: kernel context_free_from, context_when) a CUkernel node's update names
+ * its context in ctx and skips the context query; a CUfunction node's (the driver crashes on one
+ * with no context current), a kernel change, and every kernel update before 13.0 keep it. */
+static void test_kernel_update_context_by_handle_kind(void **state) {
+    cgn_test_env *env = *state;
+    CUcontext c0 = cgn_fake_context(0);
+    cgn_fake_set_current_context(c0);
+    cgn_graph *g;
+    cgn_node *by_kernel, *by_function;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    CUdeviceptr p = env->buf[0];
+    cgn_arg one[1] = {CGN_ARG(p)};
+    cgn_kernel_desc d = kernel_desc(env, "write_config", one, 1);
+    assert_non_null(d.kernel.kernel); /* the fake backend gives write_config as a CUkernel */
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &by_kernel));
+    d = kernel_desc(env, "add_one", one, 1);
+    assert_non_null(d.kernel.function); /* ...and add_one as a CUfunction */
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &by_function));
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_grid(&u, CGN_DIM3(2, 1, 1));
+    cgn_fake_set_current_context(NULL);
+    const struct {
+        cgn_node *node;
+        int exec, version, in_context; /* 1: asked for the context and pushed the node's */
+    } cases[] = {
+        {by_kernel, 0, 13000, 0}, {by_kernel, 1, 13000, 0},  {by_function, 0, 13000, 1},
+        {by_function, 1, 13000, 1}, {by_kernel, 0, 12080, 1}, {by_kernel, 1, 12080, 1},
+    };
+    int version;
+    OK(cgn_driver_version(&version));
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cgn_fault_set_version(cases[i].version);
+        cgn_fault_reset_counts();
+        u.grid.x = 3 + (unsigned)i;
+        OK(cases[i].exec ? cgn_kernel_exec_update(e, cases[i].node, &u)
+                         : cgn_kernel_node_update(cases[i].node, &u));
+        cgn_fault_set_version(version);
+        if ((cgn_fault_calls(CGN_FAULT_cuCtxGetCurrent) > 0) != cases[i].in_context ||
+            cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent) != cases[i].in_context)
+            fail_msg("case %zu: %d context queries and %d pushes, expected %s", i,
+                     cgn_fault_calls(CGN_FAULT_cuCtxGetCurrent),
+                     cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent),
+                     cases[i].in_context ? "both" : "none");
+        CUcontext now = c0;
+        assert_int_equal(cgn_fake_table()->cuCtxGetCurrent(&now), CUDA_SUCCESS);
+        assert_null(now); /* the caller had none, and has none */
+    }
+    /* A new kernel, even a CUkernel for a CUkernel, runs in the node's context. */
+    cgn_kernel_update_set_kernel(&u, cgn_test_kernel(env, "write_config"), NULL, one, 1);
+    cgn_fault_reset_counts();
+    OK(cgn_kernel_node_update(by_kernel, &u)); /* the same CUkernel: no query */
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxGetCurrent), 0);
+    cgn_kernel_update_set_kernel(&u, cgn_test_kernel(env, "empty"), NULL, NULL, 0);
+    cgn_fault_reset_counts();
+    OK(cgn_kernel_node_update(by_kernel, &u));
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent), 1);
+    cgn_fake_set_current_context(c0);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
 static void test_kernel_arg_check_skipped_before_12_4(void **state) {
     cgn_test_env *env = *state;
     cgn_fault_set_version(12030);
@@ -440,6 +503,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_update_with_same_owners_makes_no_user_object,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_update_runs_in_the_node_context,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_update_context_by_handle_kind,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_add_without_context_rejected, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
