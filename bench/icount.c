@@ -56,15 +56,20 @@ static CUevent events[2];
 static cgn_owner *owners[2];
 
 static cgn_graph *graph;
-static cgn_node *kernel_node, *function_node, *memset_node, *memcpy_node, *host_node, *record_node, *wait_node,
+static cgn_node *kernel_node, *function_node, *six_node, *memset_node, *memcpy_node, *host_node, *record_node, *wait_node,
     *owned_memset_node;
 static cgn_exec *exec;
 
 static cgn_arg scalar_args[2][2];
 static cgn_kernel_update kernel_scalar[2], kernel_grid[2];
 #ifdef CGN_KERNEL_SET_ARG
-static cgn_kernel_update kernel_arg[2];
+static cgn_kernel_update kernel_arg[2], kernel_arg6[2];
 #endif
+/* axpy_tagged's arguments, as bench_updates' argument-level rows: out, x, y, a, n, tag. */
+static CUdeviceptr six_ptrs[3];
+static float six_a = 2.0f;
+static unsigned six_n = 4;
+static unsigned long long six_tag = 1;
 static cgn_memset_update memset_value[2], memset_dst[2];
 static cgn_memcpy_update memcpy_size[2];
 static cgn_host_callback_update host_fn[2];
@@ -86,7 +91,11 @@ static void noop_release(void *resource) { (void)resource; }
 static void open_fixture(void) {
     static const size_t sizes[2] = {sizeof(CUdeviceptr), sizeof(unsigned)};
     cgn_fake_reset();
+    static const size_t six_sizes[6] = {sizeof(CUdeviceptr), sizeof(CUdeviceptr),
+                                        sizeof(CUdeviceptr), sizeof(float), sizeof(unsigned),
+                                        sizeof(unsigned long long)};
     CUfunction fill = cgn_fake_register_kernel("fill_u32", 2, sizes, fake_fill, NULL);
+    CUfunction six = cgn_fake_register_kernel("axpy_tagged", 6, six_sizes, fake_fill, NULL);
     cgn_driver_install(cgn_fake_table());
     buf_a = (CUdeviceptr)(uintptr_t)host_a;
     buf_b = (CUdeviceptr)(uintptr_t)host_b;
@@ -113,6 +122,13 @@ static void open_fixture(void) {
     CHECK(cgn_graph_add_kernel(graph, NULL, 0, &kd, &kernel_node));
     kd.kernel = CGN_FUNCTION(fill);
     CHECK(cgn_graph_add_kernel(graph, NULL, 0, &kd, &function_node));
+    six_ptrs[0] = six_ptrs[1] = six_ptrs[2] = buf_a;
+    cgn_arg six_args[6] = {CGN_ARG(six_ptrs[0]), CGN_ARG(six_ptrs[1]), CGN_ARG(six_ptrs[2]),
+                           CGN_ARG(six_a),       CGN_ARG(six_n),       CGN_ARG(six_tag)};
+    kd.kernel = CGN_KERNEL(cgn_fake_kernel_of(six));
+    kd.args = six_args;
+    kd.num_args = 6;
+    CHECK(cgn_graph_add_kernel(graph, NULL, 0, &kd, &six_node));
 
     cgn_memset_desc sd = CGN_MEMSET_DESC_INIT;
     sd.dst = buf_a;
@@ -151,6 +167,9 @@ static void open_fixture(void) {
 #ifdef CGN_KERNEL_SET_ARG
         kernel_arg[k] = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
         cgn_kernel_update_set_arg(&kernel_arg[k], 1, &scalar_values[k], sizeof(unsigned), NULL);
+        kernel_arg6[k] = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_arg(&kernel_arg6[k], 0, k ? &buf_b : &buf_a, sizeof(CUdeviceptr),
+                                  NULL);
 #endif
         memset_value[k] = (cgn_memset_update)CGN_MEMSET_UPDATE_INIT;
         cgn_memset_update_set_value(&memset_value[k], 2 + (uint32_t)k, 4);
@@ -193,6 +212,9 @@ static inline void step_kernel_grid_function(long i) {
 #ifdef CGN_KERNEL_SET_ARG
 static inline void step_kernel_arg(long i) {
     CHECK(cgn_kernel_node_update(kernel_node, &kernel_arg[(i + 1) & 1]));
+}
+static inline void step_kernel_arg6(long i) {
+    CHECK(cgn_kernel_node_update(six_node, &kernel_arg6[(i + 1) & 1]));
 }
 #endif
 static inline void step_memset_value(long i) {
@@ -247,7 +269,9 @@ static inline void step_exec_launch(long i) {
     X(exec_memset_value, "executable: memset node, new value")                                     \
     X(exec_launch, "cgn_exec_launch, nothing waiting")
 #ifdef CGN_KERNEL_SET_ARG
-#define ICOUNT_CASE_KERNEL_ARG(X) X(kernel_arg, "kernel node, one argument by index (set_arg)")
+#define ICOUNT_CASE_KERNEL_ARG(X)                                                                  \
+    X(kernel_arg, "kernel node, one argument of two by index (set_arg)")                           \
+    X(kernel_arg6, "kernel node, one pointer of six by index (set_arg)")
 #else
 #define ICOUNT_CASE_KERNEL_ARG(X)
 #endif

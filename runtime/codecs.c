@@ -23,6 +23,14 @@ typedef struct cgn__kargs_header {
     int checked;         /* 1: param_size holds the kernel's sizes (driver 12.4+) */
     uint32_t num_params;
     uint32_t num_args;
+    /* Argument-level updates: this block is `base` (as it was at base_stamp) with arguments
+     * edited[0..num_edited) replaced, and the same layout; base NULL: no such relation. When
+     * `base` is still the spare, unwritten since, the next argument-level update rewrites there
+     * only those arguments and its own, not the whole block. */
+    const void *base;
+    cgn__block_stamp base_stamp;
+    uint32_t num_edited;
+    uint16_t edited[CGN_MAX_ARG_EDITS];
 } cgn__kargs_header;
 
 #define CGN__ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
@@ -51,17 +59,22 @@ static cgn_arg *cgn__kargs_copies(const cgn__kargs_header *h) {
                        cgn__kargs_copies_offset(h->num_params, h->num_args));
 }
 
-/* Copies one argument's bytes to `*at` in the block and points its kernelParams entry and its
- * cgn_arg copy there; *at moves past them. */
-static void cgn__kargs_put(unsigned char *block, size_t *at, void **ptr, cgn_arg *copy,
-                           const void *value, size_t size, cgn_owner *owner) {
-    unsigned char *to = block + *at;
-    if (size == 8) /* fixed sizes: the common pointer and scalar copies inline */
+/* One argument's bytes; the common pointer and scalar sizes as inline moves, not a call. */
+static inline void cgn__copy_arg(void *to, const void *value, size_t size) {
+    if (size == 8)
         memcpy(to, value, 8);
     else if (size == 4)
         memcpy(to, value, 4);
     else
         memcpy(to, value, size);
+}
+
+/* Copies one argument's bytes to `*at` in the block and points its kernelParams entry and its
+ * cgn_arg copy there; *at moves past them. */
+static void cgn__kargs_put(unsigned char *block, size_t *at, void **ptr, cgn_arg *copy,
+                           const void *value, size_t size, cgn_owner *owner) {
+    unsigned char *to = block + *at;
+    cgn__copy_arg(to, value, size);
     *ptr = to;
     *copy = (cgn_arg){to, size, owner};
     *at += CGN__ALIGN_UP(size, 16);
@@ -70,6 +83,7 @@ static const size_t *cgn__kargs_sizes(const cgn__kargs_header *h) {
     return (const size_t *)(h + 1);
 }
 #define CGN__MAX_KERNEL_PARAMS 4096u
+_Static_assert(CGN__MAX_KERNEL_PARAMS <= UINT16_MAX, "an argument index fits kargs edited[]");
 /* CUDA limits a kernel's parameters to 32,764 bytes (12.1+); cgn refuses larger totals before
  * any arithmetic on them could wrap. */
 #define CGN__MAX_ARG_BYTES (1u << 20)
@@ -240,6 +254,7 @@ static cgn_status cgn__write_kernel_args(cgn__txn *txn, cgn_kernel kernel, const
     h->checked = checked;
     h->num_params = cached;
     h->num_args = num_args;
+    h->base = NULL;
     size_t *block_sizes = (size_t *)(block + off_sizes);
     for (uint32_t i = 0; i < cached; i++)
         block_sizes[i] = sizes[i];
@@ -371,6 +386,12 @@ static cgn_status cgn__check_arg_edits(const cgn__txn *txn, const cgn__kargs_hea
     return CGN_OK;
 }
 
+/* Whether `spare` holds what `cur` holds except the arguments cur->edited: cur was derived
+ * from it by an argument-level update and it has not been taken (written) since. */
+static int cgn__spare_is_base_of(const cgn__kargs_header *cur, const void *spare) {
+    return spare != NULL && cur->base == spare && cgn__block_stamped(spare, cur->base_stamp);
+}
+
 cgn_status cgn__stage_arg_edits(cgn__txn *txn, const cgn_arg_edits *edits,
                                 const cgn_arg **args_inout, void ***params_out,
                                 const char *where) {
@@ -381,29 +402,50 @@ cgn_status cgn__stage_arg_edits(cgn__txn *txn, const cgn_arg_edits *edits,
     if (st != CGN_OK)
         return st;
     cgn__kargs_header *h = (cgn__kargs_header *)txn->storage;
+    uint32_t count = edits->count;
     if (!txn->storage_set) {
         /* Never written in place: the current block is shared with executables and embedded
-         * copies, and a driver-owned block is never cgn's to write. One memcpy, then the
-         * block's own pointers move with it. */
+         * copies, and a driver-owned block is never cgn's to write. */
         size_t total = src->total;
+        int from_base = cgn__spare_is_base_of(src, cgn__txn_spare(txn));
         h = cgn__txn_storage(txn, total);
         if (h == NULL)
             return CGN_ERROR_OUT_OF_MEMORY;
-        memcpy(h, src, total);
-        uintptr_t from = (uintptr_t)src, to = (uintptr_t)h;
-        void **ptrs = cgn__kargs_ptrs(h);
-        cgn_arg *copies = cgn__kargs_copies(h);
-        for (uint32_t i = 0; i < h->num_args; i++) {
-            ptrs[i] = (void *)((uintptr_t)ptrs[i] - from + to);
-            copies[i].value = (const void *)((uintptr_t)copies[i].value - from + to);
+        if (from_base) {
+            /* The spare is src's base, same layout: it lacks only src's own edits. */
+            void **ptrs = cgn__kargs_ptrs(h);
+            cgn_arg *copies = cgn__kargs_copies(h);
+            void **src_ptrs = cgn__kargs_ptrs(src);
+            const cgn_arg *src_copies = cgn__kargs_copies(src);
+            for (uint32_t i = 0; i < src->num_edited; i++) {
+                uint32_t a = src->edited[i];
+                cgn__copy_arg(ptrs[a], src_ptrs[a], src_copies[a].size);
+                copies[a].owner = src_copies[a].owner;
+            }
+        } else {
+            /* One memcpy, then the block's own pointers move with it. */
+            memcpy(h, src, total);
+            uintptr_t from = (uintptr_t)src, to = (uintptr_t)h;
+            void **ptrs = cgn__kargs_ptrs(h);
+            cgn_arg *copies = cgn__kargs_copies(h);
+            for (uint32_t i = 0; i < h->num_args; i++) {
+                ptrs[i] = (void *)((uintptr_t)ptrs[i] - from + to);
+                copies[i].value = (const void *)((uintptr_t)copies[i].value - from + to);
+            }
         }
+        h->base = src;
+        h->base_stamp = cgn__block_stamp_of(src);
+        h->num_edited = count;
+        for (uint32_t i = 0; i < count; i++)
+            h->edited[i] = (uint16_t)edits->edit[i].index;
+    } else {
+        h->base = NULL; /* written whole by this update */
     }
     void **ptrs = cgn__kargs_ptrs(h);
     cgn_arg *copies = cgn__kargs_copies(h);
-    uint32_t count = edits->count;
     for (uint32_t i = 0; i < count; i++) {
         const cgn_arg_edit *e = &edits->edit[i];
-        memcpy(ptrs[e->index], e->value, e->size);
+        cgn__copy_arg(ptrs[e->index], e->value, e->size);
         copies[e->index].owner = e->owner;
     }
     *args_inout = h->num_args ? copies : NULL;
@@ -526,6 +568,7 @@ static cgn_status cgn__write_opaque_args(cgn__reader *rd, const cgn__layout *l, 
     h->checked = l->checked;
     h->num_params = cached;
     h->num_args = 0;
+    h->base = NULL;
     size_t *sizes = (size_t *)(h + 1);
     for (uint32_t i = 0; i < cached; i++)
         sizes[i] = l->sizes[i];
@@ -582,6 +625,7 @@ static cgn_status cgn__read_args_block(cgn__reader *rd, const cgn__layout *l,
     h->checked = 1;
     h->num_params = count;
     h->num_args = count;
+    h->base = NULL;
     size_t *block_sizes = (size_t *)(void *)(h + 1);
     void **ptrs = cgn__kargs_ptrs(h);
     cgn_arg *copies = cgn__kargs_copies(h);

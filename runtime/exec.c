@@ -48,17 +48,6 @@ cgn__exec_rec *cgn__exec_record(const cgn_exec *exec) {
 
 /* ---- shadows -------------------------------------------------------------------------------- */
 
-static size_t cgn__hash(cgn__handle h) { return (size_t)((h * 0x9E3779B97F4A7C15ull) >> 32); }
-
-cgn__shadow *cgn__exec_find(const cgn__exec_rec *e, cgn__handle node) {
-    for (size_t i = cgn__hash(node) & e->map_mask;; i = (i + 1) & e->map_mask) {
-        uint32_t at = e->map[i];
-        if (at == 0)
-            return NULL;
-        if (e->shadows[at - 1].node == node)
-            return &e->shadows[at - 1];
-    }
-}
 
 /* A set of shadows being built (instantiation, refresh): all memory taken before any
  * driver call, so building can fail without side effects. */
@@ -82,14 +71,14 @@ static void cgn__count_subtree(const cgn__graph_rec *g, size_t *nodes, size_t *d
 
 static void cgn__set_insert(cgn__shadow_set *set, uint32_t index) {
     cgn__handle key = set->shadows[index].node;
-    size_t i = cgn__hash(key) & set->map_mask;
+    size_t i = cgn__exec_hash(key) & set->map_mask;
     while (set->map[i] != 0)
         i = (i + 1) & set->map_mask;
     set->map[i] = index + 1;
 }
 
 static uint32_t cgn__set_index(const cgn__shadow_set *set, cgn__handle node) {
-    for (size_t i = cgn__hash(node) & set->map_mask;; i = (i + 1) & set->map_mask) {
+    for (size_t i = cgn__exec_hash(node) & set->map_mask;; i = (i + 1) & set->map_mask) {
         uint32_t at = set->map[i];
         if (at == 0 || set->shadows[at - 1].node == node)
             return at ? at - 1 : UINT32_MAX;

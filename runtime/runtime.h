@@ -36,6 +36,14 @@ cgn_status cgn__exec_refused(cgn_status st, uint64_t set, const char *const *fie
 CUresult cgn__last_cu_result(void);
 
 /* Size arithmetic on user input: 0 and *out untouched when the result would not fit. */
+/* The update paths' common start, inlined into every generated update function (GCC would
+ * otherwise keep one out-of-line copy: a call and a register spill per update). */
+#if defined(__GNUC__) || defined(__clang__)
+#define CGN__ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define CGN__ALWAYS_INLINE
+#endif
+
 static inline int cgn__add_size(size_t a, size_t b, size_t *out) {
     if (a > SIZE_MAX - b)
         return 0;
@@ -468,6 +476,7 @@ cgn_status cgn__update_begin_checked(cgn__txn *txn, cgn_node *node, cgn_node_typ
                                      int since, const char *where);
 /* The same, with the common case inline (a live node of the type, a driver past the gate); the
  * rest, and every message, out of line. */
+CGN__ALWAYS_INLINE
 static inline cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type,
                                            int since, const char *where) {
     void *rec = NULL;
@@ -483,8 +492,8 @@ static inline cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_no
 
 /* Executable-level update of `node` in `exec`: resolves both, finds the executable's copy of
  * the node and checks the gate (cuGraphExecNodeSetParams). Nothing to undo on failure. */
-cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
-                                  cgn_node_type type, int since, const char *where);
+cgn_status cgn__exec_update_begin_checked(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
+                                          cgn_node_type type, int since, const char *where);
 
 /* Makes `saved` the calling thread's current context again if driver calls changed it. */
 void cgn__restore_context(CUcontext saved);
@@ -495,9 +504,13 @@ void cgn__restore_context(CUcontext saved);
 cgn_status cgn__txn_enter(cgn__txn *txn, const char *where);
 
 /* The node's context (recorded at add); for a new node, the current one. */
-CUcontext cgn__txn_context(const cgn__txn *txn);
+static inline CUcontext cgn__txn_context(const cgn__txn *txn) {
+    return txn->exec ? txn->shadow->ctx : txn->node->ctx;
+}
 /* The current state: the definition's, or for an executable-level update that executable's. */
-const void *cgn__txn_current_state(const cgn__txn *txn);
+static inline const void *cgn__txn_current_state(const cgn__txn *txn) {
+    return txn->exec ? txn->shadow->state : txn->node->state;
+}
 
 /* A cgn-owned block of `size` bytes for the new version (copies of kernel arguments),
  * reusing the spare block when it is large enough. At commit it replaces the current block
@@ -505,7 +518,21 @@ const void *cgn__txn_current_state(const cgn__txn *txn);
  * out of memory. One block per transaction. */
 void *cgn__txn_storage(cgn__txn *txn, size_t size);
 /* The current storage block (NULL on the add path or when none). */
-const void *cgn__txn_current_storage(const cgn__txn *txn);
+static inline const void *cgn__txn_current_storage(const cgn__txn *txn) {
+    return txn->exec ? txn->shadow->storage : txn->adding ? NULL : txn->node->storage;
+}
+/* The spare block cgn__txn_storage would reuse (NULL when none), not taken. */
+static inline const void *cgn__txn_spare(const cgn__txn *txn) {
+    return txn->exec ? txn->shadow->spare : txn->adding ? NULL : txn->node->spare;
+}
+/* A storage block's identity and write count: equal stamps mean the same block, not written
+ * by a transaction in between (each cgn__txn_storage take counts as a write). */
+typedef struct cgn__block_stamp {
+    uint64_t serial, takes;
+} cgn__block_stamp;
+cgn__block_stamp cgn__block_stamp_of(const void *block);
+/* Whether block has `stamp` (never for a block not yet taken: serial 0). */
+int cgn__block_stamped(const void *block, cgn__block_stamp stamp);
 
 /* Stages the owners of the new version: `owners` then each argument's owner. NULL entries are
  * skipped. When the list equals the current attachment's owners, in order, the current
@@ -548,17 +575,24 @@ static inline cgn_status cgn__txn_applied(cgn__txn *txn, CUresult r, const char 
 /* Publishes state (state_size bytes copied), storage and attachment, then releases what the
  * previous version no longer needs. Cannot fail. *node_out receives the node (add path). */
 void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_node **node_out);
-/* cgn__txn_commit of an update, with the common case inline: only the state changes (no new
- * argument block, owners or embedding, no context to restore), so publishing is one copy. */
+/* cgn__txn_commit of an update, with the common case inline: the state and perhaps the
+ * argument block change (no new owners or embedding, no context to restore), so publishing is
+ * one copy and perhaps a block swap. */
+/* The new storage block of an update replaces the current one (which becomes the spare when
+ * nothing else holds it): cgn__txn_commit's step, for the inline commit below. */
+void cgn__txn_publish_storage(cgn__txn *txn);
 static inline void cgn__txn_commit_update(cgn__txn *txn, const void *state, size_t state_size) {
-    if (!txn->storage_set && txn->embed_plan == NULL && !txn->new_attachment &&
-        !txn->ctx_pushed && !txn->ctx_check) {
+    if (txn->embed_plan == NULL && !txn->new_attachment && !txn->ctx_pushed && !txn->ctx_check) {
         if (txn->exec != NULL && txn->attachment == txn->shadow->attachment) {
             memcpy(txn->shadow->state, state, state_size);
+            if (txn->storage_set)
+                cgn__txn_publish_storage(txn);
             return;
         }
         if (txn->exec == NULL && txn->attachment == txn->node->attachment) {
             memcpy(txn->node->state, state, state_size);
+            if (txn->storage_set)
+                cgn__txn_publish_storage(txn);
             return;
         }
     }
@@ -586,8 +620,40 @@ void cgn__exec_install(cgn__exec_rec *e, cgn__shadow *s, cgn__attachment *next);
  * CGN_ERROR_INVALID_ARGUMENT. */
 cgn_status cgn__exec_node(cgn_exec *exec, cgn_node *node, const char *where,
                           cgn__exec_rec **e_out, cgn__shadow **s_out, void **record_out);
-/* The shadow of `node` in the executable; NULL when the node is not part of it. */
-cgn__shadow *cgn__exec_find(const cgn__exec_rec *e, cgn__handle node);
+/* The shadow of `node` in the executable; NULL when the node is not part of it. Inline: every
+ * executable-level update makes one lookup (open addressing, shadow index + 1, 0 empty). */
+static inline size_t cgn__exec_hash(cgn__handle h) {
+    return (size_t)((h * 0x9E3779B97F4A7C15ull) >> 32);
+}
+static inline cgn__shadow *cgn__exec_find(const cgn__exec_rec *e, cgn__handle node) {
+    for (size_t i = cgn__exec_hash(node) & e->map_mask;; i = (i + 1) & e->map_mask) {
+        uint32_t at = e->map[i];
+        if (at == 0)
+            return NULL;
+        if (e->shadows[at - 1].node == node)
+            return &e->shadows[at - 1];
+    }
+}
+/* cgn__exec_update_begin_checked with the common case inline (both handles live, the node an
+ * updatable part of the executable of `type`, a driver past the gate); the rest, and every
+ * message, out of line. */
+CGN__ALWAYS_INLINE
+static inline cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
+                                                cgn_node_type type, int since,
+                                                const char *where) {
+    void *e = NULL, *n = NULL;
+    const cgn_driver_table *drv = cgn__driver;
+    if (cgn__handle_lookup(exec, CGN__KIND_EXEC, &e) == CGN__LOOKUP_OK && e != NULL &&
+        cgn__handle_lookup(node, CGN__KIND_NODE, &n) == CGN__LOOKUP_OK &&
+        (since <= 0 || (drv->version >= since && drv->cuGraphExecNodeSetParams != NULL))) {
+        cgn__shadow *s = cgn__exec_find(e, (cgn__handle)(uintptr_t)node);
+        if (s != NULL && s->type == type && s->unsupported == NULL) {
+            cgn__txn_start_update(txn, n, e, s);
+            return CGN_OK;
+        }
+    }
+    return cgn__exec_update_begin_checked(txn, exec, node, type, since, where);
+}
 /* After an exec-level child-graph update: re-takes the shadows of the nodes inside child
  * `s` from `source` (paired in insertion order). Cannot fail (prepared by the check below). */
 void cgn__exec_retake_child(cgn__exec_rec *e, cgn__shadow *s, const cgn__graph_rec *source);

@@ -200,8 +200,8 @@ cgn_status cgn__update_begin_checked(cgn__txn *txn, cgn_node *node, cgn_node_typ
     return CGN_OK;
 }
 
-cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
-                                  cgn_node_type type, int since, const char *where) {
+cgn_status cgn__exec_update_begin_checked(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
+                                          cgn_node_type type, int since, const char *where) {
     cgn__exec_rec *e = NULL;
     cgn__shadow *s = NULL;
     void *rec = NULL;
@@ -222,19 +222,6 @@ cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
     return CGN_OK;
 }
 
-CUcontext cgn__txn_context(const cgn__txn *txn) {
-    return txn->exec ? txn->shadow->ctx : txn->node->ctx;
-}
-
-const void *cgn__txn_current_state(const cgn__txn *txn) {
-    return txn->exec ? txn->shadow->state : txn->node->state;
-}
-
-const void *cgn__txn_current_storage(const cgn__txn *txn) {
-    if (txn->exec)
-        return txn->shadow->storage;
-    return txn->adding ? NULL : txn->node->storage;
-}
 
 /* ---- storage blocks -------------------------------------------------------------------------- */
 
@@ -251,6 +238,9 @@ typedef struct cgn__block_header {
     atomic_long refs;
     size_t size;
     cgn__arena *arena; /* the arena it was cut from, or NULL: an allocation of its own */
+    /* Which block, and which write of it: serial is unique among all blocks ever (0 until the
+     * first take), takes counts the takes. Only the block's holder writes them. */
+    uint64_t serial, takes;
     alignas(16) unsigned char payload[];
 } cgn__block_header;
 
@@ -298,6 +288,7 @@ void *cgn__arena_block(cgn__arena **arena, size_t size) {
     atomic_init(&h->refs, 1);
     h->size = size;
     h->arena = a;
+    h->serial = h->takes = 0;
     return h->payload;
 }
 
@@ -339,8 +330,22 @@ void *cgn__block_new(size_t size) {
     atomic_init(&h->refs, 1);
     h->size = size;
     h->arena = NULL;
+    h->serial = h->takes = 0;
     return h->payload;
 }
+
+cgn__block_stamp cgn__block_stamp_of(const void *block) {
+    const cgn__block_header *h = cgn__block_of((void *)(uintptr_t)block);
+    return (cgn__block_stamp){h->serial, h->takes};
+}
+
+int cgn__block_stamped(const void *block, cgn__block_stamp stamp) {
+    const cgn__block_header *h = cgn__block_of((void *)(uintptr_t)block);
+    return stamp.serial != 0 && h->serial == stamp.serial && h->takes == stamp.takes;
+}
+
+/* Block serials: unique for the process's life (2^64 takes of first blocks never wrap). */
+static atomic_uint_fast64_t cgn__block_serials;
 
 void *cgn__txn_storage(cgn__txn *txn, size_t size) {
     void **spare = txn->exec ? &txn->shadow->spare : txn->adding ? NULL : &txn->node->spare;
@@ -353,6 +358,12 @@ void *cgn__txn_storage(cgn__txn *txn, size_t size) {
             return NULL;
         txn->storage = fresh;
     }
+    /* Counted before any write: a block given back at rollback no longer matches the stamp a
+     * block derived from it recorded (cgn__kargs_header.base_stamp). */
+    cgn__block_header *h = cgn__block_of(txn->storage);
+    if (h->serial == 0) /* its first take: the steady state alternates two stamped blocks */
+        h->serial = atomic_fetch_add_explicit(&cgn__block_serials, 1, memory_order_relaxed) + 1;
+    h->takes++;
     txn->storage_set = 1;
     return txn->storage;
 }
@@ -367,6 +378,13 @@ static void cgn__publish_storage(void **current, void **spare, void *next) {
     } else {
         cgn__block_release(old); /* still shared with an embedding or another executable */
     }
+}
+
+void cgn__txn_publish_storage(cgn__txn *txn) {
+    if (txn->exec != NULL)
+        cgn__publish_storage(&txn->shadow->storage, &txn->shadow->spare, txn->storage);
+    else
+        cgn__publish_storage(&txn->node->storage, &txn->node->spare, txn->storage);
 }
 
 /* ---- owners --------------------------------------------------------------------------------- */

@@ -407,7 +407,7 @@ static void test_kernel_update_context_by_handle_kind(void **state) {
         cgn_fault_set_version(version);
         if ((cgn_fault_calls(CGN_FAULT_cuCtxGetCurrent) > 0) != cases[i].in_context ||
             cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent) != cases[i].in_context)
-            fail_msg("case %zu: %d context queries and %d pushes, expected %s", i,
+            fail_msg("case %zu: %ld context queries and %ld pushes, expected %s", i,
                      cgn_fault_calls(CGN_FAULT_cuCtxGetCurrent),
                      cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent),
                      cases[i].in_context ? "both" : "none");
@@ -427,6 +427,127 @@ static void test_kernel_update_context_by_handle_kind(void **state) {
     cgn_fake_set_current_context(c0);
     OK(cgn_exec_destroy(e));
     OK(cgn_graph_destroy(g));
+}
+
+/* Argument-level updates rewrite only the arguments that differ from the spare block (the
+ * version before the current one), not the whole block: a random sequence of argument edits,
+ * whole-list updates and injected driver failures, at both levels, checked after every step
+ * against a model of what the node holds (values and owners, through cgn and through the
+ * driver's copy). */
+enum { EDIT_ARGS = 6 };
+static const size_t edit_sizes[EDIT_ARGS] = {8, 4, 8, 16, 4, 8};
+typedef struct edit_model {
+    unsigned char value[EDIT_ARGS][16];
+    cgn_owner *owner[EDIT_ARGS];
+} edit_model;
+
+static void no_release(void *resource) { (void)resource; }
+static void no_run(void **args, const CUDA_KERNEL_NODE_PARAMS_v2 *launch, void *user) {
+    (void)args;
+    (void)launch;
+    (void)user;
+}
+
+static void edit_model_check(const edit_model *m, const cgn_kernel_desc *d,
+                             const CUgraphNodeParams *raw, long step) {
+    if (d->num_args != EDIT_ARGS)
+        fail_msg("step %ld: %u arguments", step, d->num_args);
+    for (int i = 0; i < EDIT_ARGS; i++) {
+        if (d->args[i].size != edit_sizes[i] ||
+            memcmp(d->args[i].value, m->value[i], edit_sizes[i]) != 0)
+            fail_msg("step %ld: argument %d differs from the model in cgn's copy", step, i);
+        if (d->args[i].owner != m->owner[i])
+            fail_msg("step %ld: argument %d has another owner", step, i);
+        if (memcmp(raw->kernel.kernelParams[i], m->value[i], edit_sizes[i]) != 0)
+            fail_msg("step %ld: argument %d differs from the model in the driver", step, i);
+    }
+}
+
+static void test_arg_edits_track_the_spare(void **state) {
+    (void)state;
+    CUfunction f = cgn_fake_register_kernel("six_args", EDIT_ARGS, edit_sizes, no_run, NULL);
+    cgn_owner *owners[3] = {NULL, NULL, NULL};
+    static int payload[2];
+    OK(cgn_owner_create(&payload[0], no_release, &owners[1]));
+    OK(cgn_owner_create(&payload[1], no_release, &owners[2]));
+    edit_model def, ex;
+    memset(&def, 0, sizeof def);
+    uint64_t rng = 0x9E3779B97F4A7C15ull;
+#define EDIT_RAND() (rng = rng * 6364136223846793005ull + 1442695040888963407ull, rng >> 33)
+    cgn_arg args[EDIT_ARGS];
+    for (int i = 0; i < EDIT_ARGS; i++) {
+        for (size_t b = 0; b < edit_sizes[i]; b++)
+            def.value[i][b] = (unsigned char)EDIT_RAND();
+        args[i] = (cgn_arg){def.value[i], edit_sizes[i], NULL};
+    }
+    cgn_kernel_desc d = CGN_KERNEL_DESC_INIT;
+    d.kernel = CGN_KERNEL(cgn_fake_kernel_of(f));
+    d.grid = d.block = CGN_DIM3(1, 1, 1);
+    d.args = args;
+    d.num_args = EDIT_ARGS;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    ex = def;
+    CUgraphNode raw;
+    OK(cgn_node_raw(n, &raw));
+    CUgraphExec raw_exec;
+    OK(cgn_exec_raw(e, &raw_exec));
+    unsigned char values[CGN_MAX_ARG_EDITS][16];
+    for (long step = 0; step < 600; step++) {
+        int at_exec = EDIT_RAND() % 2;
+        edit_model *m = at_exec ? &ex : &def, next = *m;
+        unsigned kind = (unsigned)(EDIT_RAND() % 10); /* 0-6 edits, 7 whole list, 8-9 fail */
+        cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+        cgn_arg whole[EDIT_ARGS];
+        if (kind == 7) {
+            for (int i = 0; i < EDIT_ARGS; i++) {
+                for (size_t b = 0; b < edit_sizes[i]; b++)
+                    next.value[i][b] = (unsigned char)EDIT_RAND();
+                next.owner[i] = owners[EDIT_RAND() % 3];
+                whole[i] = (cgn_arg){next.value[i], edit_sizes[i], next.owner[i]};
+            }
+            cgn_kernel_update_set_args(&u, whole, EDIT_ARGS);
+        } else {
+            unsigned count = 1 + (unsigned)(EDIT_RAND() % 3);
+            for (unsigned k = 0; k < count; k++) {
+                unsigned i = (unsigned)(EDIT_RAND() % EDIT_ARGS);
+                for (size_t b = 0; b < edit_sizes[i]; b++)
+                    values[k][b] = next.value[i][b] = (unsigned char)EDIT_RAND();
+                next.owner[i] = owners[EDIT_RAND() % 3];
+                cgn_kernel_update_set_arg(&u, i, values[k], (uint32_t)edit_sizes[i],
+                                          next.owner[i]);
+            }
+        }
+        int fail = kind >= 8;
+        if (fail)
+            cgn_fault_arm(1 + (long)(EDIT_RAND() % 3), CUDA_ERROR_INVALID_VALUE);
+        cgn_status st = at_exec ? cgn_kernel_exec_update(e, n, &u) : cgn_kernel_node_update(n, &u);
+        int injected = fail && cgn_fault_triggered(NULL);
+        cgn_fault_disarm();
+        if (injected ? st == CGN_OK : st != CGN_OK)
+            fail_msg("step %ld: %s (%s), injected failure: %d", step, cgn_status_name(st),
+                     cgn_last_error(), injected);
+        if (st == CGN_OK)
+            *m = next;
+        cgn_kernel_desc got;
+        CUgraphNodeParams p;
+        OK(cgn_kernel_node_get(n, &got));
+        assert_true(cgn_fake_node_params(raw, &p));
+        edit_model_check(&def, &got, &p, step);
+        OK(cgn_kernel_exec_get(e, n, &got));
+        assert_true(cgn_fake_exec_node_params(raw_exec, raw, &p));
+        edit_model_check(&ex, &got, &p, step);
+    }
+#undef EDIT_RAND
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+    cgn_collect();
+    OK(cgn_owner_release(owners[1]));
+    OK(cgn_owner_release(owners[2]));
 }
 
 static void test_kernel_arg_check_skipped_before_12_4(void **state) {
@@ -506,6 +627,8 @@ int main(void) {
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_kernel_update_context_by_handle_kind,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_arg_edits_track_the_spare, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_add_without_context_rejected, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_dependencies_checked, cgn_test_fixture_setup,
