@@ -18,8 +18,8 @@
  * <entry>=<calls per update>..." (counted in a warm-up round, through a counting table) and
  * "CASE <name> <iterations> <ns per update>" (wall time on the fake, for orientation only; the
  * instruction counts come from tools/icount). --list prints the case names and exits.
- * --stub answers cuGraphNodeSetParams, cuGraphExecNodeSetParams and cuGraphLaunch with stubs
- * that return CUDA_SUCCESS at once (as bench_updates measures "cgn alone"): counted the same
+ * --stub answers every setter (generic and typed, definition and executable) and cuGraphLaunch
+ * with stubs that return CUDA_SUCCESS at once (as bench_updates measures "cgn alone"): counted the same
  * way, that gives the same counts plus the stubs' own instructions, a cross-check of the
  * subtraction; the guard itself runs without it. */
 #include <stdio.h>
@@ -350,21 +350,27 @@ static void print_calls(const char *name, long n) {
 
 /* ---- --stub: the driver calls answered at once -------------------------------------------- */
 
-static CUresult stub_set_params(CUgraphNode node, CUgraphNodeParams *params) {
-    (void)node;
-    (void)params;
-    return CUDA_SUCCESS;
-}
-static CUresult stub_exec_set_params(CUgraphExec e, CUgraphNode node, CUgraphNodeParams *params) {
-    (void)e;
-    (void)node;
-    (void)params;
-    return CUDA_SUCCESS;
-}
-static CUresult stub_launch(CUgraphExec e, CUstream stream) {
-    (void)e;
-    (void)stream;
-    return CUDA_SUCCESS;
+/* A stub for every entry; --stub installs those that change a node (the generic and the typed
+ * setters) and cuGraphLaunch. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#endif
+#define ICOUNT_STUB(name, abi, need, params, args)                                                 \
+    static CUresult stub_##name params { return CUDA_SUCCESS; }
+CGN_DRIVER_ENTRIES(ICOUNT_STUB)
+#undef ICOUNT_STUB
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+static void install_stubs(cgn_driver_table *t) {
+#define ICOUNT_STUB_SETTER(name, abi, need, params, args)                                          \
+    if (t->name != NULL && (strstr(#name, "NodeSetParams") || strstr(#name, "NodeSetEvent") ||    \
+                            strcmp(#name, "cuGraphLaunch") == 0))                                 \
+        t->name = stub_##name;
+    CGN_DRIVER_ENTRIES(ICOUNT_STUB_SETTER)
+#undef ICOUNT_STUB_SETTER
 }
 
 /* ---- main ---------------------------------------------------------------------------------- */
@@ -415,9 +421,7 @@ int main(int argc, char **argv) {
     const cgn_driver_table *table = cgn_fake_table();
     if (stub) {
         stubbed = *table;
-        stubbed.cuGraphNodeSetParams = stub_set_params;
-        stubbed.cuGraphExecNodeSetParams = stub_exec_set_params;
-        stubbed.cuGraphLaunch = stub_launch;
+        install_stubs(&stubbed);
         table = &stubbed;
         cgn_driver_install(table);
     }

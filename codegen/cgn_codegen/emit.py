@@ -807,7 +807,21 @@ def _setter_fn(n, exec_level: bool) -> list:
              f"{'exec_set' if exec_level else 'set'}). */"]
     lines += wrap_call("", Call(f"static CUresult {name}(", (
         "const cgn__txn *txn", "const CUgraphNodeParams *p"), ") {"))
-    decl, args, _ = _struct_or_value_args(call, m)
+    if call.params is not None:
+        # The prefix is passed in place, not copied: a copy would read it back (16-byte loads)
+        # right after kernel_build & co. wrote it field by field, and the CPU cannot forward
+        # those stores to such loads (the stall was most of a kernel update's time). cgn never
+        # reads it through the typed pointer; the driver does.
+        at = f"{m}.{call.at}" if call.at else m
+        null_at = at.replace("p->", "((CUgraphNodeParams *)0)->")
+        decl = [f"    _Static_assert(sizeof({call.params}) <= sizeof {null_at},",
+                f'                   "{call.params} is a prefix of the params");',
+                f"    const {call.params} *a = (const void *)&{at};"]
+        args = ["a"]
+        if call.context is not None:
+            args.append(f"{m}.{call.context}")
+    else:
+        decl, args, _ = _struct_or_value_args(call, m)
     lines += decl
     args = (["txn->exec->raw", "txn->shadow->raw"] if exec_level else ["txn->node->raw"]) + args
     lines += wrap_call("    ", Call(f"return cgn__driver->{call.entry}(", tuple(args), ");"))

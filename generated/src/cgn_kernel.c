@@ -114,20 +114,18 @@ cgn_status cgn__kernel_exec_check(const void *cur_, const void *d_, CUcontext ct
 
 /* The definition-level mutation through the typed setter (spec: cuda.set). */
 static CUresult kernel_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
-    CUDA_KERNEL_NODE_PARAMS_v2 a;
-    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->kernel,
+    _Static_assert(sizeof(CUDA_KERNEL_NODE_PARAMS_v2) <= sizeof ((CUgraphNodeParams *)0)->kernel,
                    "CUDA_KERNEL_NODE_PARAMS_v2 is a prefix of the params");
-    memcpy(&a, &p->kernel, sizeof a);
-    return cgn__driver->cuGraphKernelNodeSetParams(txn->node->raw, &a);
+    const CUDA_KERNEL_NODE_PARAMS_v2 *a = (const void *)&p->kernel;
+    return cgn__driver->cuGraphKernelNodeSetParams(txn->node->raw, a);
 }
 
 /* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
 static CUresult kernel_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
-    CUDA_KERNEL_NODE_PARAMS_v2 a;
-    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->kernel,
+    _Static_assert(sizeof(CUDA_KERNEL_NODE_PARAMS_v2) <= sizeof ((CUgraphNodeParams *)0)->kernel,
                    "CUDA_KERNEL_NODE_PARAMS_v2 is a prefix of the params");
-    memcpy(&a, &p->kernel, sizeof a);
-    return cgn__driver->cuGraphExecKernelNodeSetParams(txn->exec->raw, txn->shadow->raw, &a);
+    const CUDA_KERNEL_NODE_PARAMS_v2 *a = (const void *)&p->kernel;
+    return cgn__driver->cuGraphExecKernelNodeSetParams(txn->exec->raw, txn->shadow->raw, a);
 }
 
 /* On the drivers that need no context for this node type (spec: context_free_from), whether an

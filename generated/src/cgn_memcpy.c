@@ -124,11 +124,10 @@ cgn_status cgn__memcpy_exec_check(const void *cur_, const void *d_, CUcontext ct
 
 /* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
 static CUresult memcpy_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
-    CUDA_MEMCPY3D_v2 a;
-    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memcpy.copyParams,
+    _Static_assert(sizeof(CUDA_MEMCPY3D_v2) <= sizeof ((CUgraphNodeParams *)0)->memcpy.copyParams,
                    "CUDA_MEMCPY3D_v2 is a prefix of the params");
-    memcpy(&a, &p->memcpy.copyParams, sizeof a);
-    return cgn__driver->cuGraphExecMemcpyNodeSetParams(txn->exec->raw, txn->shadow->raw, &a,
+    const CUDA_MEMCPY3D_v2 *a = (const void *)&p->memcpy.copyParams;
+    return cgn__driver->cuGraphExecMemcpyNodeSetParams(txn->exec->raw, txn->shadow->raw, a,
                                                        p->memcpy.copyCtx);
 }
 
