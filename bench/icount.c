@@ -12,6 +12,10 @@
  * CUfunction); owners are unchanged except in memset_dst_owner. Each case is warmed up first
  * (outside its counted function), so first-use allocations are not counted.
  *
+ * adopt_10k and destroy_10k count one cgn_graph_adopt (one cgn_graph_destroy) of a 10,000-node
+ * graph instead, whatever N is, and print "UNITS <name> 10000": tools/icount divides their
+ * counts (and the driver calls) by the nodes, giving cgn's own instructions per node.
+ *
  *   icount [--iterations N] [--stub] [--list] [CASE...]
  *
  * Without CASE every case runs. Prints per case "CALLS <name> <driver calls per update>
@@ -48,6 +52,13 @@
     } while (0)
 
 /* ---- fixtures ------------------------------------------------------------------------------ */
+
+/* The table installed last (the adoption cases step around the counting one). */
+static const cgn_driver_table *installed_table;
+static void install(const cgn_driver_table *table) {
+    installed_table = table;
+    cgn_driver_install(table);
+}
 
 static unsigned char host_a[64], host_b[64];
 static CUdeviceptr buf_a, buf_b;
@@ -96,7 +107,7 @@ static void open_fixture(void) {
                                         sizeof(unsigned long long)};
     CUfunction fill = cgn_fake_register_kernel("fill_u32", 2, sizes, fake_fill, NULL);
     CUfunction six = cgn_fake_register_kernel("axpy_tagged", 6, six_sizes, fake_fill, NULL);
-    cgn_driver_install(cgn_fake_table());
+    install(cgn_fake_table());
     buf_a = (CUdeviceptr)(uintptr_t)host_a;
     buf_b = (CUdeviceptr)(uintptr_t)host_b;
     cgn_fake_mark_device_memory(host_a, sizeof host_a);
@@ -252,6 +263,138 @@ static inline void step_exec_launch(long i) {
     CHECK(cgn_exec_launch(exec, NULL));
 }
 
+
+/* ---- adoption: cgn's own instructions per adopted (or destroyed) node ---------------------- */
+
+/* The graph bench_updates adopts (adopt_source), built through the fake's raw table: ADOPT_NODES
+ * nodes in 4 chains (node i depends on node i - 4), kernel nodes (a 6-argument and a
+ * 2-argument kernel in turn) with a memset at every 100th node (from 50) and a device-to-device
+ * 1-D memcpy at every 100th (from 99). adopt_10k counts one cgn_graph_adopt (borrowing) of it, destroy_10k
+ * one cgn_graph_destroy of the adopted graph; both divided by ADOPT_NODES. */
+#define ADOPT_NODES 10000L
+#define ADOPT_CHAINS 4
+static CUgraph adopt_raw;
+static cgn_graph *adopted;
+static struct {
+    CUdeviceptr out, x, y;
+    float a;
+    unsigned n;
+    unsigned long long tag;
+} six = {0, 0, 0, 2.0f, 4, 42};
+
+static void adopt_build(void) {
+    if (adopt_raw != NULL)
+        return;
+    static const size_t six_sizes[6] = {8, 8, 8, 4, 4, 8};
+    static const size_t fill_sizes[2] = {sizeof(CUdeviceptr), sizeof(unsigned)};
+    const cgn_driver_table *drv = cgn_fake_table();
+    CUfunction six_fn = cgn_fake_register_kernel("axpy_tagged", 6, six_sizes, NULL, NULL);
+    CUfunction fill_fn = cgn_fake_register_kernel("fill_u32_adopt", 2, fill_sizes, NULL, NULL);
+    six.out = six.y = buf_a;
+    six.x = buf_b;
+    void *six_params[6] = {&six.out, &six.x, &six.y, &six.a, &six.n, &six.tag};
+    void *fill_params[2] = {&buf_a, &scalar_values[0]};
+    CUDA_KERNEL_NODE_PARAMS_v2 six_kp, fill_kp;
+    memset(&six_kp, 0, sizeof six_kp);
+    six_kp.func = six_fn;
+    six_kp.gridDimX = six_kp.gridDimY = six_kp.gridDimZ = 1;
+    six_kp.blockDimX = 128;
+    six_kp.blockDimY = six_kp.blockDimZ = 1;
+    fill_kp = six_kp;
+    fill_kp.func = fill_fn;
+    six_kp.kernelParams = six_params;
+    fill_kp.kernelParams = fill_params;
+    CUDA_MEMSET_NODE_PARAMS_v1 ms = {buf_a, 0, 1, 4, 4, 1};
+    CUDA_MEMCPY3D_v2 mc;
+    memset(&mc, 0, sizeof mc);
+    mc.srcMemoryType = mc.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    mc.srcDevice = buf_a;
+    mc.dstDevice = buf_b;
+    mc.WidthInBytes = 8;
+    mc.Height = mc.Depth = 1;
+    CUgraphNode *nodes = malloc((size_t)ADOPT_NODES * sizeof *nodes);
+    if (nodes == NULL || drv->cuGraphCreate(&adopt_raw, 0) != CUDA_SUCCESS) {
+        fprintf(stderr, "icount: cannot build the graph to adopt\n");
+        exit(1);
+    }
+    CUcontext ctx = cgn_fake_context(0);
+    for (long i = 0; i < ADOPT_NODES; i++) {
+        const CUgraphNode *dep = i >= ADOPT_CHAINS ? &nodes[i - ADOPT_CHAINS] : NULL;
+        size_t nd = dep != NULL;
+        CUresult r;
+        if (i % 100 == 50)
+            r = drv->cuGraphAddMemsetNode(&nodes[i], adopt_raw, dep, nd, &ms, ctx);
+        else if (i % 100 == 99)
+            r = drv->cuGraphAddMemcpyNode(&nodes[i], adopt_raw, dep, nd, &mc, ctx);
+        else
+            r = drv->cuGraphAddKernelNode(&nodes[i], adopt_raw, dep, nd,
+                                          i & 1 ? &fill_kp : &six_kp);
+        if (r != CUDA_SUCCESS) {
+            fprintf(stderr, "icount: adding node %ld of the graph to adopt failed (%d)\n", i,
+                    (int)r);
+            exit(1);
+        }
+    }
+    free(nodes);
+}
+
+static void adopt_check(void) {
+    size_t count = 0;
+    CHECK(cgn_graph_nodes(adopted, NULL, &count));
+    if (count != (size_t)ADOPT_NODES) {
+        fprintf(stderr, "icount: adopted %zu nodes of %ld\n", count, ADOPT_NODES);
+        exit(1);
+    }
+}
+
+static void adopt_10k(void) { CHECK(cgn_graph_adopt(adopt_raw, 0, &adopted)); }
+/* The counted functions: the warm-ups call the same work through other functions (callgrind
+ * collects whatever runs under a function of the toggle's name). */
+ICOUNT_CASE void icount_case_adopt_10k(long n);
+ICOUNT_CASE void icount_case_adopt_10k(long n) {
+    (void)n;
+    adopt_10k();
+}
+static void adopt_10k_after(void) {
+    adopt_check();
+    CHECK(cgn_graph_destroy(adopted));
+    adopted = NULL;
+}
+/* Warm-up: one adoption (the one whose driver calls are counted), then its destroy uncounted. */
+static void warm_adopt_10k(long n) {
+    (void)n;
+    adopt_build();
+    adopt_10k();
+    const cgn_driver_table *installed = installed_table;
+    install(cgn_fake_table());
+    adopt_10k_after();
+    install(installed);
+}
+
+static void destroy_10k_before(void) {
+    adopt_build();
+    CHECK(cgn_graph_adopt(adopt_raw, 0, &adopted));
+    adopt_check();
+}
+static void destroy_10k(void) {
+    CHECK(cgn_graph_destroy(adopted));
+    adopted = NULL;
+}
+ICOUNT_CASE void icount_case_destroy_10k(long n);
+ICOUNT_CASE void icount_case_destroy_10k(long n) {
+    (void)n;
+    destroy_10k();
+}
+/* Warm-up: an adoption uncounted, then the destroy whose driver calls are counted. */
+static void warm_destroy_10k(long n) {
+    const cgn_driver_table *installed = installed_table;
+    install(cgn_fake_table());
+    destroy_10k_before();
+    install(installed);
+    (void)n;
+    destroy_10k();
+}
+
 /* icount_case_<name>(n): n calls of step_<name>, the function callgrind counts. */
 #define ICOUNT_CASES(X)                                                                            \
     X(kernel_scalar, "kernel node, new scalar argument (whole argument list)")                   \
@@ -292,10 +435,19 @@ typedef struct icount_case {
     const char *name, *what;
     void (*run)(long n);
     void (*warm)(long n);
+    /* What a count is divided by: 0, the calls (run(n): n updates; warm(n): n); else the units
+     * one run or one warm-up call covers whatever n is (adoption: the nodes of one graph). */
+    long units;
+    void (*before)(void), (*after)(void); /* around the counted run, not counted; or NULL */
 } icount_case;
 
-#define ICOUNT_ENTRY(name, what) {#name, what, icount_case_##name, warm_##name},
-static const icount_case cases[] = {ICOUNT_CASES(ICOUNT_ENTRY)};
+#define ICOUNT_ENTRY(name, what) {#name, what, icount_case_##name, warm_##name, 0, NULL, NULL},
+static const icount_case cases[] = {ICOUNT_CASES(ICOUNT_ENTRY)
+    {"adopt_10k", "cgn_graph_adopt of a 10,000-node graph (per node)", icount_case_adopt_10k,
+     warm_adopt_10k, ADOPT_NODES, NULL, adopt_10k_after},
+    {"destroy_10k", "cgn_graph_destroy of an adopted 10,000-node graph (per node)",
+     icount_case_destroy_10k, warm_destroy_10k, ADOPT_NODES, destroy_10k_before, NULL},
+};
 #define NUM_CASES (sizeof cases / sizeof cases[0])
 
 /* ---- driver calls per update -------------------------------------------------------------- */
@@ -333,7 +485,7 @@ static void install_counting(const cgn_driver_table *under) {
     CGN_DRIVER_ENTRIES(ICOUNT_WRAP)
 #undef ICOUNT_WRAP
     memset(entry_calls, 0, sizeof entry_calls);
-    cgn_driver_install(&counting);
+    install(&counting);
 }
 
 /* "CALLS <case> <total per update> <entry>=<per update>...", e.g. 1 cuGraphNodeSetParams=1. */
@@ -423,7 +575,7 @@ int main(int argc, char **argv) {
         stubbed = *table;
         install_stubs(&stubbed);
         table = &stubbed;
-        cgn_driver_install(table);
+        install(table);
     }
     for (size_t c = 0; c < NUM_CASES; c++) {
         if (any && !wanted[c])
@@ -433,16 +585,23 @@ int main(int argc, char **argv) {
         cases[c].warm(16);
         install_counting(table);
         cases[c].warm(16);
-        cgn_driver_install(table);
-        print_calls(cases[c].name, 16);
+        install(table);
+        long units = cases[c].units ? cases[c].units : iterations;
+        print_calls(cases[c].name, cases[c].units ? cases[c].units : 16);
+        if (cases[c].before != NULL)
+            cases[c].before();
         double t0 = now_ns();
         cases[c].run(iterations);
-        double ns = (now_ns() - t0) / (double)iterations;
+        double ns = (now_ns() - t0) / (double)units;
+        if (cases[c].after != NULL)
+            cases[c].after();
+        if (cases[c].units)
+            printf("UNITS %s %ld\n", cases[c].name, units);
         printf("CASE %s %ld %.1f\n", cases[c].name, iterations, ns);
         fflush(stdout);
     }
     if (stub)
-        cgn_driver_install(cgn_fake_table());
+        install(cgn_fake_table());
     close_fixture();
     return 0;
 }

@@ -74,19 +74,23 @@ static cgn_status cgn__driver_failed(CUresult r, const char *entry, const char *
 /* ---- one graph: nodes, edges, topological order -------------------------------------------- */
 
 /* A raw graph's nodes and edges as the driver lists them, with a map from raw handle to index.
- * Every array, the sort's scratch included, lives in one allocation (`block`). */
+ * Every array, the sort's scratch included, lives in one allocation (`block`); only what is
+ * used is written (the map, the dependency starts and the sort's counters when needed). */
 typedef struct cgn__listing {
     void *block;
     CUgraphNode *nodes;
     size_t num_nodes;
     CUgraphNode *from, *to;
     size_t num_edges;
-    size_t *slots; /* open addressing: index + 1, 0 = empty */
+    size_t *slots; /* open addressing: index + 1, 0 = empty; filled on the first lookup the
+                      listing's own order does not answer (cgn__listing_hash) */
     size_t mask;
-    size_t *order;              /* topological order, ties in listing order */
-    size_t *in_start, *in_list; /* each node's dependencies (indices), in edge order */
-    cgn__handle *handles;       /* each node's handle, by index (cgn__adopt_graph) */
-    size_t *types;              /* each node's CUgraphNodeType, by position in order */
+    int hashed;
+    size_t *order;              /* topological order, ties in listing order; NULL when it is
+                                   the listing's own (cgn__sort) */
+    size_t *in_start, *in_list; /* each node's dependencies, in edge order: in_start by index,
+                                   in_list holding positions in `order` */
+    cgn__handle *handles;       /* each node's handle, by position in order (cgn__adopt_graph) */
     /* cgn__sort's scratch */
     size_t *from_i, *to_i, *out_start, *out_list, *missing, *heap;
 } cgn__listing;
@@ -100,8 +104,22 @@ static size_t cgn__raw_hash(CUgraphNode n) {
     return (size_t)(((uint64_t)(uintptr_t)n * 0x9E3779B97F4A7C15ull) >> 32);
 }
 
+/* The map from raw handle to index, made once. */
+static void cgn__listing_hash(cgn__listing *l) {
+    memset(l->slots, 0, (l->mask + 1) * sizeof *l->slots);
+    for (size_t i = 0; i < l->num_nodes; i++) {
+        size_t s = cgn__raw_hash(l->nodes[i]) & l->mask;
+        while (l->slots[s] != 0)
+            s = (s + 1) & l->mask;
+        l->slots[s] = i + 1;
+    }
+    l->hashed = 1;
+}
+
 /* Index of raw in the listing; SIZE_MAX when it is not one of the graph's nodes. */
-static size_t cgn__listing_index(const cgn__listing *l, CUgraphNode raw) {
+static size_t cgn__listing_index(cgn__listing *l, CUgraphNode raw) {
+    if (!l->hashed)
+        cgn__listing_hash(l);
     for (size_t i = cgn__raw_hash(raw) & l->mask;; i = (i + 1) & l->mask) {
         size_t at = l->slots[i];
         if (at == 0)
@@ -111,9 +129,23 @@ static size_t cgn__listing_index(const cgn__listing *l, CUgraphNode raw) {
     }
 }
 
+#define CGN__NEAR 8 /* listing positions tried after a guess before the map */
+
+/* cgn__listing_index, trying first the CGN__NEAR positions from `near` (cgn__sort has tried
+ * its exact guess): the driver lists edges much as it lists nodes (a capture's edges follow
+ * its nodes), so the last edge's ends predict the next one's, and most graphs never need the
+ * map. The guesses are only compared, never trusted: any value works. */
+static size_t cgn__listing_find(cgn__listing *l, CUgraphNode raw, size_t near) {
+    size_t n = l->num_nodes;
+    size_t end = near < n && n - near > CGN__NEAR ? near + CGN__NEAR : n;
+    for (size_t i = near; i < end; i++)
+        if (l->nodes[i] == raw)
+            return i;
+    return cgn__listing_index(l, raw);
+}
+
 /* The listing's arrays for n nodes and e edges, carved from one block of size_t words (cap +
- * 2 (n + 1) + 6 max(n, 1) + 6 max(e, 1) of them): the ones used zeroed (slots, in_start,
- * out_start, missing) together at the start. */
+ * 2 (n + 1) + 5 max(n, 1) + 6 max(e, 1) of them). None is zeroed here. */
 static void cgn__listing_carve(cgn__listing *l, size_t n, size_t e, size_t cap, void *block) {
     _Static_assert(sizeof(CUgraphNode) == sizeof(size_t) && sizeof(cgn__handle) == sizeof(size_t),
                    "the listing's arrays share one block of size_t words");
@@ -127,7 +159,6 @@ static void cgn__listing_carve(cgn__listing *l, size_t n, size_t e, size_t cap, 
     w += n + 1;
     l->missing = w;
     w += n1;
-    /* not zeroed */
     l->nodes = (CUgraphNode *)w;
     w += n1;
     l->order = w;
@@ -135,8 +166,6 @@ static void cgn__listing_carve(cgn__listing *l, size_t n, size_t e, size_t cap, 
     l->heap = w;
     w += n1;
     l->handles = (cgn__handle *)w;
-    w += n1;
-    l->types = w;
     w += n1;
     l->from = (CUgraphNode *)w;
     w += e1;
@@ -166,9 +195,9 @@ static cgn_status cgn__list(CUgraph raw, cgn__listing *l, const char *where) {
     size_t cap = 4;
     while (cap < 2 * n)
         cap *= 2;
-    /* Words: the slots, 2 (n + 1) starts, 6 arrays of n, 6 of e (n, e at least 1 each). */
+    /* Words: the slots, 2 (n + 1) starts, 5 arrays of n, 6 of e (n, e at least 1 each). */
     size_t n1 = n ? n : 1, e1 = e ? e : 1, per_n, per_e, words, bytes;
-    if (!cgn__mul_size(n1, 8, &per_n) || !cgn__mul_size(e1, 6, &per_e) ||
+    if (!cgn__mul_size(n1, 7, &per_n) || !cgn__mul_size(e1, 6, &per_e) ||
         !cgn__add_size(per_n, per_e, &words) || !cgn__add_size(words, cap + 2, &words) ||
         !cgn__mul_size(words, sizeof(size_t), &bytes))
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: %zu nodes do not fit in memory", where, n);
@@ -176,7 +205,6 @@ static cgn_status cgn__list(CUgraph raw, cgn__listing *l, const char *where) {
     if (l->block == NULL)
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
     cgn__listing_carve(l, n, e, cap, l->block);
-    memset(l->block, 0, (cap + 2 * (n + 1) + n1) * sizeof(size_t)); /* the zeroed arrays */
     l->mask = cap - 1;
     /* The H200's driver refuses arrays with a count of zero (CUDA_ERROR_INVALID_VALUE): list
      * only what exists. */
@@ -192,12 +220,6 @@ static cgn_status cgn__list(CUgraph raw, cgn__listing *l, const char *where) {
                          "%s: graph %p changed while it was being adopted", where, (void *)raw);
     l->num_nodes = n;
     l->num_edges = e;
-    for (size_t i = 0; i < n; i++) {
-        size_t s = cgn__raw_hash(l->nodes[i]) & l->mask;
-        while (l->slots[s] != 0)
-            s = (s + 1) & l->mask;
-        l->slots[s] = i + 1;
-    }
     return CGN_OK;
 }
 
@@ -206,30 +228,63 @@ static cgn_status cgn__list(CUgraph raw, cgn__listing *l, const char *where) {
  * node by node) is kept as it is. Allocates nothing. */
 static cgn_status cgn__sort(cgn__listing *l, const char *where) {
     size_t n = l->num_nodes, e = l->num_edges;
-    size_t *from_i = l->from_i, *to_i = l->to_i, *out_start = l->out_start, *out_list = l->out_list,
-           *heap = l->heap;
-    size_t *missing = l->missing; /* dependencies not yet ordered (zeroed) */
-    int forward = 1;              /* every edge goes to a node listed later */
+    size_t *from_i = l->from_i, *to_i = l->to_i, *in_start = l->in_start;
+    const CUgraphNode *nodes = l->nodes, *from = l->from, *to = l->to;
+    int forward = 1; /* every edge goes to a node listed later */
+    int grouped = 1; /* the edges come in the order of the nodes they go to */
+    size_t last_to = 0, last_from = 0; /* the last edge's ends: the next edge's guesses */
+    size_t started = 0; /* grouped: in_start[0, started) are set */
     for (size_t k = 0; k < e; k++) {
-        from_i[k] = cgn__listing_index(l, l->from[k]);
-        to_i[k] = cgn__listing_index(l, l->to[k]);
-        if (from_i[k] == SIZE_MAX || to_i[k] == SIZE_MAX)
-            return cgn__fail(CGN_ERROR_DRIVER,
-                             "%s: cuGraphGetEdges named a node cuGraphGetNodes did not list",
-                             where);
-        forward &= from_i[k] < to_i[k];
-        l->in_start[to_i[k] + 1]++;
+        /* Guessed first: the nodes after the last edge's ends (chains, as a capture lists
+         * them); after a forward edge such an edge is forward too, and grouped. */
+        size_t nt = last_to + 1, nf = last_from + 1;
+        if (!(nf < nt && nt < n && nodes[nt] == to[k] && nodes[nf] == from[k])) {
+            if (nt >= n || nodes[nt] != to[k])
+                nt = cgn__listing_find(l, to[k], last_to);
+            nf = nt - (last_to - last_from); /* as far before it as the last edge's */
+            if (nf >= n || nodes[nf] != from[k])
+                nf = cgn__listing_find(l, from[k], last_from);
+            if (nt == SIZE_MAX || nf == SIZE_MAX)
+                return cgn__fail(CGN_ERROR_DRIVER,
+                                 "%s: cuGraphGetEdges named a node cuGraphGetNodes did not list",
+                                 where);
+            forward &= nf < nt;
+            grouped &= nt >= last_to;
+        }
+        for (; started <= nt; started++) /* grouped so far: node nt's run starts here */
+            in_start[started] = k;
+        from_i[k] = nf;
+        to_i[k] = nt;
+        last_to = nt;
+        last_from = nf;
     }
-    for (size_t i = 0; i < n; i++)
-        l->in_start[i + 1] += l->in_start[i];
-    /* Fill in edge order (missing[] serves as the in-edge cursor, ending as the count). */
-    for (size_t k = 0; k < e; k++)
-        l->in_list[l->in_start[to_i[k]] + missing[to_i[k]]++] = from_i[k];
-    if (forward) { /* the listing is an order already, the one Kahn's algorithm would take */
+    if (grouped) { /* each node's dependencies are a run of from_i: no copy, no counting */
+        l->in_list = from_i;
+        for (; started <= n; started++)
+            in_start[started] = e;
+    } else {
+        memset(in_start, 0, (n + 1) * sizeof *in_start);
+        for (size_t k = 0; k < e; k++)
+            in_start[to_i[k] + 1]++;
         for (size_t i = 0; i < n; i++)
-            l->order[i] = i;
+            in_start[i + 1] += in_start[i];
+        /* Filled in edge order, in_start[i] serving as node i's cursor (ending as node i + 1's
+         * start), then moved back one place. */
+        for (size_t k = 0; k < e; k++)
+            l->in_list[in_start[to_i[k]]++] = from_i[k];
+        for (size_t i = n; i > 0; i--)
+            in_start[i] = in_start[i - 1];
+        in_start[0] = 0;
+    }
+    if (forward) { /* the listing is an order already, the one Kahn's algorithm would take */
+        l->order = NULL; /* position k is index k */
         return CGN_OK;
     }
+    size_t *out_start = l->out_start, *out_list = l->out_list, *heap = l->heap;
+    size_t *missing = l->missing; /* dependencies not yet ordered */
+    for (size_t i = 0; i < n; i++)
+        missing[i] = in_start[i + 1] - in_start[i];
+    memset(out_start, 0, (n + 1) * sizeof *out_start);
     for (size_t k = 0; k < e; k++)
         out_start[from_i[k] + 1]++;
     for (size_t i = 0; i < n; i++)
@@ -277,6 +332,12 @@ static cgn_status cgn__sort(cgn__listing *l, const char *where) {
     }
     if (num_order != n)
         return cgn__fail(CGN_ERROR_DRIVER, "%s: the graph's edges form a cycle", where);
+    /* The dependencies as positions in the order (in a forward listing they are already). */
+    size_t *pos = missing; /* done with */
+    for (size_t k = 0; k < n; k++)
+        pos[l->order[k]] = k;
+    for (size_t k = 0; k < e; k++)
+        l->in_list[k] = pos[l->in_list[k]];
     return CGN_OK;
 }
 
@@ -291,22 +352,51 @@ typedef struct cgn__adoption {
     cgn__arena *arena;     /* kernels' argument blocks are cut from it (txn.c) */
     const char *where;
     signed char types[CGN__TYPE_MEMO]; /* cgn node type + 1 by CUDA type; 0: not seen yet */
+    const cgn__node_type_info *infos[CGN__TYPE_MEMO]; /* its info, once seen */
+    /* The params nodes of CUDA type t < CGN__TYPE_MEMO are read into: one per CUDA type for
+     * the whole adoption, zeroed (its type set) when the type is first seen instead of for
+     * every node. That reads the same as a zeroed CUgraphNodeParams per node: a typed getter
+     * (generated/src/cgn_registry.c) writes the same bytes of its member on every success (a
+     * whole struct read into a zeroed local, or one handle), no other getter writes this one,
+     * and reads never write params. */
+    CUgraphNodeParams *params;
+    size_t max_state; /* the largest adopt_size of the node types */
+    cgn__reader reader; /* the reader of every node (storage and unsupported reset for each) */
 } cgn__adoption;
 
-/* What an adoption made for itself: the layout cache, and its hold on the arena (the blocks cut
- * from it keep it alive). */
+/* What an adoption made for itself: the layout cache, the params it read into, and its hold
+ * on the arena (the blocks cut from it keep it alive). */
 static void cgn__adoption_done(cgn__adoption *a) {
     cgn__layouts_free(a->layouts);
+    free(a->params);
     cgn__arena_done(a->arena);
 }
 
-/* cgn__type_of, remembered for the adoption. */
+/* cgn__type_of, remembered for the adoption; the first sight of a CUDA type also readies the
+ * params its nodes are read into (cgn__read_node). */
 static cgn_node_type cgn__adopted_type(cgn__adoption *a, CUgraphNodeType t) {
     if ((unsigned)t >= CGN__TYPE_MEMO)
         return cgn__type_of(t);
-    if (a->types[t] == 0)
+    if (a->types[t] == 0) {
         a->types[t] = (signed char)(cgn__type_of(t) + 1);
+        a->infos[t] = &cgn__node_types[a->types[t] - 1];
+        memset(&a->params[t], 0, sizeof a->params[t]);
+        a->params[t].type = t;
+    }
     return (cgn_node_type)(a->types[t] - 1);
+}
+
+/* An adoption's own allocations (cgn__adoption_done frees them). */
+static cgn_status cgn__adoption_init(cgn__adoption *a) {
+    for (int i = 0; i < CGN_NODE_TYPE_COUNT_; i++)
+        if (cgn__node_types[i].adopt_size > a->max_state)
+            a->max_state = cgn__node_types[i].adopt_size;
+    a->layouts = cgn__layouts_new();
+    a->params = malloc(CGN__TYPE_MEMO * sizeof *a->params);
+    a->reader = (cgn__reader){a->layouts, NULL, NULL, &a->arena};
+    if (a->layouts == NULL || a->params == NULL)
+        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", a->where);
+    return CGN_OK;
 }
 
 static cgn_status cgn__adopt_graph(cgn__adoption *a, cgn__graph_rec *g, CUgraph raw);
@@ -330,18 +420,26 @@ static cgn_status cgn__embedded_rec(cgn__adoption *a, cgn__node_rec *n, CUgraph 
 
 #define CGN__ALIGN16(x) (((x) + 15) / 16 * 16)
 
-/* The records of one adopted graph: one block, this header then the records, each with its
- * dependencies' handles and its state (CGN__PACKED_*). Each record holds a reference; the last
- * one freed frees the block, so records are still destroyed one by one. */
+/* The records of one adopted graph: one block, this header, then the records in topological
+ * order (a fixed stride, CGN__REC_BYTES), then every record's dependencies' handles, one run
+ * after another; the records' states in a block of their own (`states`), freed with the slab.
+ * Each record holds a reference; the last one freed frees both, so records are still
+ * destroyed one by one (CGN__PACKED_*). */
 typedef struct cgn__slab {
     atomic_size_t live;
+    void *states;
 } cgn__slab;
 #define CGN__SLAB_HEADER CGN__ALIGN16(sizeof(cgn__slab))
+#define CGN__REC_BYTES CGN__ALIGN16(sizeof(cgn__node_rec))
 
-void cgn__slab_release(void *slab) {
+void cgn__slab_release(void *slab) { cgn__slab_release_n(slab, 1); }
+
+void cgn__slab_release_n(void *slab, size_t count) {
     cgn__slab *s = slab;
-    if (atomic_fetch_sub_explicit(&s->live, 1, memory_order_acq_rel) == 1)
+    if (atomic_fetch_sub_explicit(&s->live, count, memory_order_acq_rel) == count) {
+        free(s->states);
         free(s);
+    }
 }
 
 /* Among the node types recording the same CUDA type as `first` (the first of them), the first
@@ -357,67 +455,98 @@ static cgn_node_type cgn__type_for_params(cgn_node_type first, const CUgraphNode
     return first;
 }
 
-/* A record's bytes in the slab: the record, its dependencies, its state, each 16-aligned. */
-static size_t cgn__record_bytes(size_t num_deps, size_t state_size) {
-    return CGN__ALIGN16(sizeof(cgn__node_rec)) + CGN__ALIGN16(num_deps * sizeof(cgn__handle)) +
-           CGN__ALIGN16(state_size);
-}
-
-/* The record of the graph's k-th node in topological order, made at `block` in the slab and
- * filled from the driver (its type already asked, l->types[k]). Once made it is g's, its
- * handle with it (the caller discards g on failure). */
-static cgn_status cgn__adopt_node(cgn__adoption *a, cgn__graph_rec *g, const cgn__listing *l,
-                                  size_t k, cgn__slab *slab, unsigned char *block) {
-    const char *where = a->where;
-    size_t i = l->order[k];
+/* The record of the graph's k-th node in topological order, made at its place in the slab
+ * (its handle points there already) from the node's type, with its dependencies; its state
+ * is the offset of its room in the slab's states until cgn__read_node. Once made it is g's,
+ * its handle with it (the caller discards g on failure). *deps_at moves past its
+ * dependencies, *state_bytes past its state's room. */
+static cgn_status cgn__make_node(cgn__adoption *a, cgn__graph_rec *g, const cgn__listing *l,
+                                 size_t k, cgn__slab *slab, cgn__handle **deps_at,
+                                 size_t *state_bytes) {
+    size_t i = l->order != NULL ? l->order[k] : k;
     CUgraphNode raw = l->nodes[i];
-    CUgraphNodeType t = (CUgraphNodeType)l->types[k];
-    cgn_node_type type = cgn__adopted_type(a, t);
-    const cgn__node_type_info *info = &cgn__node_types[type];
-    size_t state_size = info->adopt_size;
-    const size_t *dep = l->in_list + l->in_start[i];
+    CUgraphNodeType t;
+    CUresult r = cgn__driver->cuGraphNodeGetType(raw, &t);
+    if (r != CUDA_SUCCESS)
+        return cgn__driver_failed(r, "cuGraphNodeGetType", a->where);
+    cgn_node_type type;
+    const cgn__node_type_info *info;
+    if ((unsigned)t < CGN__TYPE_MEMO && a->types[t] != 0) { /* seen: no lookup */
+        type = (cgn_node_type)(a->types[t] - 1);
+        info = a->infos[t];
+    } else {
+        type = cgn__adopted_type(a, t);
+        info = &cgn__node_types[type];
+    }
+    cgn__node_rec *n =
+        (cgn__node_rec *)(void *)((unsigned char *)slab + CGN__SLAB_HEADER + k * CGN__REC_BYTES);
+    const size_t *dep = l->in_list + l->in_start[i]; /* positions in topological order */
     size_t num_deps = l->in_start[i + 1] - l->in_start[i];
-    size_t deps_at = CGN__ALIGN16(sizeof(cgn__node_rec));
-    size_t state_at = deps_at + CGN__ALIGN16(num_deps * sizeof(cgn__handle));
-    cgn__node_rec *n = (cgn__node_rec *)(void *)block;
-    memset(n, 0, sizeof *n);
-    n->handle = l->handles[i];
+    cgn__handle *deps = *deps_at;
+    for (size_t d = 0; d < num_deps; d++) /* ordered before: handles made for all */
+        deps[d] = l->handles[dep[d]];
+    *deps_at = deps + num_deps;
+    /* Every field set, one store each (no memset of the record first). */
+    _Static_assert(sizeof(cgn__node_rec) == 144,
+                   "cgn__node_rec changed: set the new fields in cgn__make_node");
+    n->handle = l->handles[k];
     n->graph = g;
     n->index = k;
     n->raw = raw;
     n->type = type;
-    n->packed = CGN__PACKED_SLAB | CGN__PACKED_STATE;
-    n->slab = slab;
+    n->packed = CGN__PACKED_SLAB | CGN__PACKED_STATE | (num_deps > 0 ? CGN__PACKED_DEPS : 0);
     n->ctx = a->current;
-    n->state = block + state_at;
-    n->state_size = state_size;
-    if (num_deps > 0) {
-        n->deps = (cgn__handle *)(void *)(block + deps_at);
-        n->packed |= CGN__PACKED_DEPS;
-        for (size_t d = 0; d < num_deps; d++) /* ordered before: handles made for all */
-            n->deps[d] = l->handles[dep[d]];
-        n->num_deps = num_deps;
-    }
+    n->state = (void *)(uintptr_t)*state_bytes; /* an offset until cgn__read_node */
+    n->state_size = info->adopt_size;
+    n->storage = NULL;
+    n->spare = NULL;
+    n->deps = num_deps > 0 ? deps : NULL;
+    n->num_deps = num_deps;
+    n->embedded = NULL;
+    n->source = 0;
+    n->source_raw = NULL;
+    n->attachment = NULL;
+    n->unsupported = type == CGN_NODE_OTHER ? cgn__other_reason(t) : NULL;
+    n->slab = slab;
+    *state_bytes += CGN__ALIGN16(info->adopt_size);
     g->nodes[g->num_nodes++] = n; /* discarded with g from here on (slab->live counts it) */
-    cgn__handle_set_record(n->handle, n);
+    return CGN_OK;
+}
+
+/* Node n's state in the slab's states (at the offset cgn__make_node left), filled from the
+ * driver: its params through its typed getter, then its node type's read. */
+static cgn_status cgn__read_node(cgn__adoption *a, cgn__node_rec *n, unsigned char *states) {
+    const char *where = a->where;
+    n->state = states + (uintptr_t)n->state;
+    const cgn__node_type_info *info = &cgn__node_types[n->type];
     if (info->read == NULL) { /* empty, or a type cgn does not update: nothing to read */
-        if (type == CGN_NODE_OTHER)
-            n->unsupported = cgn__other_reason(t);
-        memset(n->state, 0, state_size);
+        memset(n->state, 0, n->state_size);
         return CGN_OK;
     }
-    CUgraphNodeParams p;
-    const char *entry = "";
-    CUresult r = cgn__get_params(raw, t, &p, &entry);
-    if (r != CUDA_SUCCESS)
-        return cgn__driver_failed(r, entry, where);
-    n->type = type = cgn__type_for_params(type, &p);
-    info = &cgn__node_types[type];
+    /* As cgn__get_params, into the adoption's params for the node's CUDA type (the node
+     * type's: a type with a read records exactly one CUDA type). */
+    CUgraphNodeType t = info->cu_type;
+    CUgraphNodeParams local, *p = &local;
+    if ((unsigned)t < CGN__TYPE_MEMO) {
+        p = &a->params[t]; /* readied by cgn__adopted_type */
+    } else {
+        memset(&local, 0, sizeof local);
+        local.type = t;
+    }
+    if (info->get != NULL) {
+        CUresult r = info->get(cgn__driver, n->raw, p);
+        if (r != CUDA_SUCCESS)
+            return cgn__driver_failed(r, info->get_entry, where);
+    }
+    if (info->form != NULL) { /* a node type with another of the same CUDA type: which one */
+        n->type = cgn__type_for_params(n->type, p);
+        info = &cgn__node_types[n->type];
+    }
     n->state_size = info->desc_size; /* within the room made (adopt_size) */
     /* The context the node runs in, which every update makes current: the one the driver
      * reports (a kernel's ctx, 12.0+), else the caller's. The driver crashes on some kernel
      * updates with none current (txn.c), so cgn refuses to record a node without one. */
-    CUcontext ctx = cgn__params_context(info, &p);
+    CUcontext ctx = cgn__params_context(info, p);
     if (ctx != NULL)
         n->ctx = ctx;
     if (info->context_offset != 0 && n->ctx == NULL)
@@ -425,22 +554,25 @@ static cgn_status cgn__adopt_node(cgn__adoption *a, cgn__graph_rec *g, const cgn
                          "%s: %s node %p (raw %p) runs in a context the driver does not report, "
                          "and none is current: make the context the graph was built in current "
                          "(cuCtxSetCurrent) before adopting it",
-                         where, info->name, cgn__handle_ptr(n->handle), (void *)raw);
-    cgn__reader rd = {a->layouts, NULL, NULL, &a->arena};
-    cgn_status st = info->read(&rd, &p, n->state, NULL, where);
-    n->storage = rd.storage; /* freed with the record on failure */
+                         where, info->name, cgn__handle_ptr(n->handle), (void *)n->raw);
+    cgn__reader *rd = &a->reader; /* {a->layouts, NULL, NULL, &a->arena} */
+    rd->storage = NULL;
+    rd->unsupported = NULL;
+    cgn_status st = info->read(rd, p, n->state, NULL, where);
+    n->storage = rd->storage; /* freed with the record on failure */
     if (st != CGN_OK)
         return st;
-    n->unsupported = rd.unsupported;
+    n->unsupported = rd->unsupported;
     if (n->type == CGN_NODE_CHILD_GRAPH)
-        return cgn__embedded_rec(a, n, p.graph.graph);
+        return cgn__embedded_rec(a, n, p->graph.graph);
     return CGN_OK;
 }
 
-/* Records for every node of raw in g: the handles made in one go, every node's type asked,
- * then the records made in one slab. On failure the records made so far stay in g for the
- * caller to discard (with their handles); the handles of nodes not recorded yet are freed
- * here, and the slab when no record was made in it. */
+/* Records for every node of raw in g: the slab and the handles made in one go (each pointing
+ * at its record's place), every node's record made from its type (the states' size counted),
+ * then every state read. On failure the records made so far stay in g for the caller to
+ * discard (with their handles); the handles of nodes not recorded yet are freed here, and the
+ * slab when no record was made in it. */
 static cgn_status cgn__adopt_graph(cgn__adoption *a, cgn__graph_rec *g, CUgraph raw) {
     const char *where = a->where;
     g->raw = raw;
@@ -449,58 +581,63 @@ static cgn_status cgn__adopt_graph(cgn__adoption *a, cgn__graph_rec *g, CUgraph 
     cgn_status st = cgn__list(raw, &l, where);
     if (st == CGN_OK)
         st = cgn__sort(&l, where);
+    size_t n = l.num_nodes, bytes = 0;
     if (st == CGN_OK) {
-        g->nodes = malloc((l.num_nodes ? l.num_nodes : 1) * sizeof *g->nodes);
+        g->nodes = malloc((n ? n : 1) * sizeof *g->nodes);
         if (g->nodes == NULL)
             st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
-        g->cap_nodes = g->nodes ? l.num_nodes : 0;
+        g->cap_nodes = g->nodes ? n : 0;
     }
-    int handles_made = 0;
-    if (st == CGN_OK) {
-        st = cgn__handles_new(CGN__KIND_NODE, l.num_nodes, l.handles, where);
-        handles_made = st == CGN_OK;
-    }
-    size_t bytes = CGN__SLAB_HEADER;
-    for (size_t k = 0; st == CGN_OK && k < l.num_nodes; k++) {
-        size_t i = l.order[k];
-        CUgraphNodeType t;
-        CUresult r = cgn__driver->cuGraphNodeGetType(l.nodes[i], &t);
-        if (r != CUDA_SUCCESS) {
-            st = cgn__driver_failed(r, "cuGraphNodeGetType", where);
-            break;
-        }
-        l.types[k] = (size_t)t;
-        size_t num_deps = l.in_start[i + 1] - l.in_start[i]; /* the listing's: it fits */
-        if (!cgn__add_size(
-                bytes,
-                cgn__record_bytes(num_deps,
-                                  cgn__node_types[cgn__adopted_type(a, t)].adopt_size),
-                &bytes))
-            st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: %zu nodes do not fit in memory", where,
-                           l.num_nodes);
-    }
+    /* The slab: the header, n records, e dependencies (e fits: the listing held 6 e words);
+     * and the states fit (at most the largest state, 16-aligned, per node). */
+    size_t states_bound;
+    if (st == CGN_OK && n > 0 &&
+        (!cgn__mul_size(n, CGN__REC_BYTES, &bytes) ||
+         !cgn__add_size(bytes, CGN__SLAB_HEADER + l.num_edges * sizeof(cgn__handle), &bytes) ||
+         !cgn__mul_size(n, CGN__ALIGN16(a->max_state), &states_bound)))
+        st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: %zu nodes do not fit in memory", where, n);
     cgn__slab *slab = NULL;
-    if (st == CGN_OK && l.num_nodes > 0) {
+    if (st == CGN_OK && n > 0) {
         slab = malloc(bytes);
         if (slab == NULL)
             st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+        else
+            slab->states = NULL;
     }
-    /* No slab for an empty graph or after a failure (no offset from NULL: UB). */
-    unsigned char *at = slab != NULL ? (unsigned char *)slab + CGN__SLAB_HEADER : NULL;
-    for (size_t k = 0; st == CGN_OK && k < l.num_nodes; k++) {
-        size_t i = l.order[k];
-        st = cgn__adopt_node(a, g, &l, k, slab, at);
-        at += cgn__record_bytes(l.in_start[i + 1] - l.in_start[i], g->nodes[k]->state_size);
+    size_t made = 0; /* handles made (by topological position; each for the record there) */
+    if (slab != NULL) {
+        st = cgn__handles_new(CGN__KIND_NODE, n, l.handles,
+                              (unsigned char *)slab + CGN__SLAB_HEADER, CGN__REC_BYTES, where);
+        if (st == CGN_OK)
+            made = n;
     }
+    cgn__handle *deps_at =
+        slab != NULL ? (cgn__handle *)(void *)((unsigned char *)slab + CGN__SLAB_HEADER +
+                                               n * CGN__REC_BYTES)
+                     : NULL;
+    size_t state_bytes = 0; /* <= states_bound */
+    for (size_t k = 0; st == CGN_OK && k < n; k++)
+        if ((st = cgn__make_node(a, g, &l, k, slab, &deps_at, &state_bytes)) != CGN_OK)
+            break;
     /* One reference per record made in the slab (none is freed before this returns). */
-    if (slab != NULL && g->num_nodes == 0)
+    if (slab != NULL && g->num_nodes == 0) {
         free(slab);
-    else if (slab != NULL)
+        slab = NULL;
+    } else if (slab != NULL) {
         atomic_init(&slab->live, g->num_nodes);
-    if (handles_made) /* nodes left without a record: their handles go now */
-        for (size_t k = g->num_nodes; k < l.num_nodes; k++)
-            cgn__handle_free(l.handles[l.order[k]]);
+    }
+    for (size_t k = g->num_nodes; k < made; k++) /* nodes left without a record */
+        cgn__handle_free(l.handles[k]);
     cgn__listing_free(&l);
+    if (st == CGN_OK && slab != NULL) {
+        slab->states = malloc(state_bytes);
+        if (slab->states == NULL)
+            st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    }
+    if (st == CGN_OK)
+        for (size_t k = 0; k < n; k++)
+            if ((st = cgn__read_node(a, g->nodes[k], slab->states)) != CGN_OK)
+                break;
     return st;
 }
 
@@ -523,8 +660,7 @@ cgn_status cgn_graph_adopt(CUgraph raw, unsigned flags, cgn_graph **graph_out) {
         return cgn__driver_failed(r, "cuCtxGetCurrent", where);
     cgn__graph_rec *g = calloc(1, sizeof *g);
     cgn__hier *h = calloc(1, sizeof *h);
-    a.layouts = cgn__layouts_new();
-    if (g == NULL || h == NULL || a.layouts == NULL) {
+    if (cgn__adoption_init(&a) != CGN_OK || g == NULL || h == NULL) {
         free(g);
         free(h);
         cgn__adoption_done(&a);
@@ -743,9 +879,11 @@ static cgn_status cgn__refresh_embedding(cgn__node_rec *n, CUgraph raw, const ch
     if (n->embedded != NULL && n->embedded->raw == raw)
         return CGN_OK; /* the same graph: its nodes refresh one by one */
     const cgn_driver_table *drv = cgn__driver;
-    cgn__adoption a = {.root = n->graph->root, .layouts = cgn__layouts_new(), .where = where};
-    if (a.layouts == NULL)
+    cgn__adoption a = {.root = n->graph->root, .where = where};
+    if (cgn__adoption_init(&a) != CGN_OK) {
+        cgn__adoption_done(&a);
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+    }
     CUresult r = drv->cuCtxGetCurrent(&a.current);
     if (r != CUDA_SUCCESS) {
         cgn__adoption_done(&a);

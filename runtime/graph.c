@@ -116,13 +116,20 @@ cgn_status cgn_graph_create(cgn_graph **graph_out) {
     return CGN_OK;
 }
 
-void cgn__node_free(cgn__node_rec *n) {
-    cgn__block_release(n->storage);
-    cgn__block_release(n->spare);
+/* What a node record holds, not the record itself. */
+static void cgn__node_free_parts(cgn__node_rec *n) {
+    if (n->storage != NULL)
+        cgn__block_release(n->storage);
+    if (n->spare != NULL)
+        cgn__block_release(n->spare);
     if (!(n->packed & CGN__PACKED_DEPS))
         free(n->deps);
     if (!(n->packed & CGN__PACKED_STATE))
         free(n->state);
+}
+
+void cgn__node_free(cgn__node_rec *n) {
+    cgn__node_free_parts(n);
     if (n->packed & CGN__PACKED_SLAB)
         cgn__slab_release(n->slab);
     else
@@ -137,20 +144,49 @@ static size_t cgn__count_nodes(const cgn__graph_rec *g) {
     return n;
 }
 
+#define CGN__FREE_BATCH 256 /* node handles freed under one lock */
+
 void cgn__graph_free_records(cgn__graph_rec *g, cgn__handle **kept, size_t *num_kept) {
-    for (size_t i = 0; i < g->num_nodes; i++) {
-        cgn__node_rec *n = g->nodes[i];
-        for (cgn__graph_rec *inner = n->embedded, *next; inner != NULL; inner = next) {
-            next = inner->next_body; /* read before inner is freed */
-            cgn__graph_free_records(inner, kept, num_kept);
+    /* By batches of nodes: embedded graphs, then the handles (none is left naming a freed
+     * record), then the records, a slab's references dropped together for records side by
+     * side in it (adoption makes them so). */
+    cgn__handle batch[CGN__FREE_BATCH];
+    for (size_t i0 = 0; i0 < g->num_nodes; i0 += CGN__FREE_BATCH) {
+        size_t i1 = g->num_nodes - i0 > CGN__FREE_BATCH ? i0 + CGN__FREE_BATCH : g->num_nodes;
+        size_t num_batch = 0;
+        for (size_t i = i0; i < i1; i++) {
+            cgn__node_rec *n = g->nodes[i];
+            for (cgn__graph_rec *inner = n->embedded, *next; inner != NULL; inner = next) {
+                next = inner->next_body; /* read before inner is freed */
+                cgn__graph_free_records(inner, kept, num_kept);
+            }
+            if (kept != NULL) {
+                cgn__handle_set_record(n->handle, NULL);
+                (*kept)[(*num_kept)++] = n->handle;
+            } else {
+                batch[num_batch++] = n->handle;
+            }
         }
-        if (kept != NULL) {
-            cgn__handle_set_record(n->handle, NULL);
-            (*kept)[(*num_kept)++] = n->handle;
-        } else {
-            cgn__handle_free(n->handle);
+        cgn__handles_free(batch, num_batch);
+        void *slab = NULL;
+        size_t in_slab = 0;
+        for (size_t i = i0; i < i1; i++) {
+            cgn__node_rec *n = g->nodes[i];
+            cgn__node_free_parts(n);
+            if (!(n->packed & CGN__PACKED_SLAB)) {
+                free(n);
+                continue;
+            }
+            if (n->slab != slab) {
+                if (in_slab > 0)
+                    cgn__slab_release_n(slab, in_slab);
+                slab = n->slab;
+                in_slab = 0;
+            }
+            in_slab++;
         }
-        cgn__node_free(n);
+        if (in_slab > 0)
+            cgn__slab_release_n(slab, in_slab);
     }
     cgn__handle_free(g->handle);
     free(g->nodes);

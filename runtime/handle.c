@@ -60,36 +60,32 @@ cgn_status cgn__handle_new(cgn__kind kind, void *record, cgn__handle *out, const
     return CGN_OK;
 }
 
-cgn_status cgn__handles_new(cgn__kind kind, size_t count, cgn__handle *out, const char *where) {
+cgn_status cgn__handles_new(cgn__kind kind, size_t count, cgn__handle *out, void *records,
+                            size_t stride, const char *where) {
     if (count == 0)
         return CGN_OK;
     pthread_mutex_lock(&cgn__handles_mutex);
-    /* Take every slot first (out holds bare indices meanwhile), so running out part-way puts
-     * them back as they were: nothing was published. */
-    size_t got = 0;
-    for (; got < count; got++) {
-        if (cgn__free_head == 0 && !cgn__grow())
-            break;
-        uint32_t index = cgn__free_head - 1;
-        cgn__free_head = cgn__slot_at(index)->next_free;
-        out[got] = index;
-    }
-    if (got < count) {
-        while (got > 0) { /* in reverse: the free list is restored exactly */
-            uint32_t index = (uint32_t)out[--got];
-            cgn__slot_at(index)->next_free = cgn__free_head;
-            cgn__free_head = index + 1;
+    /* Room for every slot first (a chunk added stays, free: nothing is published when running
+     * out part-way), then one pass taking them. Every slot not live is on the free list. */
+    size_t free_slots = (size_t)cgn__num_chunks * CGN__CHUNK_SLOTS - cgn__live;
+    while (free_slots < count) {
+        if (!cgn__grow()) {
+            pthread_mutex_unlock(&cgn__handles_mutex);
+            return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory for handles",
+                             where);
         }
-        pthread_mutex_unlock(&cgn__handles_mutex);
-        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory for handles", where);
+        free_slots += CGN__CHUNK_SLOTS;
     }
     for (size_t i = 0; i < count; i++) {
-        uint32_t index = (uint32_t)out[i];
+        uint32_t index = cgn__free_head - 1;
         cgn__slot *s = cgn__slot_at(index);
+        cgn__free_head = s->next_free;
         unsigned tag = (atomic_load_explicit(&s->tag, memory_order_relaxed) &
                         ~((1u << CGN__KIND_BITS) - 1)) |
                        (unsigned)kind;
-        atomic_store_explicit(&s->record, NULL, memory_order_relaxed);
+        atomic_store_explicit(&s->record,
+                              records ? (void *)((unsigned char *)records + i * stride) : NULL,
+                              memory_order_relaxed);
         atomic_store_explicit(&s->tag, tag, memory_order_release);
         out[i] = ((cgn__handle)tag << 32) | ((cgn__handle)index + 1);
     }
@@ -112,6 +108,29 @@ void cgn__handle_free(cgn__handle h) {
     s->next_free = cgn__free_head;
     cgn__free_head = index + 1;
     cgn__live--;
+    pthread_mutex_unlock(&cgn__handles_mutex);
+}
+
+void cgn__handles_free(const cgn__handle *handles, size_t count) {
+    if (count == 0)
+        return;
+    pthread_mutex_lock(&cgn__handles_mutex);
+    for (size_t i = 0; i < count; i++) {
+        if (handles[i] == 0)
+            continue;
+        uint32_t index = (uint32_t)(handles[i] & 0xffffffffu) - 1;
+        cgn__slot *s = cgn__slot_at(index);
+        if (s == NULL)
+            continue;
+        unsigned gen = (atomic_load_explicit(&s->tag, memory_order_relaxed) >> CGN__KIND_BITS) + 1;
+        if (gen > CGN__GEN_LIMIT)
+            gen = 1; /* as in cgn__handle_free */
+        atomic_store_explicit(&s->record, NULL, memory_order_relaxed);
+        atomic_store_explicit(&s->tag, gen << CGN__KIND_BITS, memory_order_release);
+        s->next_free = cgn__free_head;
+        cgn__free_head = index + 1;
+        cgn__live--;
+    }
     pthread_mutex_unlock(&cgn__handles_mutex);
 }
 

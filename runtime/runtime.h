@@ -81,14 +81,17 @@ typedef enum cgn__lookup {
 
 /* A new live slot for `record`. CGN_ERROR_OUT_OF_MEMORY (message naming `where`) on failure. */
 cgn_status cgn__handle_new(cgn__kind kind, void *record, cgn__handle *out, const char *where);
-/* `count` new live slots at once (one lock), each pointing at no record until
- * cgn__handle_set_record. All or nothing: CGN_ERROR_OUT_OF_MEMORY (message naming `where`)
- * leaves no slot taken. */
-cgn_status cgn__handles_new(cgn__kind kind, size_t count, cgn__handle *out, const char *where);
+/* `count` new live slots at once (one lock), out[i] pointing at the record at
+ * records + i * stride (records NULL: at no record until cgn__handle_set_record). All or
+ * nothing: CGN_ERROR_OUT_OF_MEMORY (message naming `where`) leaves no slot taken. */
+cgn_status cgn__handles_new(cgn__kind kind, size_t count, cgn__handle *out, void *records,
+                            size_t stride, const char *where);
 /* Ends the handle: its slot is reused with a new generation; the old value reports STALE. */
 void cgn__handle_free(cgn__handle h);
 /* Points a live handle at another record (NULL: the handle stays valid without a record). */
 void cgn__handle_set_record(cgn__handle h, void *record);
+/* cgn__handle_free of `count` handles under one lock (0 entries are skipped). */
+void cgn__handles_free(const cgn__handle *handles, size_t count);
 /* Looks a handle up; *record_out is set (possibly NULL) only for CGN__LOOKUP_OK. */
 /* The slot table (handle.c): fixed chunks, never freed or moved, so lookups from any thread
  * read only slot memory (two atomic loads) and need no lock; inline, as every call makes one. */
@@ -244,6 +247,8 @@ struct cgn__node_rec {
 
 /* Drops a slab's reference for one of its records; the last frees the slab (adopt.c). */
 void cgn__slab_release(void *slab);
+/* The same for `count` of its records at once. */
+void cgn__slab_release_n(void *slab, size_t count);
 
 /* An executable's own copy of one node: taken at instantiation (or refresh), changed only by
  * that executable's updates, never read from the definition afterwards. */

@@ -335,7 +335,42 @@ static struct {
     CUgraphNode target; /* kernel node whose argument pointers are reported with a hole */
     void *with_hole[2];
     int bogus_edge; /* cuGraphGetEdges names a node the graph does not have */
+    int self_edge;  /* cuGraphGetEdges lists one edge from a node to itself */
+    /* Listing orders (test_adopt_listing_orders): 0 as the driver lists, 1 reversed, 2 a
+     * shuffle of seed `seed`; edges separately. */
+    int node_order, edge_order;
+    unsigned seed;
 } spy;
+
+/* A permutation of n (order 0: none, 1: reversed, 2: shuffled from seed) applied to count
+ * items of size bytes at base. */
+static void spy_permute(void *base, size_t count, size_t size, int order, unsigned seed) {
+    if (order == 0 || count < 2)
+        return;
+    unsigned char *a = base, tmp[16];
+    assert_true(size <= sizeof tmp);
+    for (size_t i = count - 1; i > 0; i--) {
+        size_t j = 0;
+        if (order == 1) {
+            if (i < count - 1 - i)
+                break;
+            j = count - 1 - i;
+        } else {
+            seed = seed * 1103515245u + 12345u;
+            j = (seed >> 8) % (i + 1);
+        }
+        memcpy(tmp, a + i * size, size);
+        memcpy(a + i * size, a + j * size, size);
+        memcpy(a + j * size, tmp, size);
+    }
+}
+
+static CUresult spy_nodes(CUgraph g, CUgraphNode *nodes, size_t *count) {
+    CUresult r = spy.inner->cuGraphGetNodes(g, nodes, count);
+    if (r == CUDA_SUCCESS && nodes != NULL)
+        spy_permute(nodes, *count, sizeof *nodes, spy.node_order, spy.seed);
+    return r;
+}
 
 static CUresult spy_kernel_get(CUgraphNode n, CUDA_KERNEL_NODE_PARAMS_v2 *p) {
     CUresult r = spy.inner->cuGraphKernelNodeGetParams(n, p);
@@ -351,6 +386,23 @@ static CUresult spy_edges(CUgraph g, CUgraphNode *from, CUgraphNode *to, size_t 
     CUresult r = spy.inner->cuGraphGetEdges(g, from, to, count);
     if (r == CUDA_SUCCESS && spy.bogus_edge && to != NULL && *count > 0)
         to[0] = (CUgraphNode)(uintptr_t)0x5eed0; /* never dereferenced by cgn: a lookup key */
+    if (r == CUDA_SUCCESS && spy.self_edge && to != NULL && *count > 0)
+        from[*count / 2] = to[*count / 2];
+    if (r == CUDA_SUCCESS && to != NULL && spy.edge_order != 0) {
+        /* One permutation for both arrays: pairs, permuted together. */
+        CUgraphNode(*pairs)[2] = malloc((*count ? *count : 1) * sizeof *pairs);
+        assert_non_null(pairs);
+        for (size_t k = 0; k < *count; k++) {
+            pairs[k][0] = from[k];
+            pairs[k][1] = to[k];
+        }
+        spy_permute(pairs, *count, sizeof *pairs, spy.edge_order, spy.seed + 1);
+        for (size_t k = 0; k < *count; k++) {
+            from[k] = pairs[k][0];
+            to[k] = pairs[k][1];
+        }
+        free(pairs);
+    }
     return r;
 }
 
@@ -360,6 +412,7 @@ static void spy_install(cgn_test_env *env) {
     spy.table = *spy.inner;
     spy.table.cuGraphKernelNodeGetParams = spy_kernel_get;
     spy.table.cuGraphGetEdges = spy_edges;
+    spy.table.cuGraphGetNodes = spy_nodes;
     cgn_fault_install(&spy.table);
 }
 
@@ -465,6 +518,125 @@ static void test_adopt_edge_to_an_unlisted_node(void **state) {
     assert_int_equal(node_count(g), 2);
     OK(cgn_graph_destroy(g));
     CU_OK(drv()->cuGraphDestroy(raw));
+    cgn_fault_install(spy.inner);
+}
+
+/* Whatever order the driver lists nodes and edges in: the records come in topological order,
+ * ties in the order the nodes are listed (Kahn's algorithm taking the ready node listed first),
+ * each node's dependencies in the order the edges are listed; checked against that algorithm
+ * run here, on random graphs (chains, fan-in, fan-out) in every listing order. A self-edge is
+ * a cycle: refused, nothing left behind. */
+#define ORDER_NODES 300
+static void test_adopt_listing_orders(void **state) {
+    cgn_test_env *env = *state;
+    spy_install(env);
+    const cgn_driver_table *d = spy.inner;
+    for (unsigned shape = 0; shape < 3; shape++) {
+        CUgraph raw;
+        CU_OK(d->cuGraphCreate(&raw, 0));
+        static CUgraphNode added[ORDER_NODES];
+        unsigned rnd = 7 + shape;
+        for (size_t i = 0; i < ORDER_NODES; i++) {
+            CUgraphNode deps[4];
+            size_t nd = 0;
+            if (shape == 0 && i >= 4) /* four chains */
+                deps[nd++] = added[i - 4];
+            for (int t = 0; shape != 0 && t < 4 && i > 0; t++) {
+                rnd = rnd * 1103515245u + 12345u;
+                if ((rnd >> 16) % (shape == 1 ? 3 : 5) != 0)
+                    continue;
+                CUgraphNode dep = added[(rnd >> 4) % i];
+                int dup = 0;
+                for (size_t k = 0; k < nd; k++)
+                    dup |= deps[k] == dep;
+                if (!dup)
+                    deps[nd++] = dep;
+            }
+            CU_OK(d->cuGraphAddEmptyNode(&added[i], raw, nd ? deps : NULL, nd));
+        }
+        for (int order = 0; order < 9; order++) {
+            spy.node_order = order % 3;
+            spy.edge_order = order / 3;
+            spy.seed = 1000u * shape + (unsigned)order;
+            /* The listing as cgn will see it, and the order it must give. */
+            size_t n = 0, e = 0;
+            CU_OK(spy.table.cuGraphGetNodes(raw, NULL, &n));
+            CU_OK(spy.table.cuGraphGetEdges(raw, NULL, NULL, &e));
+            assert_int_equal(n, ORDER_NODES);
+            CUgraphNode *listed = malloc(n * sizeof *listed);
+            CUgraphNode *from = malloc((e ? e : 1) * sizeof *from);
+            CUgraphNode *to = malloc((e ? e : 1) * sizeof *to);
+            size_t *missing = calloc(n, sizeof *missing);
+            int *done = calloc(n, sizeof *done);
+            assert_true(listed && from && to && missing && done);
+            CU_OK(spy.table.cuGraphGetNodes(raw, listed, &n));
+            if (e > 0)
+                CU_OK(spy.table.cuGraphGetEdges(raw, from, to, &e));
+            size_t index[ORDER_NODES]; /* edge ends as listing indices */
+            for (size_t k = 0; k < e; k++)
+                for (size_t i = 0; i < n; i++)
+                    if (listed[i] == to[k])
+                        missing[i]++;
+            cgn_graph *g = NULL;
+            OK(cgn_graph_adopt(raw, 0, &g));
+            cgn_node *nodes[ORDER_NODES];
+            size_t count = ORDER_NODES;
+            OK(cgn_graph_nodes(g, nodes, &count));
+            assert_int_equal(count, n);
+            for (size_t k = 0; k < n; k++) {
+                size_t next = n; /* the ready node listed first */
+                for (size_t i = 0; i < n && next == n; i++)
+                    if (!done[i] && missing[i] == 0)
+                        next = i;
+                assert_true(next < n);
+                done[next] = 1;
+                CUgraphNode r = NULL;
+                OK(cgn_node_raw(nodes[k], &r));
+                if (r != listed[next])
+                    fail_msg("shape %u, order %d: position %zu is not the node Kahn's algorithm "
+                             "takes", shape, order, k);
+                size_t num_deps = 0;
+                for (size_t j = 0; j < e; j++)
+                    if (from[j] == listed[next]) {
+                        for (size_t i = 0; i < n; i++)
+                            if (listed[i] == to[j])
+                                missing[i]--;
+                    } else if (to[j] == listed[next]) {
+                        index[num_deps++] = j;
+                    }
+                cgn_node *deps[ORDER_NODES];
+                size_t nd = ORDER_NODES;
+                OK(cgn_node_dependencies(nodes[k], deps, &nd));
+                assert_int_equal(nd, num_deps);
+                for (size_t j = 0; j < nd; j++) {
+                    OK(cgn_node_raw(deps[j], &r));
+                    if (r != from[index[j]])
+                        fail_msg("shape %u, order %d: dependency %zu of position %zu is not the "
+                                 "edge listed %zu-th", shape, order, j, k, j);
+                }
+            }
+            OK(cgn_graph_destroy(g));
+            free(listed);
+            free(from);
+            free(to);
+            free(missing);
+            free(done);
+        }
+        /* A cycle (an edge from a node to itself) in any listing order. */
+        size_t live = cgn__handles_live();
+        spy.self_edge = 1;
+        for (int order = 0; order < 3; order++) {
+            spy.node_order = spy.edge_order = order;
+            cgn_graph *g = NULL;
+            assert_int_equal(cgn_graph_adopt(raw, 0, &g), CGN_ERROR_DRIVER);
+            assert_message("cgn_graph_adopt: the graph's edges form a cycle");
+            assert_null(g);
+            assert_int_equal(cgn__handles_live(), live);
+        }
+        spy.self_edge = 0;
+        spy.node_order = spy.edge_order = 0;
+        CU_OK(d->cuGraphDestroy(raw));
+    }
     cgn_fault_install(spy.inner);
 }
 
@@ -1026,6 +1198,7 @@ int main(void) {
         T(test_adopted_kernel_with_a_null_argument_pointer),
         T(test_adoption_asks_once_per_kernel),
         T(test_adopt_edge_to_an_unlisted_node),
+        T(test_adopt_listing_orders),
         T(test_adopt_failures_name_the_function),
         T(test_refresh_failures_name_the_function),
         T(test_no_context_message),
