@@ -813,10 +813,9 @@ def _setter_fn(n, exec_level: bool) -> list:
         # those stores to such loads (the stall was most of a kernel update's time). cgn never
         # reads it through the typed pointer; the driver does.
         at = f"{m}.{call.at}" if call.at else m
-        null_at = at.replace("p->", "((CUgraphNodeParams *)0)->")
-        decl = [f"    _Static_assert(sizeof({call.params}) <= sizeof {null_at},",
-                f'                   "{call.params} is a prefix of the params");',
-                f"    const {call.params} *a = (const void *)&{at};"]
+        decl = [f"    const {call.params} *a = (const void *)&{at};",
+                f"    _Static_assert(sizeof *a <= sizeof {at},",
+                f'                   "{call.params} is a prefix of the params");']
         args = ["a"]
         if call.context is not None:
             args.append(f"{m}.{call.context}")
@@ -859,11 +858,14 @@ def _driver_call_fns(n) -> list:
     lines += wrap_call("", Call(f"static CUresult cgn__{n.node}_get_raw(", (
         "const cgn_driver_table *drv", "CUgraphNode raw", "CUgraphNodeParams *p"), ") {"))
     if get.params is not None:
-        decl, at = _prefix_copy(get, m)
-        lines += decl + ["    memset(&a, 0, sizeof a);",
-                         f"    CUresult r = drv->{get.entry}(raw, &a);",
-                         f"    memcpy(&{at}, &a, sizeof a);",
-                         "    return r;"]
+        # Read in place (zeroed first, as the driver may leave bytes alone), not into a copy:
+        # no second pass over the struct per node read (adoption, refresh, memcpy updates).
+        at = f"{m}.{get.at}" if get.at else m
+        lines += [f"    {get.params} *a = (void *)&{at};",
+                  f"    _Static_assert(sizeof *a <= sizeof {at},",
+                  f'                   "{get.params} is a prefix of the params");',
+                  "    memset(a, 0, sizeof *a);",
+                  f"    return drv->{get.entry}(raw, a);"]
     else:
         lines.append(f"    return drv->{get.entry}(raw, &{m}.{get.value});")
     lines.append("}")

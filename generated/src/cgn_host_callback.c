@@ -115,17 +115,17 @@ cgn_status cgn__host_callback_exec_check(const void *cur_, const void *d_, CUcon
 
 /* The definition-level mutation through the typed setter (spec: cuda.set). */
 static CUresult host_callback_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
-    _Static_assert(sizeof(CUDA_HOST_NODE_PARAMS_v1) <= sizeof ((CUgraphNodeParams *)0)->host,
-                   "CUDA_HOST_NODE_PARAMS_v1 is a prefix of the params");
     const CUDA_HOST_NODE_PARAMS_v1 *a = (const void *)&p->host;
+    _Static_assert(sizeof *a <= sizeof p->host,
+                   "CUDA_HOST_NODE_PARAMS_v1 is a prefix of the params");
     return cgn__driver->cuGraphHostNodeSetParams(txn->node->raw, a);
 }
 
 /* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
 static CUresult host_callback_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
-    _Static_assert(sizeof(CUDA_HOST_NODE_PARAMS_v1) <= sizeof ((CUgraphNodeParams *)0)->host,
-                   "CUDA_HOST_NODE_PARAMS_v1 is a prefix of the params");
     const CUDA_HOST_NODE_PARAMS_v1 *a = (const void *)&p->host;
+    _Static_assert(sizeof *a <= sizeof p->host,
+                   "CUDA_HOST_NODE_PARAMS_v1 is a prefix of the params");
     return cgn__driver->cuGraphExecHostNodeSetParams(txn->exec->raw, txn->shadow->raw, a);
 }
 

@@ -114,17 +114,17 @@ cgn_status cgn__kernel_exec_check(const void *cur_, const void *d_, CUcontext ct
 
 /* The definition-level mutation through the typed setter (spec: cuda.set). */
 static CUresult kernel_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
-    _Static_assert(sizeof(CUDA_KERNEL_NODE_PARAMS_v2) <= sizeof ((CUgraphNodeParams *)0)->kernel,
-                   "CUDA_KERNEL_NODE_PARAMS_v2 is a prefix of the params");
     const CUDA_KERNEL_NODE_PARAMS_v2 *a = (const void *)&p->kernel;
+    _Static_assert(sizeof *a <= sizeof p->kernel,
+                   "CUDA_KERNEL_NODE_PARAMS_v2 is a prefix of the params");
     return cgn__driver->cuGraphKernelNodeSetParams(txn->node->raw, a);
 }
 
 /* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
 static CUresult kernel_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
-    _Static_assert(sizeof(CUDA_KERNEL_NODE_PARAMS_v2) <= sizeof ((CUgraphNodeParams *)0)->kernel,
-                   "CUDA_KERNEL_NODE_PARAMS_v2 is a prefix of the params");
     const CUDA_KERNEL_NODE_PARAMS_v2 *a = (const void *)&p->kernel;
+    _Static_assert(sizeof *a <= sizeof p->kernel,
+                   "CUDA_KERNEL_NODE_PARAMS_v2 is a prefix of the params");
     return cgn__driver->cuGraphExecKernelNodeSetParams(txn->exec->raw, txn->shadow->raw, a);
 }
 

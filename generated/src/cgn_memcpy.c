@@ -124,9 +124,9 @@ cgn_status cgn__memcpy_exec_check(const void *cur_, const void *d_, CUcontext ct
 
 /* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
 static CUresult memcpy_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
-    _Static_assert(sizeof(CUDA_MEMCPY3D_v2) <= sizeof ((CUgraphNodeParams *)0)->memcpy.copyParams,
-                   "CUDA_MEMCPY3D_v2 is a prefix of the params");
     const CUDA_MEMCPY3D_v2 *a = (const void *)&p->memcpy.copyParams;
+    _Static_assert(sizeof *a <= sizeof p->memcpy.copyParams,
+                   "CUDA_MEMCPY3D_v2 is a prefix of the params");
     return cgn__driver->cuGraphExecMemcpyNodeSetParams(txn->exec->raw, txn->shadow->raw, a,
                                                        p->memcpy.copyCtx);
 }

@@ -133,9 +133,9 @@ cgn_status cgn__memset_exec_check(const void *cur_, const void *d_, CUcontext ct
 
 /* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
 static CUresult memset_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
-    _Static_assert(sizeof(CUDA_MEMSET_NODE_PARAMS_v1) <= sizeof ((CUgraphNodeParams *)0)->memset,
-                   "CUDA_MEMSET_NODE_PARAMS_v1 is a prefix of the params");
     const CUDA_MEMSET_NODE_PARAMS_v1 *a = (const void *)&p->memset;
+    _Static_assert(sizeof *a <= sizeof p->memset,
+                   "CUDA_MEMSET_NODE_PARAMS_v1 is a prefix of the params");
     return cgn__driver->cuGraphExecMemsetNodeSetParams(txn->exec->raw, txn->shadow->raw, a,
                                                        p->memset.ctx);
 }

@@ -76,13 +76,11 @@ static CUresult cgn__batch_mem_op_add_raw(const cgn_driver_table *drv, CUgraphNo
 
 static CUresult cgn__batch_mem_op_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
                                           CUgraphNodeParams *p) {
-    CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 a;
-    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memOp,
+    CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 *a = (void *)&p->memOp;
+    _Static_assert(sizeof *a <= sizeof p->memOp,
                    "CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 is a prefix of the params");
-    memset(&a, 0, sizeof a);
-    CUresult r = drv->cuGraphBatchMemOpNodeGetParams(raw, &a);
-    memcpy(&p->memOp, &a, sizeof a);
-    return r;
+    memset(a, 0, sizeof *a);
+    return drv->cuGraphBatchMemOpNodeGetParams(raw, a);
 }
 
 static CUresult cgn__child_graph_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
@@ -136,13 +134,11 @@ static CUresult cgn__ext_sem_signal_add_raw(const cgn_driver_table *drv, CUgraph
 
 static CUresult cgn__ext_sem_signal_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
                                             CUgraphNodeParams *p) {
-    CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 a;
-    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->extSemSignal,
+    CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 *a = (void *)&p->extSemSignal;
+    _Static_assert(sizeof *a <= sizeof p->extSemSignal,
                    "CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 is a prefix of the params");
-    memset(&a, 0, sizeof a);
-    CUresult r = drv->cuGraphExternalSemaphoresSignalNodeGetParams(raw, &a);
-    memcpy(&p->extSemSignal, &a, sizeof a);
-    return r;
+    memset(a, 0, sizeof *a);
+    return drv->cuGraphExternalSemaphoresSignalNodeGetParams(raw, a);
 }
 
 static CUresult cgn__ext_sem_wait_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
@@ -157,13 +153,11 @@ static CUresult cgn__ext_sem_wait_add_raw(const cgn_driver_table *drv, CUgraphNo
 
 static CUresult cgn__ext_sem_wait_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
                                           CUgraphNodeParams *p) {
-    CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 a;
-    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->extSemWait,
+    CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 *a = (void *)&p->extSemWait;
+    _Static_assert(sizeof *a <= sizeof p->extSemWait,
                    "CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 is a prefix of the params");
-    memset(&a, 0, sizeof a);
-    CUresult r = drv->cuGraphExternalSemaphoresWaitNodeGetParams(raw, &a);
-    memcpy(&p->extSemWait, &a, sizeof a);
-    return r;
+    memset(a, 0, sizeof *a);
+    return drv->cuGraphExternalSemaphoresWaitNodeGetParams(raw, a);
 }
 
 static CUresult cgn__host_callback_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
@@ -178,13 +172,11 @@ static CUresult cgn__host_callback_add_raw(const cgn_driver_table *drv, CUgraphN
 
 static CUresult cgn__host_callback_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
                                            CUgraphNodeParams *p) {
-    CUDA_HOST_NODE_PARAMS_v1 a;
-    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->host,
+    CUDA_HOST_NODE_PARAMS_v1 *a = (void *)&p->host;
+    _Static_assert(sizeof *a <= sizeof p->host,
                    "CUDA_HOST_NODE_PARAMS_v1 is a prefix of the params");
-    memset(&a, 0, sizeof a);
-    CUresult r = drv->cuGraphHostNodeGetParams(raw, &a);
-    memcpy(&p->host, &a, sizeof a);
-    return r;
+    memset(a, 0, sizeof *a);
+    return drv->cuGraphHostNodeGetParams(raw, a);
 }
 
 static CUresult cgn__kernel_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
@@ -199,13 +191,11 @@ static CUresult cgn__kernel_add_raw(const cgn_driver_table *drv, CUgraphNode *ou
 
 static CUresult cgn__kernel_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
                                     CUgraphNodeParams *p) {
-    CUDA_KERNEL_NODE_PARAMS_v2 a;
-    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->kernel,
+    CUDA_KERNEL_NODE_PARAMS_v2 *a = (void *)&p->kernel;
+    _Static_assert(sizeof *a <= sizeof p->kernel,
                    "CUDA_KERNEL_NODE_PARAMS_v2 is a prefix of the params");
-    memset(&a, 0, sizeof a);
-    CUresult r = drv->cuGraphKernelNodeGetParams(raw, &a);
-    memcpy(&p->kernel, &a, sizeof a);
-    return r;
+    memset(a, 0, sizeof *a);
+    return drv->cuGraphKernelNodeGetParams(raw, a);
 }
 
 static CUresult cgn__mem_alloc_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
@@ -223,13 +213,11 @@ static CUresult cgn__mem_alloc_add_raw(const cgn_driver_table *drv, CUgraphNode 
 
 static CUresult cgn__mem_alloc_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
                                        CUgraphNodeParams *p) {
-    CUDA_MEM_ALLOC_NODE_PARAMS_v1 a;
-    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->alloc,
+    CUDA_MEM_ALLOC_NODE_PARAMS_v1 *a = (void *)&p->alloc;
+    _Static_assert(sizeof *a <= sizeof p->alloc,
                    "CUDA_MEM_ALLOC_NODE_PARAMS_v1 is a prefix of the params");
-    memset(&a, 0, sizeof a);
-    CUresult r = drv->cuGraphMemAllocNodeGetParams(raw, &a);
-    memcpy(&p->alloc, &a, sizeof a);
-    return r;
+    memset(a, 0, sizeof *a);
+    return drv->cuGraphMemAllocNodeGetParams(raw, a);
 }
 
 static CUresult cgn__mem_free_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
@@ -255,13 +243,11 @@ static CUresult cgn__memcpy_add_raw(const cgn_driver_table *drv, CUgraphNode *ou
 
 static CUresult cgn__memcpy_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
                                     CUgraphNodeParams *p) {
-    CUDA_MEMCPY3D_v2 a;
-    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memcpy.copyParams,
+    CUDA_MEMCPY3D_v2 *a = (void *)&p->memcpy.copyParams;
+    _Static_assert(sizeof *a <= sizeof p->memcpy.copyParams,
                    "CUDA_MEMCPY3D_v2 is a prefix of the params");
-    memset(&a, 0, sizeof a);
-    CUresult r = drv->cuGraphMemcpyNodeGetParams(raw, &a);
-    memcpy(&p->memcpy.copyParams, &a, sizeof a);
-    return r;
+    memset(a, 0, sizeof *a);
+    return drv->cuGraphMemcpyNodeGetParams(raw, a);
 }
 
 static CUresult cgn__memcpy_3d_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
@@ -276,13 +262,11 @@ static CUresult cgn__memcpy_3d_add_raw(const cgn_driver_table *drv, CUgraphNode 
 
 static CUresult cgn__memcpy_3d_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
                                        CUgraphNodeParams *p) {
-    CUDA_MEMCPY3D_v2 a;
-    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memcpy.copyParams,
+    CUDA_MEMCPY3D_v2 *a = (void *)&p->memcpy.copyParams;
+    _Static_assert(sizeof *a <= sizeof p->memcpy.copyParams,
                    "CUDA_MEMCPY3D_v2 is a prefix of the params");
-    memset(&a, 0, sizeof a);
-    CUresult r = drv->cuGraphMemcpyNodeGetParams(raw, &a);
-    memcpy(&p->memcpy.copyParams, &a, sizeof a);
-    return r;
+    memset(a, 0, sizeof *a);
+    return drv->cuGraphMemcpyNodeGetParams(raw, a);
 }
 
 static CUresult cgn__memset_add_raw(const cgn_driver_table *drv, CUgraphNode *out, CUgraph g,
@@ -297,13 +281,11 @@ static CUresult cgn__memset_add_raw(const cgn_driver_table *drv, CUgraphNode *ou
 
 static CUresult cgn__memset_get_raw(const cgn_driver_table *drv, CUgraphNode raw,
                                     CUgraphNodeParams *p) {
-    CUDA_MEMSET_NODE_PARAMS_v1 a;
-    _Static_assert(sizeof a <= sizeof ((CUgraphNodeParams *)0)->memset,
+    CUDA_MEMSET_NODE_PARAMS_v1 *a = (void *)&p->memset;
+    _Static_assert(sizeof *a <= sizeof p->memset,
                    "CUDA_MEMSET_NODE_PARAMS_v1 is a prefix of the params");
-    memset(&a, 0, sizeof a);
-    CUresult r = drv->cuGraphMemsetNodeGetParams(raw, &a);
-    memcpy(&p->memset, &a, sizeof a);
-    return r;
+    memset(a, 0, sizeof *a);
+    return drv->cuGraphMemsetNodeGetParams(raw, a);
 }
 
 /* Every enumerator of cgn_node_type (include/cgn/cgn.h) but EMPTY and OTHER has a spec, and

@@ -83,16 +83,18 @@ class Fixtures(unittest.TestCase):
                       "p->memset.ctx);", add)
         get = r[r.index("static CUresult cgn__fill_get_raw("):]
         get = get[:get.index("\n}\n")]
-        self.assertIn("memset(&a, 0, sizeof a);", get)  # nothing uninitialised reaches p
-        self.assertLess(get.index("drv->cuGraphMemsetNodeGetParams(raw, &a);"),
-                        get.index("memcpy(&p->memset, &a, sizeof a);"))
+        # Read in place, zeroed first: nothing uninitialised reaches p.
+        self.assertIn("CUDA_MEMSET_NODE_PARAMS_v1 *a = (void *)&p->memset;", get)
+        self.assertIn("_Static_assert(sizeof *a <= sizeof p->memset,", get)
+        self.assertLess(get.index("memset(a, 0, sizeof *a);"),
+                        get.index("return drv->cuGraphMemsetNodeGetParams(raw, a);"))
 
     def test_nested_struct_adder_and_getter(self):
         r = self.read("src", "cgn_registry.c")
         self.assertIn("memcpy(&a, &p->memcpy.copyParams, sizeof a);", r)
         self.assertIn("return drv->cuGraphAddMemcpyNode(out, g, deps, num_deps, &a, "
                       "p->memcpy.copyCtx);", r)
-        self.assertIn("memcpy(&p->memcpy.copyParams, &a, sizeof a);", r)
+        self.assertIn("CUDA_MEMCPY3D_v2 *a = (void *)&p->memcpy.copyParams;", r)
         self.assertIn("sizeof ((CUgraphNodeParams *)0)->memcpy.copyParams,", r)
 
     def test_member_adder_and_getter(self):
