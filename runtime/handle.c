@@ -94,22 +94,7 @@ cgn_status cgn__handles_new(cgn__kind kind, size_t count, cgn__handle *out, void
     return CGN_OK;
 }
 
-void cgn__handle_free(cgn__handle h) {
-    uint32_t index = (uint32_t)(h & 0xffffffffu) - 1;
-    cgn__slot *s = cgn__slot_at(index);
-    if (s == NULL)
-        return;
-    pthread_mutex_lock(&cgn__handles_mutex);
-    unsigned gen = (atomic_load_explicit(&s->tag, memory_order_relaxed) >> CGN__KIND_BITS) + 1;
-    if (gen > CGN__GEN_LIMIT)
-        gen = 1; /* after 268 million reuses of one slot a very old handle could match again */
-    atomic_store_explicit(&s->record, NULL, memory_order_relaxed);
-    atomic_store_explicit(&s->tag, gen << CGN__KIND_BITS, memory_order_release);
-    s->next_free = cgn__free_head;
-    cgn__free_head = index + 1;
-    cgn__live--;
-    pthread_mutex_unlock(&cgn__handles_mutex);
-}
+void cgn__handle_free(cgn__handle h) { cgn__handles_free(&h, 1); }
 
 void cgn__handles_free(const cgn__handle *handles, size_t count) {
     if (count == 0)
@@ -124,7 +109,7 @@ void cgn__handles_free(const cgn__handle *handles, size_t count) {
             continue;
         unsigned gen = (atomic_load_explicit(&s->tag, memory_order_relaxed) >> CGN__KIND_BITS) + 1;
         if (gen > CGN__GEN_LIMIT)
-            gen = 1; /* as in cgn__handle_free */
+            gen = 1; /* after 268 million reuses of one slot a very old handle could match again */
         atomic_store_explicit(&s->record, NULL, memory_order_relaxed);
         atomic_store_explicit(&s->tag, gen << CGN__KIND_BITS, memory_order_release);
         s->next_free = cgn__free_head;
