@@ -441,6 +441,7 @@ cgn_status cgn__stage_arg_edits(cgn__txn *txn, const cgn_arg_edits *edits,
         /* Never written in place: the current block is shared with executables and embedded
          * copies, and a driver-owned block is never cgn's to write. */
         size_t total = src->total;
+        /* src's base has src's layout, so the storage below is that very spare. */
         int from_base = cgn__spare_is_base_of(src, cgn__txn_spare(txn));
         h = cgn__txn_storage(txn, total);
         if (h == NULL)
