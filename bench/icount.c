@@ -251,6 +251,11 @@ static inline void step_memset_dst_owner(long i) {
 static inline void step_exec_kernel_scalar(long i) {
     CHECK(cgn_kernel_exec_update(exec, kernel_node, &kernel_scalar[(i + 1) & 1]));
 }
+#ifdef CGN_KERNEL_SET_ARG
+static inline void step_exec_kernel_arg6(long i) {
+    CHECK(cgn_kernel_exec_update(exec, six_node, &kernel_arg6[(i + 1) & 1]));
+}
+#endif
 static inline void step_exec_kernel_grid(long i) {
     CHECK(cgn_kernel_exec_update(exec, kernel_node, &kernel_grid[(i + 1) & 1]));
 }
@@ -409,14 +414,18 @@ static void warm_destroy_10k(long n) {
     X(memset_dst_owner, "memset node, new dst with a new owner (owners changed)")                  \
     X(exec_kernel_scalar, "executable: kernel node, new scalar argument")                          \
     X(exec_kernel_grid, "executable: kernel node, new grid")                                       \
+    ICOUNT_CASE_EXEC_KERNEL_ARG(X)                                                                 \
     X(exec_memset_value, "executable: memset node, new value")                                     \
     X(exec_launch, "cgn_exec_launch, nothing waiting")
 #ifdef CGN_KERNEL_SET_ARG
+#define ICOUNT_CASE_EXEC_KERNEL_ARG(X)                                                             \
+    X(exec_kernel_arg6, "executable: kernel node, one pointer of six by index (set_arg)")
 #define ICOUNT_CASE_KERNEL_ARG(X)                                                                  \
     X(kernel_arg, "kernel node, one argument of two by index (set_arg)")                           \
     X(kernel_arg6, "kernel node, one pointer of six by index (set_arg)")
 #else
 #define ICOUNT_CASE_KERNEL_ARG(X)
+#define ICOUNT_CASE_EXEC_KERNEL_ARG(X)
 #endif
 
 #define ICOUNT_DEFINE(name, what)                                                                  \
