@@ -206,10 +206,10 @@ static cgn_status cgn__check_args_against(const size_t *sizes, uint32_t num_para
     return CGN_OK;
 }
 
-/* Whether block h (a reused spare: every kargs block's pointers point into itself) was
- * written for exactly this layout: the same kernel, sizes, count and total. A fresh block's
- * header is garbage, so h->total is compared only as a value; a fresh block cannot match,
- * since its take count is 1 and reuse requires a spare. */
+/* Whether block h, just taken (a reused spare: every kargs block's pointers point into
+ * itself), was written for exactly this layout: the same kernel, sizes, count and total. A
+ * fresh block's header is uninitialised, so the take count is checked first: 1 for a fresh
+ * block, at least 2 for one taken and written before, and nothing else is read otherwise. */
 static int cgn__kargs_same_layout(const cgn__kargs_header *h, cgn_kernel kernel, int checked,
                                   uint32_t cached, uint32_t num_args, size_t total,
                                   const cgn_arg *args) {
