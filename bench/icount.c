@@ -9,7 +9,7 @@
  *
  * Updates alternate between two values (as bench_updates does), so every call really changes
  * the node; the kernel is a CUkernel, as bench_updates loads it (kernel_grid_function: a
- * CUfunction); owners are unchanged except in memset_dst_owner. Each case is warmed up first
+ * CUfunction); owners are unchanged except in memset_dst_owner and kernel_arg_owner. Each case is warmed up first
  * (outside its counted function), so first-use allocations are not counted.
  *
  * adopt_10k and destroy_10k count one cgn_graph_adopt (one cgn_graph_destroy) of a 10,000-node
@@ -72,7 +72,8 @@ static cgn_node *kernel_node, *function_node, *six_node, *memset_node, *memcpy_n
 static cgn_exec *exec;
 
 static cgn_arg scalar_args[2][2];
-static cgn_kernel_update kernel_scalar[2], kernel_grid[2];
+static cgn_kernel_update kernel_scalar[2], kernel_grid[2], kernel_owned[2];
+static cgn_arg owned_args[2][2];
 #ifdef CGN_KERNEL_SET_ARG
 static cgn_kernel_update kernel_arg[2], kernel_arg6[2];
 #endif
@@ -173,6 +174,10 @@ static void open_fixture(void) {
     for (int k = 0; k < 2; k++) {
         kernel_scalar[k] = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
         cgn_kernel_update_set_args(&kernel_scalar[k], scalar_args[k], 2);
+        owned_args[k][0] = CGN_ARG_OWNED(*(k ? &buf_b : &buf_a), owners[k]);
+        owned_args[k][1] = CGN_ARG(scalar_values[0]);
+        kernel_owned[k] = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_args(&kernel_owned[k], owned_args[k], 2);
         kernel_grid[k] = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
         cgn_kernel_update_set_grid(&kernel_grid[k], CGN_DIM3(1 + (uint32_t)k, 1, 1));
 #ifdef CGN_KERNEL_SET_ARG
@@ -246,6 +251,10 @@ static inline void step_event_wait(long i) {
 /* Definition level, owners changed: a new dst with its own owner every call. */
 static inline void step_memset_dst_owner(long i) {
     CHECK(cgn_memset_node_update(owned_memset_node, &memset_dst[(i + 1) & 1]));
+}
+/* Definition level, owners changed: a new buffer argument with its own owner every call. */
+static inline void step_kernel_arg_owner(long i) {
+    CHECK(cgn_kernel_node_update(kernel_node, &kernel_owned[(i + 1) & 1]));
 }
 /* Executable level, owners unchanged. */
 static inline void step_exec_kernel_scalar(long i) {
@@ -412,6 +421,7 @@ static void warm_destroy_10k(long n) {
     X(event_record, "event record node, new event")                                                \
     X(event_wait, "event wait node, new event")                                                    \
     X(memset_dst_owner, "memset node, new dst with a new owner (owners changed)")                  \
+    X(kernel_arg_owner, "kernel node, new buffer argument with its owner (owners changed)")        \
     X(exec_kernel_scalar, "executable: kernel node, new scalar argument")                          \
     X(exec_kernel_grid, "executable: kernel node, new grid")                                       \
     ICOUNT_CASE_EXEC_KERNEL_ARG(X)                                                                 \
