@@ -112,6 +112,16 @@ def main():
         "arg_exec_update.raw_generic")
     row("cgn alone (stub driver call), set_arg", "arg_cgn_cpu.def")
     row("cgn alone (stub driver call), exec set_arg", "arg_cgn_cpu.exec")
+    row("the same, update reused (cgn_kernel_update_reset): raw typed setter",
+        "arg_update_reused.raw")
+    row("cgn_kernel_node_update(set_arg), update reused / raw", "arg_update_reused.cgn",
+        "arg_update_reused.raw", 1.15)
+    row("raw cuGraphExecKernelNodeSetParams (paired with the next row)",
+        "arg_exec_update_reused.raw")
+    row("cgn_kernel_exec_update(set_arg), update reused / raw", "arg_exec_update_reused.cgn",
+        "arg_exec_update_reused.raw", 1.15)
+    row("cgn alone, set_arg with the update reused: definition", "arg_cgn_cpu.def_reused")
+    row("cgn alone, set_arg with the update reused: executable", "arg_cgn_cpu.exec_reused")
     if "arg_update.cgn" in v:
         print("| cuda.core 1.2.0: no per-argument update (update(args=) replaces every argument) "
               "| — | n/a |")

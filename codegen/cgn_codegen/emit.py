@@ -190,6 +190,9 @@ class NodeView:
             update_doc=comment_block(update_doc),
             update_members=[m.decl(f.name) + ";" for f in n.fields for m in self._inputs(f)],
             setters=self._setters(),
+            reset_fn=f"cgn_{n.node}_update_reset",
+            reset_lines=[INDENT + line.format(name=f.name) for f in n.fields
+                         for line in f.type.reset],
             add_proto=wrap_call("", Call(f"CGN_API cgn_status cgn_graph_add_{n.node}(",
                                          ("cgn_graph *graph", "cgn_node *const *deps",
                                           "size_t num_deps", f"const {self.desc} *desc",
@@ -943,7 +946,8 @@ class DocsView:
                     f"cgn_{n.node}_exec_get")))]
         else:
             update_facts = [
-                ("Update", f"{_code(v.update)}, {_code(v.P + '_UPDATE_INIT')}, one bit per "
+                ("Update", f"{_code(v.update)}, {_code(v.P + '_UPDATE_INIT')} (reuse one "
+                           f"with {_code(f'cgn_{n.node}_update_reset')}), one bit per "
                            f"field ({_code(v.P + '_SET_<FIELD>')}, {_code(v.P + '_SET_ALL')})"),
                 ("Setters", ", ".join(setters)),
                 ("Functions", ", ".join(_code(f) for f in (

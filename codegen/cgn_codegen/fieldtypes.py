@@ -101,6 +101,8 @@ class FieldType:
     read: tuple = ()                           # params -> desc (adoption, refresh)
     setter: Optional[tuple] = None             # (params, body lines, doc): a setter of its own
     edits: str = ""                            # role of the field whose value it edits
+    reset: tuple = ()                          # what cgn_<node>_update_reset clears besides
+                                               # `set` (over update->{name}...)
     case_apply: Optional[Callable] = None      # (edited field's norm, norm) -> norm or an error
     # Copied arrays (copied_arrays kinds): the CUDA members holding the arrays, each with its
     # element type (({cuda} / {cuda_dir} placeholders), and the count member beside them. The
@@ -1145,7 +1147,7 @@ FIELD_TYPES = {t.name: t for t in (
                 "later edit of the same index wins): its `size` bytes at `value`, copied when "
                 "the update is applied, with `owner` in place of the owner of its previous "
                 "value. The other arguments keep what the node (or that executable) has."),
-        equal="1", changes_owners=True,
+        equal="1", changes_owners=True, reset=("update->{name}_edits.count = 0;",),
         case=_arg_edits_case, case_apply=_apply_arg_edits, zero_norm=(),
         doc_type="cgn_arg_edits (cgn_kernel_update_set_arg)",
         doc_read="nothing: an update-only field",

@@ -550,6 +550,44 @@ static void test_arg_edits_track_the_spare(void **state) {
     OK(cgn_owner_release(owners[2]));
 }
 
+/* cgn_<node>_update_reset makes an update reusable, and is all a fresh one needs: cgn reads
+ * only the fields whose bit is set (an uninitialised struct reset once is fine under
+ * valgrind and MSan). */
+static void test_update_reset_reuses_an_update(void **state) {
+    cgn_test_env *env = *state;
+    uint32_t seven = 7, nine = 9;
+    cgn_arg args[2] = {CGN_ARG(env->buf[0]), CGN_ARG(seven)};
+    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
+    cgn_graph *g;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    cgn_kernel_update u; /* deliberately not initialised */
+    cgn_kernel_update_reset(&u);
+    assert_int_equal(u.set, 0);
+    assert_int_equal(u.arg_edits.count, 0);
+    cgn_kernel_update_set_grid(&u, CGN_DIM3(3, 1, 1));
+    for (int i = 0; i < CGN_MAX_ARG_EDITS; i++) /* a full edit list */
+        cgn_kernel_update_set_arg(&u, 1, &nine, sizeof nine, NULL);
+    OK(cgn_kernel_node_update(n, &u));
+    cgn_kernel_update_reset(&u); /* reused: the grid and the edits are gone */
+    cgn_kernel_update_set_block(&u, CGN_DIM3(2, 1, 1));
+    cgn_kernel_update_set_arg(&u, 1, &seven, sizeof seven, NULL);
+    assert_int_equal(u.arg_edits.count, 1);
+    OK(cgn_kernel_node_update(n, &u));
+    cgn_kernel_desc got;
+    OK(cgn_kernel_node_get(n, &got));
+    assert_int_equal(got.grid.x, 3); /* kept from the first update */
+    assert_int_equal(got.block.x, 2);
+    uint32_t v;
+    memcpy(&v, got.args[1].value, sizeof v);
+    assert_int_equal(v, 7);
+    cgn_memset_update mu; /* every node type has one */
+    cgn_memset_update_reset(&mu);
+    assert_int_equal(mu.set, 0);
+    OK(cgn_graph_destroy(g));
+}
+
 static void test_kernel_arg_check_skipped_before_12_4(void **state) {
     cgn_test_env *env = *state;
     cgn_fault_set_version(12030);
@@ -629,6 +667,8 @@ int main(void) {
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_arg_edits_track_the_spare, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_update_reset_reuses_an_update,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_add_without_context_rejected, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_dependencies_checked, cgn_test_fixture_setup,

@@ -33,6 +33,12 @@ typedef struct cgn_event_record_update {
 
 #define CGN_EVENT_RECORD_UPDATE_INIT {.set = 0}
 
+/* Clears the update for reuse: no field set. In a loop this is cheaper than
+ * CGN_EVENT_RECORD_UPDATE_INIT, which zeroes the whole struct; fields not set are never read. */
+static inline void cgn_event_record_update_reset(cgn_event_record_update *update) {
+    update->set = 0;
+}
+
 /* Sets event and event_owner together. */
 static inline void cgn_event_record_update_set_event(cgn_event_record_update *update, CUevent event,
                                                      cgn_owner *event_owner) {

@@ -45,6 +45,12 @@ typedef struct cgn_host_callback_update {
 
 #define CGN_HOST_CALLBACK_UPDATE_INIT {.set = 0}
 
+/* Clears the update for reuse: no field set. In a loop this is cheaper than
+ * CGN_HOST_CALLBACK_UPDATE_INIT, which zeroes the whole struct; fields not set are never read. */
+static inline void cgn_host_callback_update_reset(cgn_host_callback_update *update) {
+    update->set = 0;
+}
+
 /* Sets fn, user_data, user_data_owner and payload together. */
 static inline void cgn_host_callback_update_set_fn(cgn_host_callback_update *update, CUhostFn fn,
                                                    void *user_data, cgn_owner *user_data_owner,

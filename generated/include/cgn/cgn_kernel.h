@@ -52,6 +52,13 @@ typedef struct cgn_kernel_update {
 
 #define CGN_KERNEL_UPDATE_INIT {.set = 0}
 
+/* Clears the update for reuse: no field set, no edits. In a loop this is cheaper than
+ * CGN_KERNEL_UPDATE_INIT, which zeroes the whole struct; fields not set are never read. */
+static inline void cgn_kernel_update_reset(cgn_kernel_update *update) {
+    update->set = 0;
+    update->arg_edits.count = 0;
+}
+
 /* Sets kernel, kernel_owner and args together. */
 static inline void cgn_kernel_update_set_kernel(cgn_kernel_update *update, cgn_kernel kernel,
                                                 cgn_owner *kernel_owner, const cgn_arg *args,

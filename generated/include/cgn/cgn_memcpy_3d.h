@@ -97,6 +97,12 @@ typedef struct cgn_memcpy_3d_update {
 
 #define CGN_MEMCPY_3D_UPDATE_INIT {.set = 0}
 
+/* Clears the update for reuse: no field set. In a loop this is cheaper than
+ * CGN_MEMCPY_3D_UPDATE_INIT, which zeroes the whole struct; fields not set are never read. */
+static inline void cgn_memcpy_3d_update_reset(cgn_memcpy_3d_update *update) {
+    update->set = 0;
+}
+
 /* Sets dst and dst_owner together. */
 static inline void cgn_memcpy_3d_update_set_dst(cgn_memcpy_3d_update *update, CUdeviceptr dst,
                                                 cgn_owner *dst_owner) {
