@@ -475,12 +475,12 @@ class NodeView:
             add_resets=add_resets, update_check=update_check,
             rules=rules, rules_voids=rules_voids,
             checks=checks, check_voids=check_voids,
-            check_sig=wrap_call("", Call(f"static cgn_status {node}_check_kinds(", (
+            check_sig=wrap_call("", Call(f"CGN__ALWAYS_INLINE static inline cgn_status {node}_check_kinds(", (
                 f"const {self.desc} *d", "uint64_t changed", "const char *where"), ") {")),
-            rules_sig=wrap_call("", Call(f"static cgn_status {node}_check_rules(", (
+            rules_sig=wrap_call("", Call(f"CGN__ALWAYS_INLINE static inline cgn_status {node}_check_rules(", (
                 f"const {self.desc} *d", "const char *where"), ") {")),
             stage=stage, stage_voids=stage_voids,
-            stage_sig=wrap_call("", Call(f"static cgn_status {node}_stage(", (
+            stage_sig=wrap_call("", Call(f"CGN__ALWAYS_INLINE static inline cgn_status {node}_stage(", (
                 "cgn__txn *txn", f"{self.desc} *d",
                 f"const {self.update} *u" if n.updatable else "const void *u",
                 "uint64_t changed", "CUgraphNodeParams *p", "const char *where"), ") {")),

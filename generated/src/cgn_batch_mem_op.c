@@ -4,15 +4,17 @@
 #include "runtime.h"
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
-static cgn_status batch_mem_op_check_rules(const cgn_batch_mem_op_desc *d, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status batch_mem_op_check_rules(const cgn_batch_mem_op_desc *d,
+                                                                     const char *where) {
     (void)d;
     (void)where;
     return CGN_OK;
 }
 
 /* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
-static cgn_status batch_mem_op_check_kinds(const cgn_batch_mem_op_desc *d, uint64_t changed,
-                                           const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status batch_mem_op_check_kinds(const cgn_batch_mem_op_desc *d,
+                                                                     uint64_t changed,
+                                                                     const char *where) {
     if (changed & CGN_BATCH_MEM_OP_SET_OPS) {
         cgn_status st = cgn__check_mem_ops(d->ops, d->num_ops, "ops", where);
         if (st != CGN_OK)
@@ -23,9 +25,12 @@ static cgn_status batch_mem_op_check_kinds(const cgn_batch_mem_op_desc *d, uint6
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status batch_mem_op_stage(cgn__txn *txn, cgn_batch_mem_op_desc *d,
-                                     const cgn_batch_mem_op_update *u, uint64_t changed,
-                                     CUgraphNodeParams *p, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status batch_mem_op_stage(cgn__txn *txn,
+                                                               cgn_batch_mem_op_desc *d,
+                                                               const cgn_batch_mem_op_update *u,
+                                                               uint64_t changed,
+                                                               CUgraphNodeParams *p,
+                                                               const char *where) {
     (void)u;
     (void)p;
     if (changed & CGN_BATCH_MEM_OP_SET_OPS) {

@@ -4,15 +4,17 @@
 #include "runtime.h"
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
-static cgn_status child_graph_check_rules(const cgn_child_graph_desc *d, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status child_graph_check_rules(const cgn_child_graph_desc *d,
+                                                                    const char *where) {
     (void)d;
     (void)where;
     return CGN_OK;
 }
 
 /* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
-static cgn_status child_graph_check_kinds(const cgn_child_graph_desc *d, uint64_t changed,
-                                          const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status child_graph_check_kinds(const cgn_child_graph_desc *d,
+                                                                    uint64_t changed,
+                                                                    const char *where) {
     (void)d;
     (void)changed;
     (void)where;
@@ -21,9 +23,12 @@ static cgn_status child_graph_check_kinds(const cgn_child_graph_desc *d, uint64_
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status child_graph_stage(cgn__txn *txn, cgn_child_graph_desc *d,
-                                    const cgn_child_graph_update *u, uint64_t changed,
-                                    CUgraphNodeParams *p, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status child_graph_stage(cgn__txn *txn,
+                                                              cgn_child_graph_desc *d,
+                                                              const cgn_child_graph_update *u,
+                                                              uint64_t changed,
+                                                              CUgraphNodeParams *p,
+                                                              const char *where) {
     (void)u;
     if (changed & CGN_CHILD_GRAPH_SET_GRAPH) {
         cgn_status st = cgn__stage_child_graph(txn, d->graph, &p->graph.graph, where);

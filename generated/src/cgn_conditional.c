@@ -10,7 +10,8 @@
 #define CGN_CONDITIONAL_SET_ALL UINT64_C(0x7)
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
-static cgn_status conditional_check_rules(const cgn_conditional_desc *d, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status conditional_check_rules(const cgn_conditional_desc *d,
+                                                                    const char *where) {
     if (d->type > 2)
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: type %u is not a conditional node type (0: IF, 1: WHILE, 2: SWITCH)",
@@ -45,8 +46,9 @@ static cgn_status conditional_check_rules(const cgn_conditional_desc *d, const c
 }
 
 /* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
-static cgn_status conditional_check_kinds(const cgn_conditional_desc *d, uint64_t changed,
-                                          const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status conditional_check_kinds(const cgn_conditional_desc *d,
+                                                                    uint64_t changed,
+                                                                    const char *where) {
     (void)d;
     (void)changed;
     (void)where;
@@ -55,8 +57,11 @@ static cgn_status conditional_check_kinds(const cgn_conditional_desc *d, uint64_
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status conditional_stage(cgn__txn *txn, cgn_conditional_desc *d, const void *u,
-                                    uint64_t changed, CUgraphNodeParams *p, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status conditional_stage(cgn__txn *txn,
+                                                              cgn_conditional_desc *d,
+                                                              const void *u, uint64_t changed,
+                                                              CUgraphNodeParams *p,
+                                                              const char *where) {
     (void)changed;
     if (u == NULL) {
         cgn_status st = cgn__stage_cond_bodies(txn, d->size, &p->conditional.phGraph_out, where);

@@ -4,15 +4,17 @@
 #include "runtime.h"
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
-static cgn_status event_wait_check_rules(const cgn_event_wait_desc *d, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status event_wait_check_rules(const cgn_event_wait_desc *d,
+                                                                   const char *where) {
     if (d->event == NULL)
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: event must not be NULL", where);
     return CGN_OK;
 }
 
 /* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
-static cgn_status event_wait_check_kinds(const cgn_event_wait_desc *d, uint64_t changed,
-                                         const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status event_wait_check_kinds(const cgn_event_wait_desc *d,
+                                                                   uint64_t changed,
+                                                                   const char *where) {
     (void)d;
     (void)changed;
     (void)where;
@@ -21,9 +23,10 @@ static cgn_status event_wait_check_kinds(const cgn_event_wait_desc *d, uint64_t 
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status event_wait_stage(cgn__txn *txn, cgn_event_wait_desc *d,
-                                   const cgn_event_wait_update *u, uint64_t changed,
-                                   CUgraphNodeParams *p, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status event_wait_stage(cgn__txn *txn, cgn_event_wait_desc *d,
+                                                             const cgn_event_wait_update *u,
+                                                             uint64_t changed, CUgraphNodeParams *p,
+                                                             const char *where) {
     (void)txn;
     (void)d;
     (void)u;

@@ -4,15 +4,17 @@
 #include "runtime.h"
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
-static cgn_status ext_sem_signal_check_rules(const cgn_ext_sem_signal_desc *d, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status ext_sem_signal_check_rules(const cgn_ext_sem_signal_desc *d,
+                                                                       const char *where) {
     (void)d;
     (void)where;
     return CGN_OK;
 }
 
 /* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
-static cgn_status ext_sem_signal_check_kinds(const cgn_ext_sem_signal_desc *d, uint64_t changed,
-                                             const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status ext_sem_signal_check_kinds(const cgn_ext_sem_signal_desc *d,
+                                                                       uint64_t changed,
+                                                                       const char *where) {
     if (changed & CGN_EXT_SEM_SIGNAL_SET_SEMS) {
         const void *const parts_[] = {d->sems, d->sems_params};
         cgn_status st = cgn__check_arrays(parts_, 2, d->num_sems, CGN_MAX_EXT_SEMS,
@@ -27,9 +29,12 @@ static cgn_status ext_sem_signal_check_kinds(const cgn_ext_sem_signal_desc *d, u
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status ext_sem_signal_stage(cgn__txn *txn, cgn_ext_sem_signal_desc *d,
-                                       const cgn_ext_sem_signal_update *u, uint64_t changed,
-                                       CUgraphNodeParams *p, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status ext_sem_signal_stage(cgn__txn *txn,
+                                                                 cgn_ext_sem_signal_desc *d,
+                                                                 const cgn_ext_sem_signal_update *u,
+                                                                 uint64_t changed,
+                                                                 CUgraphNodeParams *p,
+                                                                 const char *where) {
     (void)u;
     (void)p;
     if (changed & CGN_EXT_SEM_SIGNAL_SET_SEMS) {

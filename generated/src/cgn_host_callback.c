@@ -4,7 +4,8 @@
 #include "runtime.h"
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
-static cgn_status host_callback_check_rules(const cgn_host_callback_desc *d, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status host_callback_check_rules(const cgn_host_callback_desc *d,
+                                                                      const char *where) {
     if (d->fn == NULL)
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: fn must not be NULL", where);
     if (d->payload == NULL && d->payload_size != 0)
@@ -17,8 +18,9 @@ static cgn_status host_callback_check_rules(const cgn_host_callback_desc *d, con
 }
 
 /* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
-static cgn_status host_callback_check_kinds(const cgn_host_callback_desc *d, uint64_t changed,
-                                            const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status host_callback_check_kinds(const cgn_host_callback_desc *d,
+                                                                      uint64_t changed,
+                                                                      const char *where) {
     (void)d;
     (void)changed;
     (void)where;
@@ -27,9 +29,12 @@ static cgn_status host_callback_check_kinds(const cgn_host_callback_desc *d, uin
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status host_callback_stage(cgn__txn *txn, cgn_host_callback_desc *d,
-                                      const cgn_host_callback_update *u, uint64_t changed,
-                                      CUgraphNodeParams *p, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status host_callback_stage(cgn__txn *txn,
+                                                                cgn_host_callback_desc *d,
+                                                                const cgn_host_callback_update *u,
+                                                                uint64_t changed,
+                                                                CUgraphNodeParams *p,
+                                                                const char *where) {
     (void)txn;
     (void)u;
     (void)p;

@@ -4,7 +4,8 @@
 #include "runtime.h"
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
-static cgn_status kernel_check_rules(const cgn_kernel_desc *d, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status kernel_check_rules(const cgn_kernel_desc *d,
+                                                               const char *where) {
     if (d->grid.x == 0 || d->grid.y == 0 || d->grid.z == 0)
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: grid dimensions must be at least 1, not (%u, %u, %u)", where,
@@ -17,8 +18,9 @@ static cgn_status kernel_check_rules(const cgn_kernel_desc *d, const char *where
 }
 
 /* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
-static cgn_status kernel_check_kinds(const cgn_kernel_desc *d, uint64_t changed,
-                                     const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status kernel_check_kinds(const cgn_kernel_desc *d,
+                                                               uint64_t changed,
+                                                               const char *where) {
     (void)d;
     (void)changed;
     (void)where;
@@ -27,8 +29,10 @@ static cgn_status kernel_check_kinds(const cgn_kernel_desc *d, uint64_t changed,
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status kernel_stage(cgn__txn *txn, cgn_kernel_desc *d, const cgn_kernel_update *u,
-                               uint64_t changed, CUgraphNodeParams *p, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status kernel_stage(cgn__txn *txn, cgn_kernel_desc *d,
+                                                         const cgn_kernel_update *u,
+                                                         uint64_t changed, CUgraphNodeParams *p,
+                                                         const char *where) {
     if (changed & (CGN_KERNEL_SET_KERNEL | CGN_KERNEL_SET_ARGS)) {
         cgn_status st = cgn__stage_kernel_args(txn, d->kernel, d->args, d->num_args, &d->args,
                                                &p->kernel.kernelParams, where);
@@ -130,7 +134,8 @@ static CUresult kernel_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams
 
 /* On the drivers that need no context for this node type (spec: context_free_from), whether an
  * update still does (spec: context_when), or cgn does not know the node's context. */
-static int kernel_needs_context(const cgn__txn *txn, const cgn_kernel_desc *d) {
+CGN__ALWAYS_INLINE static inline int kernel_needs_context(const cgn__txn *txn,
+                                                          const cgn_kernel_desc *d) {
     const cgn_kernel_desc *cur = cgn__txn_current_state(txn);
     return cgn__txn_context(txn) == NULL ||
            (d->kernel.function != NULL || cur->kernel.function != NULL ||

@@ -10,7 +10,8 @@
 #define CGN_MEM_ALLOC_SET_ALL UINT64_C(0x7)
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
-static cgn_status mem_alloc_check_rules(const cgn_mem_alloc_desc *d, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status mem_alloc_check_rules(const cgn_mem_alloc_desc *d,
+                                                                  const char *where) {
     if (d->bytesize == 0)
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: bytesize must be at least 1", where);
     if (d->device < 0)
@@ -20,8 +21,9 @@ static cgn_status mem_alloc_check_rules(const cgn_mem_alloc_desc *d, const char 
 }
 
 /* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
-static cgn_status mem_alloc_check_kinds(const cgn_mem_alloc_desc *d, uint64_t changed,
-                                        const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status mem_alloc_check_kinds(const cgn_mem_alloc_desc *d,
+                                                                  uint64_t changed,
+                                                                  const char *where) {
     (void)d;
     (void)changed;
     (void)where;
@@ -30,8 +32,10 @@ static cgn_status mem_alloc_check_kinds(const cgn_mem_alloc_desc *d, uint64_t ch
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status mem_alloc_stage(cgn__txn *txn, cgn_mem_alloc_desc *d, const void *u,
-                                  uint64_t changed, CUgraphNodeParams *p, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status mem_alloc_stage(cgn__txn *txn, cgn_mem_alloc_desc *d,
+                                                            const void *u, uint64_t changed,
+                                                            CUgraphNodeParams *p,
+                                                            const char *where) {
     (void)txn;
     (void)d;
     (void)u;

@@ -8,15 +8,17 @@
 #define CGN_MEM_FREE_SET_ALL UINT64_C(0x1)
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
-static cgn_status mem_free_check_rules(const cgn_mem_free_desc *d, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status mem_free_check_rules(const cgn_mem_free_desc *d,
+                                                                 const char *where) {
     if (d->dptr == 0)
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: dptr must not be 0", where);
     return CGN_OK;
 }
 
 /* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
-static cgn_status mem_free_check_kinds(const cgn_mem_free_desc *d, uint64_t changed,
-                                       const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status mem_free_check_kinds(const cgn_mem_free_desc *d,
+                                                                 uint64_t changed,
+                                                                 const char *where) {
     (void)d;
     (void)changed;
     (void)where;
@@ -25,8 +27,10 @@ static cgn_status mem_free_check_kinds(const cgn_mem_free_desc *d, uint64_t chan
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status mem_free_stage(cgn__txn *txn, cgn_mem_free_desc *d, const void *u,
-                                 uint64_t changed, CUgraphNodeParams *p, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status mem_free_stage(cgn__txn *txn, cgn_mem_free_desc *d,
+                                                           const void *u, uint64_t changed,
+                                                           CUgraphNodeParams *p,
+                                                           const char *where) {
     (void)txn;
     (void)d;
     (void)u;

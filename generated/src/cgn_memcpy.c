@@ -4,7 +4,8 @@
 #include "runtime.h"
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
-static cgn_status memcpy_check_rules(const cgn_memcpy_desc *d, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status memcpy_check_rules(const cgn_memcpy_desc *d,
+                                                               const char *where) {
     if (d->dst == 0)
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: dst must not be 0", where);
     if (d->src == 0)
@@ -15,8 +16,9 @@ static cgn_status memcpy_check_rules(const cgn_memcpy_desc *d, const char *where
 }
 
 /* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
-static cgn_status memcpy_check_kinds(const cgn_memcpy_desc *d, uint64_t changed,
-                                     const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status memcpy_check_kinds(const cgn_memcpy_desc *d,
+                                                               uint64_t changed,
+                                                               const char *where) {
     (void)d;
     (void)changed;
     (void)where;
@@ -25,8 +27,10 @@ static cgn_status memcpy_check_kinds(const cgn_memcpy_desc *d, uint64_t changed,
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status memcpy_stage(cgn__txn *txn, cgn_memcpy_desc *d, const cgn_memcpy_update *u,
-                               uint64_t changed, CUgraphNodeParams *p, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status memcpy_stage(cgn__txn *txn, cgn_memcpy_desc *d,
+                                                         const cgn_memcpy_update *u,
+                                                         uint64_t changed, CUgraphNodeParams *p,
+                                                         const char *where) {
     (void)u;
     (void)p;
     if ((changed & CGN_MEMCPY_SET_DST) && d->dst != 0) {

@@ -4,7 +4,8 @@
 #include "runtime.h"
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
-static cgn_status memcpy_3d_check_rules(const cgn_memcpy_3d_desc *d, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status memcpy_3d_check_rules(const cgn_memcpy_3d_desc *d,
+                                                                  const char *where) {
     if (d->width_in_bytes == 0)
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: width_in_bytes must be at least 1", where);
     if (d->height == 0)
@@ -73,8 +74,9 @@ static cgn_status memcpy_3d_check_rules(const cgn_memcpy_3d_desc *d, const char 
 }
 
 /* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
-static cgn_status memcpy_3d_check_kinds(const cgn_memcpy_3d_desc *d, uint64_t changed,
-                                        const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status memcpy_3d_check_kinds(const cgn_memcpy_3d_desc *d,
+                                                                  uint64_t changed,
+                                                                  const char *where) {
     (void)d;
     (void)changed;
     (void)where;
@@ -83,9 +85,10 @@ static cgn_status memcpy_3d_check_kinds(const cgn_memcpy_3d_desc *d, uint64_t ch
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status memcpy_3d_stage(cgn__txn *txn, cgn_memcpy_3d_desc *d,
-                                  const cgn_memcpy_3d_update *u, uint64_t changed,
-                                  CUgraphNodeParams *p, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status memcpy_3d_stage(cgn__txn *txn, cgn_memcpy_3d_desc *d,
+                                                            const cgn_memcpy_3d_update *u,
+                                                            uint64_t changed, CUgraphNodeParams *p,
+                                                            const char *where) {
     (void)u;
     (void)p;
     if ((changed & CGN_MEMCPY_3D_SET_DST) && d->dst != 0) {

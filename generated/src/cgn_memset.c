@@ -4,7 +4,8 @@
 #include "runtime.h"
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
-static cgn_status memset_check_rules(const cgn_memset_desc *d, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status memset_check_rules(const cgn_memset_desc *d,
+                                                               const char *where) {
     if (d->dst == 0)
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: dst must not be 0", where);
     if (d->element_size != 1 && d->element_size != 2 && d->element_size != 4)
@@ -32,8 +33,9 @@ static cgn_status memset_check_rules(const cgn_memset_desc *d, const char *where
 }
 
 /* Checks of field kinds that need more than a rule (kernel handles, argument lists). */
-static cgn_status memset_check_kinds(const cgn_memset_desc *d, uint64_t changed,
-                                     const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status memset_check_kinds(const cgn_memset_desc *d,
+                                                               uint64_t changed,
+                                                               const char *where) {
     (void)d;
     (void)changed;
     (void)where;
@@ -42,8 +44,10 @@ static cgn_status memset_check_kinds(const cgn_memset_desc *d, uint64_t changed,
 
 /* Stages cgn-owned copies of borrowed fields (checking them where that needs the driver);
  * *d is rewritten to point at the copies. */
-static cgn_status memset_stage(cgn__txn *txn, cgn_memset_desc *d, const cgn_memset_update *u,
-                               uint64_t changed, CUgraphNodeParams *p, const char *where) {
+CGN__ALWAYS_INLINE static inline cgn_status memset_stage(cgn__txn *txn, cgn_memset_desc *d,
+                                                         const cgn_memset_update *u,
+                                                         uint64_t changed, CUgraphNodeParams *p,
+                                                         const char *where) {
     (void)txn;
     (void)d;
     (void)u;
