@@ -311,7 +311,7 @@ class GoodSpecs(unittest.TestCase):
         self.assertNotIn("arg_edits", from_desc)
         c = self._read("src", "cgn_kernel.c")
         # Edits stage after the args field, on its block; an add stages no edits.
-        stage = c[c.index("static cgn_status kernel_stage("):]
+        stage = c[c.index("static inline cgn_status kernel_stage("):]
         self.assertLess(stage.index("cgn__stage_kernel_args("),
                         stage.index("cgn__stage_arg_edits("))
         self.assertIn("} else if (!(changed & CGN_KERNEL_SET_ARG)) {", stage)
