@@ -226,6 +226,23 @@ static int cgn__kargs_same_layout(const cgn__kargs_header *h, cgn_kernel kernel,
     return 1;
 }
 
+/* Writes the arguments into block h, which already has their layout (a reused spare): its
+ * pointers point where the values go, so only values and owners move. */
+CGN__ALWAYS_INLINE static inline void cgn__kargs_refill(cgn__kargs_header *h,
+                                                       const cgn_arg *args, uint32_t num_args,
+                                                       const cgn_arg **args_copy_out,
+                                                       void ***params_out) {
+    void **ptrs = cgn__kargs_ptrs(h);
+    cgn_arg *copies = cgn__kargs_copies(h);
+    for (uint32_t i = 0; i < num_args; i++) {
+        cgn__copy_arg(ptrs[i], args[i].value, args[i].size);
+        copies[i].owner = args[i].owner;
+    }
+    h->base = NULL;
+    *args_copy_out = num_args ? copies : NULL;
+    *params_out = num_args ? ptrs : NULL;
+}
+
 /* Checks the arguments (and, where the kernel's sizes are known, their count and sizes), then
  * writes the new argument block. Shared by the hot path (kernel unchanged: sizes from the
  * current block), the path that asks the driver about a new kernel, and adoption. */
@@ -269,17 +286,7 @@ static cgn_status cgn__write_kernel_args(cgn__txn *txn, cgn_kernel kernel, const
         return CGN_ERROR_OUT_OF_MEMORY;
     cgn__kargs_header *h = (cgn__kargs_header *)block;
     if (cgn__kargs_same_layout(h, kernel, checked, cached, num_args, total, args)) {
-        /* The reused spare has this very layout (the common whole-list update of a scalar):
-         * its pointers already point where these arguments go; only values and owners move. */
-        void **ptrs = cgn__kargs_ptrs(h);
-        cgn_arg *copies = cgn__kargs_copies(h);
-        for (uint32_t i = 0; i < num_args; i++) {
-            cgn__copy_arg(ptrs[i], args[i].value, args[i].size);
-            copies[i].owner = args[i].owner;
-        }
-        h->base = NULL;
-        *args_copy_out = num_args ? copies : NULL;
-        *params_out = num_args ? ptrs : NULL;
+        cgn__kargs_refill(h, args, num_args, args_copy_out, params_out);
         return CGN_OK;
     }
     h->kernel = kernel;
@@ -334,7 +341,28 @@ cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_ar
     if (cur == NULL || !cgn__same_kernel(cur->kernel, kernel))
         return cgn__stage_args_for_new_kernel(txn, kernel, args, num_args, args_copy_out,
                                               params_out, where);
-    /* The kernel is unchanged: its sizes are cached in the current block. */
+    /* The kernel is unchanged: its sizes are cached in the current block. When every argument
+     * has the kernel's size and the spare was written for this same layout (the per-iteration
+     * whole-list update of a scalar), only values and owners are written into it. A spare's
+     * header is always whole: every block is written right after it is taken. */
+    const void *spare = cgn__txn_spare(txn);
+    if (spare != NULL && cur->checked && num_args == cur->num_params && args != NULL) {
+        const cgn__kargs_header *s = spare;
+        const size_t *sizes = cgn__kargs_sizes(cur);
+        uint32_t i = 0;
+        while (i < num_args && args[i].value != NULL && args[i].size == sizes[i])
+            i++;
+        /* A checked block of the same kernel (not an opaque one) has its layout: its count
+         * and sizes are the kernel's, as the writers refuse any other. */
+        if (i == num_args && s->checked && s->opaque == NULL &&
+            cgn__same_kernel(s->kernel, kernel)) {
+            cgn__kargs_header *h = cgn__txn_storage(txn, cur->total); /* that spare: it fits */
+            if (h == NULL)
+                return CGN_ERROR_OUT_OF_MEMORY;
+            cgn__kargs_refill(h, args, num_args, args_copy_out, params_out);
+            return CGN_OK;
+        }
+    }
     return cgn__write_kernel_args(txn, kernel, cgn__kargs_sizes(cur), cur->num_params,
                                   cur->checked, args, num_args, args_copy_out, params_out, where);
 }

@@ -856,6 +856,63 @@ static void test_packed_arguments(void **state) {
     }
 }
 
+/* A driver that reports a kernel node's arguments packed through `extra` in a buffer too small
+ * for them (a form cgn does not read): adoption records the node with opaque arguments. */
+static const cgn_driver_table *opaque_inner;
+static cgn_driver_table opaque_table;
+static CUdeviceptr opaque_counter;
+static size_t opaque_size = 4; /* add_one takes 8 bytes */
+static void *opaque_extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &opaque_counter,
+                               CU_LAUNCH_PARAM_BUFFER_SIZE, &opaque_size, CU_LAUNCH_PARAM_END};
+static CUresult opaque_get(CUgraphNode node, CUDA_KERNEL_NODE_PARAMS_v2 *p) {
+    CUresult r = opaque_inner->cuGraphKernelNodeGetParams(node, p);
+    if (r == CUDA_SUCCESS) {
+        p->kernelParams = NULL;
+        p->extra = opaque_extra;
+    }
+    return r;
+}
+
+/* The node keeps that opaque block as its spare after a whole-list update; later whole-list
+ * updates must not take it for a block of the kernel's layout. */
+static void test_opaque_spare_not_refilled(void **state) {
+    cgn_test_env *env = *state;
+    CUgraph raw;
+    CU_OK(drv()->cuGraphCreate(&raw, 0));
+    CUdeviceptr first = env->buf[1];
+    void *params[] = {&first};
+    CUgraphNode rn = raw_kernel(raw, NULL, 0, cgn_test_kernel(env, "add_one"), params, NULL);
+    opaque_inner = cgn__driver;
+    opaque_table = *opaque_inner;
+    opaque_table.cuGraphKernelNodeGetParams = opaque_get;
+    cgn_driver_install(&opaque_table);
+    cgn_graph *g;
+    cgn_status st = cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &g);
+    cgn_driver_install(opaque_inner);
+    OK(st);
+    cgn_node *n = find(g, rn);
+    cgn_kernel_desc kd;
+    OK(cgn_kernel_node_get(n, &kd));
+    assert_int_equal(kd.num_args, 0); /* opaque */
+    for (int k = 0; k < 4; k++) {
+        CUdeviceptr p = env->buf[k % 3];
+        cgn_arg args[1] = {CGN_ARG(p)};
+        cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_args(&u, args, 1);
+        OK(cgn_kernel_node_update(n, &u));
+        OK(cgn_kernel_node_get(n, &kd));
+        assert_int_equal(kd.num_args, 1);
+        CUdeviceptr got;
+        memcpy(&got, kd.args[0].value, sizeof got);
+        assert_true(got == p);
+        CUDA_KERNEL_NODE_PARAMS_v2 kp;
+        memset(&kp, 0, sizeof kp);
+        CU_OK(drv()->cuGraphKernelNodeGetParams(rn, &kp));
+        assert_memory_equal(kp.kernelParams[0], &p, sizeof p);
+    }
+    OK(cgn_graph_destroy(g));
+}
+
 /* ---- nodes cgn does not update --------------------------------------------------------------- */
 
 /* Node types cgn does not update are recorded and refused by CUDA name; a memcpy of another
@@ -1428,6 +1485,7 @@ int main(void) {
         T(test_arg_updates_on_cgn_nodes),
         T(test_driver_block_is_never_written),
         T(test_packed_arguments),
+        T(test_opaque_spare_not_refilled),
         T(test_unsupported_nodes_are_recorded),
         T(test_adopt_picks_the_copy_form),
         T(test_refresh),

@@ -588,6 +588,92 @@ static void test_update_reset_reuses_an_update(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* The whole-list fast path (the spare already has the layout) checks what the full path
+ * checks: a wrong size or a missing value is refused there too, at both levels, with nothing
+ * changed. */
+static void test_whole_list_fast_path_still_checks(void **state) {
+    cgn_test_env *env = *state;
+    uint32_t vals[3] = {1, 2, 3};
+    uint64_t wide = 4;
+    cgn_arg args[2] = {CGN_ARG(env->buf[0]), CGN_ARG(vals[0])};
+    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    for (int level = 0; level < 2; level++) {
+        for (int k = 0; k < 3; k++) { /* until the spare has been written with this layout */
+            cgn_arg good[2] = {CGN_ARG(env->buf[0]), CGN_ARG(vals[k])};
+            cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+            cgn_kernel_update_set_args(&u, good, 2);
+            OK(level ? cgn_kernel_exec_update(e, n, &u) : cgn_kernel_node_update(n, &u));
+        }
+        cgn_arg bad_size[2] = {CGN_ARG(env->buf[0]), CGN_ARG(wide)};
+        cgn_arg no_value[2] = {CGN_ARG(env->buf[0]), {NULL, sizeof(uint32_t), NULL}};
+        const struct {
+            const cgn_arg *args;
+            cgn_status want;
+        } cases[] = {{bad_size, CGN_ERROR_INVALID_VALUE}, {no_value, CGN_ERROR_INVALID_ARGUMENT}};
+        for (size_t c = 0; c < 2; c++) {
+            cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+            cgn_kernel_update_set_args(&u, cases[c].args, 2);
+            cgn_status st = level ? cgn_kernel_exec_update(e, n, &u) : cgn_kernel_node_update(n, &u);
+            if (st != cases[c].want)
+                fail_msg("level %d case %zu: %s (%s)", level, c, cgn_status_name(st),
+                         cgn_last_error());
+            cgn_kernel_desc got;
+            OK(level ? cgn_kernel_exec_get(e, n, &got) : cgn_kernel_node_get(n, &got));
+            uint32_t v;
+            memcpy(&v, got.args[1].value, sizeof v);
+            assert_int_equal(v, 3); /* the last good update's */
+        }
+    }
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* A node added before 12.4 (its kernel's sizes unknown) and refreshed on a newer driver has
+ * a block with the sizes as its current one and the old, size-less block as its spare: a
+ * whole-list update must not reuse that spare as if it had the current layout (argument-level
+ * updates, which need the sizes, must keep working). */
+static void test_sizeless_spare_not_refilled(void **state) {
+    cgn_test_env *env = *state;
+    int version;
+    OK(cgn_driver_version(&version));
+    cgn_fault_set_version(12030);
+    uint32_t vals[4] = {1, 2, 3, 4};
+    cgn_arg args[2] = {CGN_ARG(env->buf[0]), CGN_ARG(vals[0])};
+    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
+    cgn_graph *g;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    for (int k = 1; k < 3; k++) { /* a size-less spare */
+        cgn_arg a[2] = {CGN_ARG(env->buf[0]), CGN_ARG(vals[k])};
+        cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_args(&u, a, 2);
+        OK(cgn_kernel_node_update(n, &u));
+    }
+    cgn_fault_set_version(version);
+    OK(cgn_node_refresh(n)); /* the current block now has the kernel's sizes */
+    cgn_arg a[2] = {CGN_ARG(env->buf[0]), CGN_ARG(vals[3])};
+    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_args(&u, a, 2);
+    OK(cgn_kernel_node_update(n, &u));
+    uint32_t nine = 9;
+    cgn_kernel_update e = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_arg(&e, 1, &nine, sizeof nine, NULL);
+    OK(cgn_kernel_node_update(n, &e)); /* needs the sizes */
+    cgn_kernel_desc got;
+    OK(cgn_kernel_node_get(n, &got));
+    uint32_t v;
+    memcpy(&v, got.args[1].value, sizeof v);
+    assert_int_equal(v, 9);
+    OK(cgn_graph_destroy(g));
+}
+
 static void test_kernel_arg_check_skipped_before_12_4(void **state) {
     cgn_test_env *env = *state;
     cgn_fault_set_version(12030);
@@ -668,6 +754,10 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_arg_edits_track_the_spare, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_update_reset_reuses_an_update,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_whole_list_fast_path_still_checks,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_sizeless_spare_not_refilled,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_add_without_context_rejected, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
