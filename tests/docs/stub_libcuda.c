@@ -5,7 +5,8 @@
  * dlopen("libcuda.so.1") returns it. Only cuDriverGetVersion, cuInit and cuGetErrorName do
  * anything; every other entry point returns CUDA_ERROR_NOT_SUPPORTED and is never called.
  * tests/CMakeLists.txt builds more variants for the loader cases of test_strength_messages (a
- * working driver, one reporting 11.0 with every entry point, one whose cuInit fails). */
+ * working driver, one reporting 11.0 with every entry point, one whose cuInit fails, one whose
+ * cuGetProcAddress_v2 returns an error for the entry point STUB_PROC_ERROR_SYMBOL names). */
 #include <string.h>
 
 #include <cuda.h>
@@ -71,5 +72,11 @@ cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cuuint64_t 
         memcpy(pfn, &other_fn, sizeof other_fn);
     if (symbolStatus)
         *symbolStatus = CU_GET_PROC_ADDRESS_SUCCESS;
+#ifdef STUB_PROC_ERROR_SYMBOL
+    /* A driver contradicting itself: the symbol found and an address given, yet an error
+     * returned. cgn trusts an entry point only when both say it was found. */
+    if (strcmp(symbol, STUB_PROC_ERROR_SYMBOL) == 0)
+        return CUDA_ERROR_NOT_FOUND;
+#endif
     return CUDA_SUCCESS;
 }

@@ -202,6 +202,17 @@ static void test_loader_init_fails_unnamed(void **state) {
     assert_load_failed(&r, CGN_ERROR_DRIVER, "cuInit(0) returned an unknown error (12345)");
 }
 
+/* An entry point the driver returns an error for is missing, even if the driver also reports it
+ * found and gives an address: here cuGetErrorName, which cgn needs, so the load fails. */
+static void test_loader_proc_error(void **state) {
+    (void)state;
+    loader_result r;
+    run_loader(CGN_STUB_PROC_ERROR, &r);
+    assert_load_failed(&r, CGN_ERROR_DRIVER_TOO_OLD,
+                       "cgn needs CUDA driver 12.0 or newer; this driver is 12.8, which lacks "
+                       "cuGetErrorName");
+}
+
 /* A 12.8 driver loads: cgn_init succeeds, the version is the driver's, and cgn_driver_proc
  * resolves what the driver has at the requested ABI version and refuses what it has not. */
 static void test_loader_working_driver(void **state) {
@@ -998,6 +1009,7 @@ int main(void) {
         cmocka_unit_test(test_loader_no_device),
         cmocka_unit_test(test_loader_init_fails),
         cmocka_unit_test(test_loader_init_fails_unnamed),
+        cmocka_unit_test(test_loader_proc_error),
         cmocka_unit_test(test_loader_working_driver),
         T(test_version_gates),
         T(test_exec_refused_names_driver_rule),
