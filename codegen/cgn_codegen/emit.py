@@ -316,12 +316,30 @@ class NodeView:
     def source(self) -> dict:
         n = self.n
         rules = []
+        by_name = {f.name: f for f in n.fields}
         for r in n.rules:
-            rules.append(INDENT + f"if ({r.when})")
+            # Checked when the update changes a field the rule reads: the version it replaces
+            # passed it already. A follower changes with its leader (reset when set alone).
+            bits = set()
+            for name in r.fields:
+                f = by_name[name]
+                bits.add(self.bit(f))
+                if f.follows:
+                    bits.add(self.bit(by_name[f.follows]))
+            if bits:
+                line = INDENT + f"if ((changed & ({' | '.join(sorted(bits))})) && ({r.when}))"
+                if len(line) <= 100:
+                    rules.append(line)
+                else:
+                    rules += wrap_call(INDENT, Call("if ((changed & (", tuple(sorted(bits)),
+                                                    ")) &&", " | "))
+                    rules.append(INDENT + f"    ({r.when}))")
+            else:
+                rules.append(INDENT + f"if ({r.when})")
             fmt = c_string("%s: " + r.message)
             rules += wrap_call(INDENT * 2, Call("return cgn__fail(",
                                                 (r.status, fmt, "where") + r.args, ");"))
-        rules_voids = _voids(rules, ("d", "where"))
+        rules_voids = _voids(rules, ("d", "changed", "where"))
 
         checks = [line for f in n.fields for line in self._snippet(f, f.type.check)]
         checks = render_lines(INDENT, checks)
@@ -478,7 +496,7 @@ class NodeView:
             check_sig=wrap_call("", Call(f"CGN__ALWAYS_INLINE static inline cgn_status {node}_check_kinds(", (
                 f"const {self.desc} *d", "uint64_t changed", "const char *where"), ") {")),
             rules_sig=wrap_call("", Call(f"CGN__ALWAYS_INLINE static inline cgn_status {node}_check_rules(", (
-                f"const {self.desc} *d", "const char *where"), ") {")),
+                f"const {self.desc} *d", "uint64_t changed", "const char *where"), ") {")),
             stage=stage, stage_voids=stage_voids,
             stage_sig=wrap_call("", Call(f"CGN__ALWAYS_INLINE static inline cgn_status {node}_stage(", (
                 "cgn__txn *txn", f"{self.desc} *d",

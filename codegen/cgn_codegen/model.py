@@ -37,6 +37,7 @@ class Rule:
     status: str
     message: str                # printf format from the spec (not escaped)
     args: tuple                 # C, fields prefixed with d->
+    fields: tuple = ()          # the fields `when` reads: the rule runs when one of them changes
 
 
 @dataclass(frozen=True)

@@ -326,8 +326,8 @@ SPEC = Map({
                       "in `set`)."),
     "rules": Key(List(RULE), required=False,
                  doc="Checks of the merged desc, run in order on add and on every update "
-                     "(node and executable level) before any driver call; the first whose "
-                     "`when` holds refuses the call."),
+                     "(node and executable level) that sets a field the rule reads, before any "
+                     "driver call; the first whose `when` holds refuses the call."),
     # The executable level: which calls apply and the driver's executable-update rules, where
     # `old.<field>` is the executable's current value and a bare field the merged new one.
     "exec": Key(Map({

@@ -607,11 +607,14 @@ class SpecValidator:
             msg = r.get("message")
             ok = self._message(msg, args, types, f"rules[{i}].message") and ok
             if ok:
+                tokens, _ = cexpr.tokenize(r.get("when").value)
+                read = {known[t.text].name for t in cexpr.names(tokens) if t.text in known}
                 out.append(Rule(
                     when=cexpr.rewrite(r.get("when").value, set(known)),
                     status=r.get("status").value,
                     message=msg.value,
                     args=tuple(cexpr.rewrite(a.value, set(known)) for a in args),
+                    fields=tuple(sorted(read)),
                 ))
         return out
 

@@ -5,8 +5,10 @@
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
 CGN__ALWAYS_INLINE static inline cgn_status batch_mem_op_check_rules(const cgn_batch_mem_op_desc *d,
+                                                                     uint64_t changed,
                                                                      const char *where) {
     (void)d;
+    (void)changed;
     (void)where;
     return CGN_OK;
 }
@@ -63,7 +65,7 @@ cgn_status cgn_graph_add_batch_mem_op(cgn_graph *graph, cgn_node *const *deps, s
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc and node_out must not be NULL",
                          where);
     cgn_batch_mem_op_desc d = *desc;
-    cgn_status st = batch_mem_op_check_rules(&d, where);
+    cgn_status st = batch_mem_op_check_rules(&d, CGN_BATCH_MEM_OP_SET_ALL, where);
     if (st == CGN_OK)
         st = batch_mem_op_check_kinds(&d, CGN_BATCH_MEM_OP_SET_ALL, where);
     if (st != CGN_OK)
@@ -133,7 +135,7 @@ cgn_status cgn_batch_mem_op_node_update(cgn_node *node, const cgn_batch_mem_op_u
         d.num_ops = update->num_ops;
         d.ops_owner = (set & CGN_BATCH_MEM_OP_SET_OPS_OWNER) ? update->ops_owner : NULL;
     }
-    st = batch_mem_op_check_rules(&d, where);
+    st = batch_mem_op_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = batch_mem_op_check_kinds(&d, set, where);
     if (st == CGN_OK)
@@ -201,7 +203,7 @@ cgn_status cgn_batch_mem_op_exec_update(cgn_exec *exec, cgn_node *node,
         d.num_ops = update->num_ops;
         d.ops_owner = (set & CGN_BATCH_MEM_OP_SET_OPS_OWNER) ? update->ops_owner : NULL;
     }
-    st = batch_mem_op_check_rules(&d, where);
+    st = batch_mem_op_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = batch_mem_op_check_kinds(&d, set, where);
     if (st == CGN_OK)

@@ -5,8 +5,10 @@
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
 CGN__ALWAYS_INLINE static inline cgn_status child_graph_check_rules(const cgn_child_graph_desc *d,
+                                                                    uint64_t changed,
                                                                     const char *where) {
     (void)d;
+    (void)changed;
     (void)where;
     return CGN_OK;
 }
@@ -58,7 +60,7 @@ cgn_status cgn_graph_add_child_graph(cgn_graph *graph, cgn_node *const *deps, si
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc and node_out must not be NULL",
                          where);
     cgn_child_graph_desc d = *desc;
-    cgn_status st = child_graph_check_rules(&d, where);
+    cgn_status st = child_graph_check_rules(&d, CGN_CHILD_GRAPH_SET_ALL, where);
     if (st == CGN_OK)
         st = child_graph_check_kinds(&d, CGN_CHILD_GRAPH_SET_ALL, where);
     if (st != CGN_OK)
@@ -111,7 +113,7 @@ cgn_status cgn_child_graph_node_update(cgn_node *node, const cgn_child_graph_upd
     cgn_child_graph_desc d = *(const cgn_child_graph_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_CHILD_GRAPH_SET_GRAPH)
         d.graph = update->graph;
-    st = child_graph_check_rules(&d, where);
+    st = child_graph_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = child_graph_check_kinds(&d, set, where);
     if (st == CGN_OK)
@@ -173,7 +175,7 @@ cgn_status cgn_child_graph_exec_update(cgn_exec *exec, cgn_node *node,
     cgn_child_graph_desc d = *(const cgn_child_graph_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_CHILD_GRAPH_SET_GRAPH)
         d.graph = update->graph;
-    st = child_graph_check_rules(&d, where);
+    st = child_graph_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = child_graph_check_kinds(&d, set, where);
     if (st == CGN_OK)

@@ -11,34 +11,38 @@
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
 CGN__ALWAYS_INLINE static inline cgn_status conditional_check_rules(const cgn_conditional_desc *d,
+                                                                    uint64_t changed,
                                                                     const char *where) {
-    if (d->type > 2)
+    if ((changed & (CGN_CONDITIONAL_SET_TYPE)) && (d->type > 2))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: type %u is not a conditional node type (0: IF, 1: WHILE, 2: SWITCH)",
                          where, d->type);
-    if (d->size == 0)
+    if ((changed & (CGN_CONDITIONAL_SET_SIZE)) && (d->size == 0))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: size 0: a conditional node has at least one body", where);
-    if (d->type == 1 && d->size != 1)
+    if ((changed & (CGN_CONDITIONAL_SET_SIZE | CGN_CONDITIONAL_SET_TYPE)) &&
+        (d->type == 1 && d->size != 1))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: size %u: a WHILE node has exactly one body",
                          where, d->size);
-    if (d->type == 0 && d->size > 2)
+    if ((changed & (CGN_CONDITIONAL_SET_SIZE | CGN_CONDITIONAL_SET_TYPE)) &&
+        (d->type == 0 && d->size > 2))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: size %u: an IF node has one body, or two with an else body", where,
                          d->size);
-    if (d->size > CGN_MAX_COND_BODIES)
+    if ((changed & (CGN_CONDITIONAL_SET_SIZE)) && (d->size > CGN_MAX_COND_BODIES))
         return cgn__fail(CGN_ERROR_OUT_OF_RANGE,
                          "%s: size %u: cgn adds at most %u bodies to a SWITCH node (CGN_MAX_COND_BODIES)",
                          where, d->size, CGN_MAX_COND_BODIES);
-    if (d->type == 2 && cgn__driver_version() < 12080)
+    if ((changed & (CGN_CONDITIONAL_SET_TYPE)) && (d->type == 2 && cgn__driver_version() < 12080))
         return cgn__fail(CGN_ERROR_DRIVER_TOO_OLD,
                          "%s: SWITCH conditional nodes (type 2) need CUDA driver 12.8 or newer; this driver is %d.%d",
                          where, cgn__driver_version() / 1000, cgn__driver_version() % 1000 / 10);
-    if (d->type == 0 && d->size == 2 && cgn__driver_version() < 12080)
+    if ((changed & (CGN_CONDITIONAL_SET_SIZE | CGN_CONDITIONAL_SET_TYPE)) &&
+        (d->type == 0 && d->size == 2 && cgn__driver_version() < 12080))
         return cgn__fail(CGN_ERROR_DRIVER_TOO_OLD,
                          "%s: IF conditional nodes with an else body (size 2) need CUDA driver 12.8 or newer; this driver is %d.%d",
                          where, cgn__driver_version() / 1000, cgn__driver_version() % 1000 / 10);
-    if (d->handle_assign > 1)
+    if ((changed & (CGN_CONDITIONAL_SET_HANDLE)) && (d->handle_assign > 1))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: handle_assign must be 0 or 1 (CU_GRAPH_COND_ASSIGN_DEFAULT), not %u",
                          where, d->handle_assign);
@@ -101,7 +105,7 @@ cgn_status cgn_graph_add_conditional(cgn_graph *graph, cgn_node *const *deps, si
     cgn_conditional_desc d = *desc;
     /* Members set by cgn are ignored on input. */
     d.handle = 0;
-    cgn_status st = conditional_check_rules(&d, where);
+    cgn_status st = conditional_check_rules(&d, CGN_CONDITIONAL_SET_ALL, where);
     if (st == CGN_OK)
         st = conditional_check_kinds(&d, CGN_CONDITIONAL_SET_ALL, where);
     if (st != CGN_OK)

@@ -5,8 +5,9 @@
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
 CGN__ALWAYS_INLINE static inline cgn_status event_record_check_rules(const cgn_event_record_desc *d,
+                                                                     uint64_t changed,
                                                                      const char *where) {
-    if (d->event == NULL)
+    if ((changed & (CGN_EVENT_RECORD_SET_EVENT)) && (d->event == NULL))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: event must not be NULL", where);
     return CGN_OK;
 }
@@ -59,7 +60,7 @@ cgn_status cgn_graph_add_event_record(cgn_graph *graph, cgn_node *const *deps, s
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc and node_out must not be NULL",
                          where);
     cgn_event_record_desc d = *desc;
-    cgn_status st = event_record_check_rules(&d, where);
+    cgn_status st = event_record_check_rules(&d, CGN_EVENT_RECORD_SET_ALL, where);
     if (st == CGN_OK)
         st = event_record_check_kinds(&d, CGN_EVENT_RECORD_SET_ALL, where);
     if (st != CGN_OK)
@@ -127,7 +128,7 @@ cgn_status cgn_event_record_node_update(cgn_node *node, const cgn_event_record_u
         d.event = update->event;
         d.event_owner = (set & CGN_EVENT_RECORD_SET_EVENT_OWNER) ? update->event_owner : NULL;
     }
-    st = event_record_check_rules(&d, where);
+    st = event_record_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = event_record_check_kinds(&d, set, where);
     if (st == CGN_OK && cgn__driver->version < 13000)
@@ -196,7 +197,7 @@ cgn_status cgn_event_record_exec_update(cgn_exec *exec, cgn_node *node,
         d.event = update->event;
         d.event_owner = (set & CGN_EVENT_RECORD_SET_EVENT_OWNER) ? update->event_owner : NULL;
     }
-    st = event_record_check_rules(&d, where);
+    st = event_record_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = event_record_check_kinds(&d, set, where);
     if (st == CGN_OK && cgn__driver->version < 13000)

@@ -5,8 +5,9 @@
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
 CGN__ALWAYS_INLINE static inline cgn_status event_wait_check_rules(const cgn_event_wait_desc *d,
+                                                                   uint64_t changed,
                                                                    const char *where) {
-    if (d->event == NULL)
+    if ((changed & (CGN_EVENT_WAIT_SET_EVENT)) && (d->event == NULL))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: event must not be NULL", where);
     return CGN_OK;
 }
@@ -56,7 +57,7 @@ cgn_status cgn_graph_add_event_wait(cgn_graph *graph, cgn_node *const *deps, siz
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc and node_out must not be NULL",
                          where);
     cgn_event_wait_desc d = *desc;
-    cgn_status st = event_wait_check_rules(&d, where);
+    cgn_status st = event_wait_check_rules(&d, CGN_EVENT_WAIT_SET_ALL, where);
     if (st == CGN_OK)
         st = event_wait_check_kinds(&d, CGN_EVENT_WAIT_SET_ALL, where);
     if (st != CGN_OK)
@@ -124,7 +125,7 @@ cgn_status cgn_event_wait_node_update(cgn_node *node, const cgn_event_wait_updat
         d.event = update->event;
         d.event_owner = (set & CGN_EVENT_WAIT_SET_EVENT_OWNER) ? update->event_owner : NULL;
     }
-    st = event_wait_check_rules(&d, where);
+    st = event_wait_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = event_wait_check_kinds(&d, set, where);
     if (st == CGN_OK && cgn__driver->version < 13000)
@@ -193,7 +194,7 @@ cgn_status cgn_event_wait_exec_update(cgn_exec *exec, cgn_node *node,
         d.event = update->event;
         d.event_owner = (set & CGN_EVENT_WAIT_SET_EVENT_OWNER) ? update->event_owner : NULL;
     }
-    st = event_wait_check_rules(&d, where);
+    st = event_wait_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = event_wait_check_kinds(&d, set, where);
     if (st == CGN_OK && cgn__driver->version < 13000)

@@ -5,8 +5,10 @@
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
 CGN__ALWAYS_INLINE static inline cgn_status ext_sem_wait_check_rules(const cgn_ext_sem_wait_desc *d,
+                                                                     uint64_t changed,
                                                                      const char *where) {
     (void)d;
+    (void)changed;
     (void)where;
     return CGN_OK;
 }
@@ -73,7 +75,7 @@ cgn_status cgn_graph_add_ext_sem_wait(cgn_graph *graph, cgn_node *const *deps, s
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc and node_out must not be NULL",
                          where);
     cgn_ext_sem_wait_desc d = *desc;
-    cgn_status st = ext_sem_wait_check_rules(&d, where);
+    cgn_status st = ext_sem_wait_check_rules(&d, CGN_EXT_SEM_WAIT_SET_ALL, where);
     if (st == CGN_OK)
         st = ext_sem_wait_check_kinds(&d, CGN_EXT_SEM_WAIT_SET_ALL, where);
     if (st != CGN_OK)
@@ -133,7 +135,7 @@ cgn_status cgn_ext_sem_wait_node_update(cgn_node *node, const cgn_ext_sem_wait_u
         d.num_sems = update->num_sems;
         d.sems_owner = (set & CGN_EXT_SEM_WAIT_SET_SEMS_OWNER) ? update->sems_owner : NULL;
     }
-    st = ext_sem_wait_check_rules(&d, where);
+    st = ext_sem_wait_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = ext_sem_wait_check_kinds(&d, set, where);
     if (st == CGN_OK)
@@ -202,7 +204,7 @@ cgn_status cgn_ext_sem_wait_exec_update(cgn_exec *exec, cgn_node *node,
         d.num_sems = update->num_sems;
         d.sems_owner = (set & CGN_EXT_SEM_WAIT_SET_SEMS_OWNER) ? update->sems_owner : NULL;
     }
-    st = ext_sem_wait_check_rules(&d, where);
+    st = ext_sem_wait_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = ext_sem_wait_check_kinds(&d, set, where);
     if (st == CGN_OK)

@@ -5,13 +5,17 @@
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
 CGN__ALWAYS_INLINE static inline cgn_status host_callback_check_rules(const cgn_host_callback_desc *d,
+                                                                      uint64_t changed,
                                                                       const char *where) {
-    if (d->fn == NULL)
+    if ((changed & (CGN_HOST_CALLBACK_SET_FN)) && (d->fn == NULL))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: fn must not be NULL", where);
-    if (d->payload == NULL && d->payload_size != 0)
+    if ((changed & (CGN_HOST_CALLBACK_SET_FN | CGN_HOST_CALLBACK_SET_PAYLOAD)) &&
+        (d->payload == NULL && d->payload_size != 0))
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: payload is NULL but payload_size is %zu",
                          where, d->payload_size);
-    if (d->user_data != NULL && d->payload != NULL)
+    if ((changed & (CGN_HOST_CALLBACK_SET_FN | CGN_HOST_CALLBACK_SET_PAYLOAD |
+                    CGN_HOST_CALLBACK_SET_USER_DATA)) &&
+        (d->user_data != NULL && d->payload != NULL))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: user_data and payload are exclusive: give one of them", where);
     return CGN_OK;
@@ -81,7 +85,7 @@ cgn_status cgn_graph_add_host_callback(cgn_graph *graph, cgn_node *const *deps, 
     cgn_host_callback_desc d = *desc;
     /* Members set by cgn are ignored on input. */
     d.payload_owner = NULL;
-    cgn_status st = host_callback_check_rules(&d, where);
+    cgn_status st = host_callback_check_rules(&d, CGN_HOST_CALLBACK_SET_ALL, where);
     if (st == CGN_OK)
         st = host_callback_check_kinds(&d, CGN_HOST_CALLBACK_SET_ALL, where);
     if (st != CGN_OK)
@@ -166,7 +170,7 @@ cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback
         d.payload_size = (set & CGN_HOST_CALLBACK_SET_PAYLOAD) ? update->payload_size : 0;
         d.payload_owner = NULL; /* set by cgn */
     }
-    st = host_callback_check_rules(&d, where);
+    st = host_callback_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = host_callback_check_kinds(&d, set, where);
     if (st == CGN_OK && cgn__driver->version < 13000)
@@ -248,7 +252,7 @@ cgn_status cgn_host_callback_exec_update(cgn_exec *exec, cgn_node *node,
         d.payload_size = (set & CGN_HOST_CALLBACK_SET_PAYLOAD) ? update->payload_size : 0;
         d.payload_owner = NULL; /* set by cgn */
     }
-    st = host_callback_check_rules(&d, where);
+    st = host_callback_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = host_callback_check_kinds(&d, set, where);
     if (st == CGN_OK && cgn__driver->version < 13000)

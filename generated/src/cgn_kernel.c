@@ -5,12 +5,14 @@
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
 CGN__ALWAYS_INLINE static inline cgn_status kernel_check_rules(const cgn_kernel_desc *d,
+                                                               uint64_t changed,
                                                                const char *where) {
-    if (d->grid.x == 0 || d->grid.y == 0 || d->grid.z == 0)
+    if ((changed & (CGN_KERNEL_SET_GRID)) && (d->grid.x == 0 || d->grid.y == 0 || d->grid.z == 0))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: grid dimensions must be at least 1, not (%u, %u, %u)", where,
                          d->grid.x, d->grid.y, d->grid.z);
-    if (d->block.x == 0 || d->block.y == 0 || d->block.z == 0)
+    if ((changed & (CGN_KERNEL_SET_BLOCK)) &&
+        (d->block.x == 0 || d->block.y == 0 || d->block.z == 0))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: block dimensions must be at least 1, not (%u, %u, %u)", where,
                          d->block.x, d->block.y, d->block.z);
@@ -80,7 +82,7 @@ cgn_status cgn_graph_add_kernel(cgn_graph *graph, cgn_node *const *deps, size_t 
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc and node_out must not be NULL",
                          where);
     cgn_kernel_desc d = *desc;
-    cgn_status st = kernel_check_rules(&d, where);
+    cgn_status st = kernel_check_rules(&d, (CGN_KERNEL_SET_ALL & ~CGN_KERNEL_SET_ARG), where);
     if (st == CGN_OK)
         st = kernel_check_kinds(&d, (CGN_KERNEL_SET_ALL & ~CGN_KERNEL_SET_ARG), where);
     if (st != CGN_OK)
@@ -177,7 +179,7 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
         d.args = update->args;
         d.num_args = update->num_args;
     }
-    st = kernel_check_rules(&d, where);
+    st = kernel_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = kernel_check_kinds(&d, set, where);
     if (st == CGN_OK && (cgn__driver->version < 13000 || kernel_needs_context(&txn, &d)))
@@ -263,7 +265,7 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
         d.args = update->args;
         d.num_args = update->num_args;
     }
-    st = kernel_check_rules(&d, where);
+    st = kernel_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = kernel_check_kinds(&d, set, where);
     if (st == CGN_OK && (cgn__driver->version < 13000 || kernel_needs_context(&txn, &d)))

@@ -11,10 +11,11 @@
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
 CGN__ALWAYS_INLINE static inline cgn_status mem_alloc_check_rules(const cgn_mem_alloc_desc *d,
+                                                                  uint64_t changed,
                                                                   const char *where) {
-    if (d->bytesize == 0)
+    if ((changed & (CGN_MEM_ALLOC_SET_BYTESIZE)) && (d->bytesize == 0))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: bytesize must be at least 1", where);
-    if (d->device < 0)
+    if ((changed & (CGN_MEM_ALLOC_SET_DEVICE)) && (d->device < 0))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: device %d is not a device ordinal", where,
                          d->device);
     return CGN_OK;
@@ -71,7 +72,7 @@ cgn_status cgn_graph_add_mem_alloc(cgn_graph *graph, cgn_node *const *deps, size
     cgn_mem_alloc_desc d = *desc;
     /* Members set by cgn are ignored on input. */
     d.dptr = 0; /* output: the driver chooses it */
-    cgn_status st = mem_alloc_check_rules(&d, where);
+    cgn_status st = mem_alloc_check_rules(&d, CGN_MEM_ALLOC_SET_ALL, where);
     if (st == CGN_OK)
         st = mem_alloc_check_kinds(&d, CGN_MEM_ALLOC_SET_ALL, where);
     if (st != CGN_OK)

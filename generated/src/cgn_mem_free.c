@@ -9,8 +9,9 @@
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
 CGN__ALWAYS_INLINE static inline cgn_status mem_free_check_rules(const cgn_mem_free_desc *d,
+                                                                 uint64_t changed,
                                                                  const char *where) {
-    if (d->dptr == 0)
+    if ((changed & (CGN_MEM_FREE_SET_DPTR)) && (d->dptr == 0))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: dptr must not be 0", where);
     return CGN_OK;
 }
@@ -60,7 +61,7 @@ cgn_status cgn_graph_add_mem_free(cgn_graph *graph, cgn_node *const *deps, size_
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc and node_out must not be NULL",
                          where);
     cgn_mem_free_desc d = *desc;
-    cgn_status st = mem_free_check_rules(&d, where);
+    cgn_status st = mem_free_check_rules(&d, CGN_MEM_FREE_SET_ALL, where);
     if (st == CGN_OK)
         st = mem_free_check_kinds(&d, CGN_MEM_FREE_SET_ALL, where);
     if (st != CGN_OK)

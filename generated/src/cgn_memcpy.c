@@ -5,12 +5,13 @@
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
 CGN__ALWAYS_INLINE static inline cgn_status memcpy_check_rules(const cgn_memcpy_desc *d,
+                                                               uint64_t changed,
                                                                const char *where) {
-    if (d->dst == 0)
+    if ((changed & (CGN_MEMCPY_SET_DST)) && (d->dst == 0))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: dst must not be 0", where);
-    if (d->src == 0)
+    if ((changed & (CGN_MEMCPY_SET_SRC)) && (d->src == 0))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: src must not be 0", where);
-    if (d->size == 0)
+    if ((changed & (CGN_MEMCPY_SET_SIZE)) && (d->size == 0))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: size must be at least 1", where);
     return CGN_OK;
 }
@@ -85,7 +86,7 @@ cgn_status cgn_graph_add_memcpy(cgn_graph *graph, cgn_node *const *deps, size_t 
     /* Members set by cgn are ignored on input. */
     d.dst_memory_type = (CUmemorytype)0;
     d.src_memory_type = (CUmemorytype)0;
-    cgn_status st = memcpy_check_rules(&d, where);
+    cgn_status st = memcpy_check_rules(&d, CGN_MEMCPY_SET_ALL, where);
     if (st == CGN_OK)
         st = memcpy_check_kinds(&d, CGN_MEMCPY_SET_ALL, where);
     if (st != CGN_OK)
@@ -166,7 +167,7 @@ cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *updat
     }
     if (set & CGN_MEMCPY_SET_SIZE)
         d.size = update->size;
-    st = memcpy_check_rules(&d, where);
+    st = memcpy_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = memcpy_check_kinds(&d, set, where);
     if (st == CGN_OK && cgn__driver->version < 13000)
@@ -248,7 +249,7 @@ cgn_status cgn_memcpy_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memc
     }
     if (set & CGN_MEMCPY_SET_SIZE)
         d.size = update->size;
-    st = memcpy_check_rules(&d, where);
+    st = memcpy_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = memcpy_check_kinds(&d, set, where);
     if (st == CGN_OK && cgn__driver->version < 13000)

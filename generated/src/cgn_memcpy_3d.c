@@ -5,68 +5,105 @@
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
 CGN__ALWAYS_INLINE static inline cgn_status memcpy_3d_check_rules(const cgn_memcpy_3d_desc *d,
+                                                                  uint64_t changed,
                                                                   const char *where) {
-    if (d->width_in_bytes == 0)
+    if ((changed & (CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES)) && (d->width_in_bytes == 0))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: width_in_bytes must be at least 1", where);
-    if (d->height == 0)
+    if ((changed & (CGN_MEMCPY_3D_SET_HEIGHT)) && (d->height == 0))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: height must be at least 1", where);
-    if (d->depth == 0)
+    if ((changed & (CGN_MEMCPY_3D_SET_DEPTH)) && (d->depth == 0))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: depth must be at least 1", where);
-    if (((d->dst == 0) == (d->dst_array == NULL)))
+    if ((changed & (CGN_MEMCPY_3D_SET_DST | CGN_MEMCPY_3D_SET_DST_ARRAY)) &&
+        (((d->dst == 0) == (d->dst_array == NULL))))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: exactly one of dst and dst_array must be set", where);
-    if (d->dst_x_in_bytes > SIZE_MAX - d->width_in_bytes)
+    if ((changed & (CGN_MEMCPY_3D_SET_DST_X_IN_BYTES | CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES)) &&
+        (d->dst_x_in_bytes > SIZE_MAX - d->width_in_bytes))
         return cgn__fail(CGN_ERROR_OUT_OF_RANGE,
                          "%s: dst_x_in_bytes %zu plus width_in_bytes %zu does not fit size_t",
                          where, d->dst_x_in_bytes, d->width_in_bytes);
-    if (d->dst_y > SIZE_MAX - d->height)
+    if ((changed & (CGN_MEMCPY_3D_SET_DST_Y | CGN_MEMCPY_3D_SET_HEIGHT)) &&
+        (d->dst_y > SIZE_MAX - d->height))
         return cgn__fail(CGN_ERROR_OUT_OF_RANGE,
                          "%s: dst_y %zu plus height %zu does not fit size_t", where, d->dst_y,
                          d->height);
-    if (d->dst_z > SIZE_MAX - d->depth)
+    if ((changed & (CGN_MEMCPY_3D_SET_DEPTH | CGN_MEMCPY_3D_SET_DST_Z)) &&
+        (d->dst_z > SIZE_MAX - d->depth))
         return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: dst_z %zu plus depth %zu does not fit size_t",
                          where, d->dst_z, d->depth);
-    if (d->dst != 0 && (d->height > 1 || d->depth > 1 || d->dst_y > 0 || d->dst_z > 0) && d->dst_pitch < d->dst_x_in_bytes + d->width_in_bytes)
+    if ((changed & (CGN_MEMCPY_3D_SET_DEPTH | CGN_MEMCPY_3D_SET_DST | CGN_MEMCPY_3D_SET_DST_PITCH |
+                    CGN_MEMCPY_3D_SET_DST_X_IN_BYTES | CGN_MEMCPY_3D_SET_DST_Y |
+                    CGN_MEMCPY_3D_SET_DST_Z | CGN_MEMCPY_3D_SET_HEIGHT |
+                    CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES)) &&
+        (d->dst != 0 && (d->height > 1 || d->depth > 1 || d->dst_y > 0 || d->dst_z > 0) && d->dst_pitch < d->dst_x_in_bytes + d->width_in_bytes))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: dst_pitch %zu is less than dst_x_in_bytes + width_in_bytes = %zu",
                          where, d->dst_pitch, d->dst_x_in_bytes + d->width_in_bytes);
-    if (d->dst != 0 && (d->depth > 1 || d->dst_z > 0) && d->dst_height < d->dst_y + d->height)
+    if ((changed & (CGN_MEMCPY_3D_SET_DEPTH | CGN_MEMCPY_3D_SET_DST | CGN_MEMCPY_3D_SET_DST_HEIGHT |
+                    CGN_MEMCPY_3D_SET_DST_Y | CGN_MEMCPY_3D_SET_DST_Z |
+                    CGN_MEMCPY_3D_SET_HEIGHT)) &&
+        (d->dst != 0 && (d->depth > 1 || d->dst_z > 0) && d->dst_height < d->dst_y + d->height))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: dst_height %zu is less than dst_y + height = %zu", where,
                          d->dst_height, d->dst_y + d->height);
-    if (d->dst != 0 && d->dst_z + d->depth > 1 && d->dst_z + d->depth - 1 > (SIZE_MAX - (d->dst_y + d->height - 1)) / d->dst_height)
+    if ((changed & (CGN_MEMCPY_3D_SET_DEPTH | CGN_MEMCPY_3D_SET_DST | CGN_MEMCPY_3D_SET_DST_HEIGHT |
+                    CGN_MEMCPY_3D_SET_DST_Y | CGN_MEMCPY_3D_SET_DST_Z |
+                    CGN_MEMCPY_3D_SET_HEIGHT)) &&
+        (d->dst != 0 && d->dst_z + d->depth > 1 && d->dst_z + d->depth - 1 > (SIZE_MAX - (d->dst_y + d->height - 1)) / d->dst_height))
         return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: %zu slices of %zu rows do not fit size_t",
                          where, d->dst_z + d->depth, d->dst_height);
-    if (d->dst != 0 && (d->dst_z + d->depth - 1) * d->dst_height + d->dst_y + d->height > 1 && (d->dst_z + d->depth - 1) * d->dst_height + d->dst_y + d->height - 1 > (SIZE_MAX - (d->dst_x_in_bytes + d->width_in_bytes)) / d->dst_pitch)
+    if ((changed & (CGN_MEMCPY_3D_SET_DEPTH | CGN_MEMCPY_3D_SET_DST | CGN_MEMCPY_3D_SET_DST_HEIGHT |
+                    CGN_MEMCPY_3D_SET_DST_PITCH | CGN_MEMCPY_3D_SET_DST_X_IN_BYTES |
+                    CGN_MEMCPY_3D_SET_DST_Y | CGN_MEMCPY_3D_SET_DST_Z | CGN_MEMCPY_3D_SET_HEIGHT |
+                    CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES)) &&
+        (d->dst != 0 && (d->dst_z + d->depth - 1) * d->dst_height + d->dst_y + d->height > 1 && (d->dst_z + d->depth - 1) * d->dst_height + d->dst_y + d->height - 1 > (SIZE_MAX - (d->dst_x_in_bytes + d->width_in_bytes)) / d->dst_pitch))
         return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: %zu rows of pitch %zu do not fit size_t",
                          where, (d->dst_z + d->depth - 1) * d->dst_height + d->dst_y + d->height,
                          d->dst_pitch);
-    if (((d->src == 0) == (d->src_array == NULL)))
+    if ((changed & (CGN_MEMCPY_3D_SET_SRC | CGN_MEMCPY_3D_SET_SRC_ARRAY)) &&
+        (((d->src == 0) == (d->src_array == NULL))))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: exactly one of src and src_array must be set", where);
-    if (d->src_x_in_bytes > SIZE_MAX - d->width_in_bytes)
+    if ((changed & (CGN_MEMCPY_3D_SET_SRC_X_IN_BYTES | CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES)) &&
+        (d->src_x_in_bytes > SIZE_MAX - d->width_in_bytes))
         return cgn__fail(CGN_ERROR_OUT_OF_RANGE,
                          "%s: src_x_in_bytes %zu plus width_in_bytes %zu does not fit size_t",
                          where, d->src_x_in_bytes, d->width_in_bytes);
-    if (d->src_y > SIZE_MAX - d->height)
+    if ((changed & (CGN_MEMCPY_3D_SET_HEIGHT | CGN_MEMCPY_3D_SET_SRC_Y)) &&
+        (d->src_y > SIZE_MAX - d->height))
         return cgn__fail(CGN_ERROR_OUT_OF_RANGE,
                          "%s: src_y %zu plus height %zu does not fit size_t", where, d->src_y,
                          d->height);
-    if (d->src_z > SIZE_MAX - d->depth)
+    if ((changed & (CGN_MEMCPY_3D_SET_DEPTH | CGN_MEMCPY_3D_SET_SRC_Z)) &&
+        (d->src_z > SIZE_MAX - d->depth))
         return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: src_z %zu plus depth %zu does not fit size_t",
                          where, d->src_z, d->depth);
-    if (d->src != 0 && (d->height > 1 || d->depth > 1 || d->src_y > 0 || d->src_z > 0) && d->src_pitch < d->src_x_in_bytes + d->width_in_bytes)
+    if ((changed & (CGN_MEMCPY_3D_SET_DEPTH | CGN_MEMCPY_3D_SET_HEIGHT | CGN_MEMCPY_3D_SET_SRC |
+                    CGN_MEMCPY_3D_SET_SRC_PITCH | CGN_MEMCPY_3D_SET_SRC_X_IN_BYTES |
+                    CGN_MEMCPY_3D_SET_SRC_Y | CGN_MEMCPY_3D_SET_SRC_Z |
+                    CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES)) &&
+        (d->src != 0 && (d->height > 1 || d->depth > 1 || d->src_y > 0 || d->src_z > 0) && d->src_pitch < d->src_x_in_bytes + d->width_in_bytes))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: src_pitch %zu is less than src_x_in_bytes + width_in_bytes = %zu",
                          where, d->src_pitch, d->src_x_in_bytes + d->width_in_bytes);
-    if (d->src != 0 && (d->depth > 1 || d->src_z > 0) && d->src_height < d->src_y + d->height)
+    if ((changed & (CGN_MEMCPY_3D_SET_DEPTH | CGN_MEMCPY_3D_SET_HEIGHT | CGN_MEMCPY_3D_SET_SRC |
+                    CGN_MEMCPY_3D_SET_SRC_HEIGHT | CGN_MEMCPY_3D_SET_SRC_Y |
+                    CGN_MEMCPY_3D_SET_SRC_Z)) &&
+        (d->src != 0 && (d->depth > 1 || d->src_z > 0) && d->src_height < d->src_y + d->height))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: src_height %zu is less than src_y + height = %zu", where,
                          d->src_height, d->src_y + d->height);
-    if (d->src != 0 && d->src_z + d->depth > 1 && d->src_z + d->depth - 1 > (SIZE_MAX - (d->src_y + d->height - 1)) / d->src_height)
+    if ((changed & (CGN_MEMCPY_3D_SET_DEPTH | CGN_MEMCPY_3D_SET_HEIGHT | CGN_MEMCPY_3D_SET_SRC |
+                    CGN_MEMCPY_3D_SET_SRC_HEIGHT | CGN_MEMCPY_3D_SET_SRC_Y |
+                    CGN_MEMCPY_3D_SET_SRC_Z)) &&
+        (d->src != 0 && d->src_z + d->depth > 1 && d->src_z + d->depth - 1 > (SIZE_MAX - (d->src_y + d->height - 1)) / d->src_height))
         return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: %zu slices of %zu rows do not fit size_t",
                          where, d->src_z + d->depth, d->src_height);
-    if (d->src != 0 && (d->src_z + d->depth - 1) * d->src_height + d->src_y + d->height > 1 && (d->src_z + d->depth - 1) * d->src_height + d->src_y + d->height - 1 > (SIZE_MAX - (d->src_x_in_bytes + d->width_in_bytes)) / d->src_pitch)
+    if ((changed & (CGN_MEMCPY_3D_SET_DEPTH | CGN_MEMCPY_3D_SET_HEIGHT | CGN_MEMCPY_3D_SET_SRC |
+                    CGN_MEMCPY_3D_SET_SRC_HEIGHT | CGN_MEMCPY_3D_SET_SRC_PITCH |
+                    CGN_MEMCPY_3D_SET_SRC_X_IN_BYTES | CGN_MEMCPY_3D_SET_SRC_Y |
+                    CGN_MEMCPY_3D_SET_SRC_Z | CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES)) &&
+        (d->src != 0 && (d->src_z + d->depth - 1) * d->src_height + d->src_y + d->height > 1 && (d->src_z + d->depth - 1) * d->src_height + d->src_y + d->height - 1 > (SIZE_MAX - (d->src_x_in_bytes + d->width_in_bytes)) / d->src_pitch))
         return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: %zu rows of pitch %zu do not fit size_t",
                          where, (d->src_z + d->depth - 1) * d->src_height + d->src_y + d->height,
                          d->src_pitch);
@@ -162,7 +199,7 @@ cgn_status cgn_graph_add_memcpy_3d(cgn_graph *graph, cgn_node *const *deps, size
     /* Members set by cgn are ignored on input. */
     d.dst_memory_type = (CUmemorytype)0;
     d.src_memory_type = (CUmemorytype)0;
-    cgn_status st = memcpy_3d_check_rules(&d, where);
+    cgn_status st = memcpy_3d_check_rules(&d, CGN_MEMCPY_3D_SET_ALL, where);
     if (st == CGN_OK)
         st = memcpy_3d_check_kinds(&d, CGN_MEMCPY_3D_SET_ALL, where);
     if (st != CGN_OK)
@@ -289,7 +326,7 @@ cgn_status cgn_memcpy_3d_node_update(cgn_node *node, const cgn_memcpy_3d_update 
         d.height = update->height;
     if (set & CGN_MEMCPY_3D_SET_DEPTH)
         d.depth = update->depth;
-    st = memcpy_3d_check_rules(&d, where);
+    st = memcpy_3d_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = memcpy_3d_check_kinds(&d, set, where);
     if (st == CGN_OK)
@@ -429,7 +466,7 @@ cgn_status cgn_memcpy_3d_exec_update(cgn_exec *exec, cgn_node *node,
         d.height = update->height;
     if (set & CGN_MEMCPY_3D_SET_DEPTH)
         d.depth = update->depth;
-    st = memcpy_3d_check_rules(&d, where);
+    st = memcpy_3d_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = memcpy_3d_check_kinds(&d, set, where);
     if (st == CGN_OK)

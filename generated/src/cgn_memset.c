@@ -5,28 +5,36 @@
 
 /* Field rules from the spec, checked on the complete (merged) parameters. */
 CGN__ALWAYS_INLINE static inline cgn_status memset_check_rules(const cgn_memset_desc *d,
+                                                               uint64_t changed,
                                                                const char *where) {
-    if (d->dst == 0)
+    if ((changed & (CGN_MEMSET_SET_DST)) && (d->dst == 0))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: dst must not be 0", where);
-    if (d->element_size != 1 && d->element_size != 2 && d->element_size != 4)
+    if ((changed & (CGN_MEMSET_SET_ELEMENT_SIZE)) &&
+        (d->element_size != 1 && d->element_size != 2 && d->element_size != 4))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: element_size must be 1, 2 or 4, not %u",
                          where, d->element_size);
-    if (d->element_size < 4 && d->value >= (1u << (8u * d->element_size)))
+    if ((changed & (CGN_MEMSET_SET_ELEMENT_SIZE | CGN_MEMSET_SET_VALUE)) &&
+        (d->element_size < 4 && d->value >= (1u << (8u * d->element_size))))
         return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: value 0x%x does not fit %u byte(s)", where,
                          d->value, d->element_size);
-    if (d->width == 0)
+    if ((changed & (CGN_MEMSET_SET_WIDTH)) && (d->width == 0))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: width must be at least 1", where);
-    if (d->height == 0)
+    if ((changed & (CGN_MEMSET_SET_HEIGHT)) && (d->height == 0))
         return cgn__fail(CGN_ERROR_INVALID_VALUE, "%s: height must be at least 1", where);
-    if (d->width > SIZE_MAX / d->element_size)
+    if ((changed & (CGN_MEMSET_SET_ELEMENT_SIZE | CGN_MEMSET_SET_WIDTH)) &&
+        (d->width > SIZE_MAX / d->element_size))
         return cgn__fail(CGN_ERROR_OUT_OF_RANGE,
                          "%s: width %zu times element_size %u does not fit size_t", where, d->width,
                          d->element_size);
-    if (d->height > 1 && d->pitch < d->width * d->element_size)
+    if ((changed & (CGN_MEMSET_SET_ELEMENT_SIZE | CGN_MEMSET_SET_HEIGHT | CGN_MEMSET_SET_PITCH |
+                    CGN_MEMSET_SET_WIDTH)) &&
+        (d->height > 1 && d->pitch < d->width * d->element_size))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: pitch %zu is less than width*element_size = %zu", where, d->pitch,
                          d->width * d->element_size);
-    if (d->height > 1 && (d->height - 1) > (SIZE_MAX - d->width * d->element_size) / d->pitch)
+    if ((changed & (CGN_MEMSET_SET_ELEMENT_SIZE | CGN_MEMSET_SET_HEIGHT | CGN_MEMSET_SET_PITCH |
+                    CGN_MEMSET_SET_WIDTH)) &&
+        (d->height > 1 && (d->height - 1) > (SIZE_MAX - d->width * d->element_size) / d->pitch))
         return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: %zu rows of pitch %zu do not fit size_t",
                          where, d->height, d->pitch);
     return CGN_OK;
@@ -82,7 +90,7 @@ cgn_status cgn_graph_add_memset(cgn_graph *graph, cgn_node *const *deps, size_t 
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: desc and node_out must not be NULL",
                          where);
     cgn_memset_desc d = *desc;
-    cgn_status st = memset_check_rules(&d, where);
+    cgn_status st = memset_check_rules(&d, CGN_MEMSET_SET_ALL, where);
     if (st == CGN_OK)
         st = memset_check_kinds(&d, CGN_MEMSET_SET_ALL, where);
     if (st != CGN_OK)
@@ -179,7 +187,7 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
         d.height = update->height;
     if (set & CGN_MEMSET_SET_PITCH)
         d.pitch = update->pitch;
-    st = memset_check_rules(&d, where);
+    st = memset_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = memset_check_kinds(&d, set, where);
     if (st == CGN_OK && cgn__driver->version < 13000)
@@ -264,7 +272,7 @@ cgn_status cgn_memset_exec_update(cgn_exec *exec, cgn_node *node, const cgn_mems
         d.height = update->height;
     if (set & CGN_MEMSET_SET_PITCH)
         d.pitch = update->pitch;
-    st = memset_check_rules(&d, where);
+    st = memset_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = memset_check_kinds(&d, set, where);
     if (st == CGN_OK && cgn__driver->version < 13000)

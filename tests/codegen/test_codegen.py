@@ -410,6 +410,17 @@ class GoodSpecs(unittest.TestCase):
                       "d->payload;", c)
         # Types without copies have no settle step.
         self.assertNotIn("_settle(", self._read("src", "cgn_memcpy.c"))
+        # A rule runs when the update sets a field it reads, or the leader of one (user_data and
+        # payload follow fn); the add checks every rule.
+        self.assertRegex(c, r"if \(\(changed & \(CGN_HOST_CALLBACK_SET_FN \| "
+                            r"CGN_HOST_CALLBACK_SET_PAYLOAD \|\s+"
+                            r"CGN_HOST_CALLBACK_SET_USER_DATA\)\) &&\s+"
+                            r"\(d->user_data != NULL && d->payload != NULL\)\)")
+        self.assertIn("host_callback_check_rules(&d, set, where);", c)
+        k = self._read("src", "cgn_kernel.c")
+        self.assertIn("if ((changed & (CGN_KERNEL_SET_GRID)) && (d->grid.x == 0 ||", k)
+        self.assertIn("kernel_check_rules(&d, (CGN_KERNEL_SET_ALL & ~CGN_KERNEL_SET_ARG), where)",
+                      k)
 
     def test_event_shape(self):
         for node, member in (("event_record", "eventRecord"), ("event_wait", "eventWait")):
