@@ -60,21 +60,21 @@ def main():
     row("cuda.core update(args=) scalar", "cuda_core.def_update_unchanged.args")
     row("cuda.core update(config=)", "cuda_core.def_update_unchanged.config")
     row("speed-up of cgn args over cuda.core", "def_update_unchanged.cgn_args",
-        "cuda_core.def_update_unchanged.args", 6.0, invert=True)
+        "cuda_core.def_update_unchanged.args", 10.0, invert=True)
     row("speed-up of cgn grid over cuda.core config", "def_update_unchanged.cgn_grid",
-        "cuda_core.def_update_unchanged.config", 6.0, invert=True)
+        "cuda_core.def_update_unchanged.config", 10.0, invert=True)
     print("| **definition update, owners changed** | | |")
     row("raw by hand (user object + set + release old)", "def_update_owners.raw_by_hand")
     row("cgn new buffer arg + owner / raw by hand", "def_update_owners.cgn_kernel_args",
-        "def_update_owners.raw_by_hand", 2.5)
+        "def_update_owners.raw_by_hand", 1.5)
     row("cgn memset new dst + owner / raw by hand", "def_update_owners.cgn_memset_dst",
-        "def_update_owners.raw_by_hand", 2.5)
+        "def_update_owners.raw_by_hand", 1.5)
     row("cuda.core update(args=) new Buffer", "cuda_core.def_update_owners.kernel_args")
     row("cuda.core memset update(dst=)", "cuda_core.def_update_owners.memset_dst")
     row("speed-up of cgn kernel args over cuda.core", "def_update_owners.cgn_kernel_args",
-        "cuda_core.def_update_owners.kernel_args", 6.0, invert=True)
+        "cuda_core.def_update_owners.kernel_args", 10.0, invert=True)
     row("speed-up of cgn memset dst over cuda.core", "def_update_owners.cgn_memset_dst",
-        "cuda_core.def_update_owners.memset_dst", 6.0, invert=True)
+        "cuda_core.def_update_owners.memset_dst", 10.0, invert=True)
     print("| **other node types, owners unchanged** | | |")
     for key, label in (("memcpy_size", "memcpy, new size"), ("host_fn", "host callback, new function"),
                        ("event_record", "event record, new event")):
