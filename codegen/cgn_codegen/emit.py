@@ -483,7 +483,9 @@ class NodeView:
             updatable=n.updatable, add_outputs=add_outputs,
             bits=[(self.bit(f), f"UINT64_C({hex(f.bit_value)})") for f in n.fields],
             all_mask=f"UINT64_C({hex((1 << len(n.fields)) - 1)})",
-            settle=settle, add_bits=self.add_bits, read=self._read(),
+            settle=settle, add_bits=self.add_bits,
+            # Without a getter nothing reads the node (the registry's read entry is NULL).
+            read=self._read() if n.get is not None else None,
             settle_doc=comment_block(f"Drops the references {node}_stage created, once the "
                                      "owners are staged or staging failed: the staged "
                                      "attachment, if any, holds its own, and a rollback "
@@ -771,6 +773,7 @@ class Emitter:
                  enable=int(n.exec_enable),
                  pad=" " * len(f"cgn_status cgn__{n.node}_exec_check("),
                  read_pad=" " * len(f"cgn_status cgn__{n.node}_read("),
+                 has_read=n.get is not None,
                  row=wrap_call(INDENT, Call(f"[{n.type_enum}] = {{", (
                      c_string(n.node.replace("_", " ")), str(int(n.exec_enable)),
                      f"cgn__{n.node}_exec_check", n.cu_node_type, f"sizeof(cgn_{n.node}_desc)",

@@ -168,19 +168,3 @@ cgn_status cgn_conditional_exec_get(const cgn_exec *exec, const cgn_node *node,
     return CGN_OK;
 }
 
-/* Reads an adopted (or refreshed) node's params into its desc: the inverse of conditional_build.
- * Owners are never read (what the node points at is the caller's), except that a refresh keeps
- * those of unchanged values (prev). */
-cgn_status cgn__conditional_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc_,
-                                 const void *prev_, const char *where) {
-    cgn_conditional_desc *d = desc_;
-    const cgn_conditional_desc *prev = prev_;
-    (void)rd;
-    (void)prev;
-    (void)where;
-    memset(d, 0, sizeof *d);
-    d->type = p->conditional.type;
-    d->size = p->conditional.size;
-    d->handle = p->conditional.handle;
-    return CGN_OK;
-}

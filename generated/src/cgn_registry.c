@@ -15,8 +15,6 @@ cgn_status cgn__child_graph_read(cgn__reader *rd, const CUgraphNodeParams *p, vo
                                  const void *prev, const char *where);
 cgn_status cgn__conditional_exec_check(const void *cur, const void *d, CUcontext ctx,
                                        const char *where);
-cgn_status cgn__conditional_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
-                                 const void *prev, const char *where);
 cgn_status cgn__event_record_exec_check(const void *cur, const void *d, CUcontext ctx,
                                         const char *where);
 cgn_status cgn__event_record_read(cgn__reader *rd, const CUgraphNodeParams *p, void *desc,
