@@ -206,14 +206,13 @@ static cgn_status cgn__check_args_against(const size_t *sizes, uint32_t num_para
     return CGN_OK;
 }
 
-/* Whether block h, just taken (a reused spare: every kargs block's pointers point into
- * itself), was written for exactly this layout: the same kernel, sizes, count and total. A
- * fresh block's header is uninitialised, so the take count is checked first: 1 for a fresh
- * block, at least 2 for one taken and written before, and nothing else is read otherwise. */
+/* Whether block h (a spare, or one just taken from the spare: every kargs block's pointers point
+ * into itself) was written for exactly this layout: the same kernel, sizes, count and total.
+ * Its header must be whole: callers make sure it was written before. */
 static int cgn__kargs_same_layout(const cgn__kargs_header *h, cgn_kernel kernel, int checked,
                                   uint32_t cached, uint32_t num_args, size_t total,
                                   const cgn_arg *args) {
-    if (cgn__block_stamp_of(h).takes < 2 || h->total != total || h->num_args != num_args ||
+    if (h->total != total || h->num_args != num_args ||
         h->num_params != cached || h->checked != checked || h->opaque != NULL ||
         !cgn__same_kernel(h->kernel, kernel))
         return 0;
@@ -285,7 +284,10 @@ static cgn_status cgn__write_kernel_args(cgn__txn *txn, cgn_kernel kernel, const
     if (block == NULL)
         return CGN_ERROR_OUT_OF_MEMORY;
     cgn__kargs_header *h = (cgn__kargs_header *)block;
-    if (cgn__kargs_same_layout(h, kernel, checked, cached, num_args, total, args)) {
+    /* A fresh block's header is uninitialised: the take count tells (1 for a fresh block, at
+     * least 2 for one taken and written before), and nothing else is read otherwise. */
+    if (cgn__block_stamp_of(h).takes >= 2 &&
+        cgn__kargs_same_layout(h, kernel, checked, cached, num_args, total, args)) {
         cgn__kargs_refill(h, args, num_args, args_copy_out, params_out);
         return CGN_OK;
     }
@@ -347,15 +349,12 @@ cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_ar
      * header is always whole: every block is written right after it is taken. */
     const void *spare = cgn__txn_spare(txn);
     if (spare != NULL && cur->checked && num_args == cur->num_params && args != NULL) {
-        const cgn__kargs_header *s = spare;
         const size_t *sizes = cgn__kargs_sizes(cur);
         uint32_t i = 0;
         while (i < num_args && args[i].value != NULL && args[i].size == sizes[i])
             i++;
-        /* A checked block of the same kernel (not an opaque one) has its layout: its count
-         * and sizes are the kernel's, as the writers refuse any other. */
-        if (i == num_args && s->checked && s->opaque == NULL &&
-            cgn__same_kernel(s->kernel, kernel)) {
+        if (i == num_args && cgn__kargs_same_layout(spare, kernel, 1, num_args, num_args,
+                                                    cur->total, args)) {
             cgn__kargs_header *h = cgn__txn_storage(txn, cur->total); /* that spare: it fits */
             if (h == NULL)
                 return CGN_ERROR_OUT_OF_MEMORY;

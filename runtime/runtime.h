@@ -35,8 +35,7 @@ cgn_status cgn__exec_refused(cgn_status st, uint64_t set, const char *const *fie
 /* The CUresult of this thread's last failed driver call (CUDA_SUCCESS when none). */
 CUresult cgn__last_cu_result(void);
 
-/* Size arithmetic on user input: 0 and *out untouched when the result would not fit. */
-/* The update paths' common start, inlined into every generated update function (GCC would
+/* For the update paths' small steps, inlined into every generated update function (GCC would
  * otherwise keep one out-of-line copy: a call and a register spill per update). */
 #if defined(__GNUC__) || defined(__clang__)
 #define CGN__ALWAYS_INLINE __attribute__((always_inline))
@@ -44,6 +43,7 @@ CUresult cgn__last_cu_result(void);
 #define CGN__ALWAYS_INLINE
 #endif
 
+/* Size arithmetic on user input: 0 and *out untouched when the result would not fit. */
 static inline int cgn__add_size(size_t a, size_t b, size_t *out) {
     if (a > SIZE_MAX - b)
         return 0;
@@ -457,8 +457,6 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
                           cgn_node_type type, size_t state_size, int needs_context,
                           const char *where);
 
-/* Definition update: resolves and checks the node (live, of `type`) and the driver gate
- * (cuGraphNodeSetParams, since `since`). Nothing to undo on failure. */
 /* An update starts, of node n (definition level: exec and s NULL) or of the executable e's
  * copy s: only the fields an update uses are set (the hot path), the current owners are those
  * of the version updated, then pending releases are collected. */
@@ -477,6 +475,8 @@ static inline void cgn__txn_start_update(cgn__txn *txn, cgn__node_rec *n, cgn__e
     txn->attachment = s ? s->attachment : n->attachment;
     cgn__collect_pending();
 }
+/* Definition update: resolves and checks the node (live, of `type`) and the driver gate
+ * (cuGraphNodeSetParams, since `since`). Nothing to undo on failure. */
 cgn_status cgn__update_begin_checked(cgn__txn *txn, cgn_node *node, cgn_node_type type,
                                      int since, const char *where);
 /* The same, with the common case inline (a live node of the type, a driver past the gate); the
@@ -526,9 +526,14 @@ void *cgn__txn_storage(cgn__txn *txn, size_t size);
 static inline const void *cgn__txn_current_storage(const cgn__txn *txn) {
     return txn->exec ? txn->shadow->storage : txn->adding ? NULL : txn->node->storage;
 }
+/* Where the spare block of the version updated is kept (NULL on the add path). */
+static inline void **cgn__txn_spare_slot(const cgn__txn *txn) {
+    return txn->exec ? &txn->shadow->spare : txn->adding ? NULL : &txn->node->spare;
+}
 /* The spare block cgn__txn_storage would reuse (NULL when none), not taken. */
 static inline const void *cgn__txn_spare(const cgn__txn *txn) {
-    return txn->exec ? txn->shadow->spare : txn->adding ? NULL : txn->node->spare;
+    void **slot = cgn__txn_spare_slot(txn);
+    return slot ? *slot : NULL;
 }
 /* A storage block's identity and write count: equal stamps mean the same block, not written
  * by a transaction in between (each cgn__txn_storage take counts as a write). */
@@ -580,11 +585,8 @@ static inline cgn_status cgn__txn_applied(cgn__txn *txn, CUresult r, const char 
 /* Publishes state (state_size bytes copied), storage and attachment, then releases what the
  * previous version no longer needs. Cannot fail. *node_out receives the node (add path). */
 void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_node **node_out);
-/* cgn__txn_commit of an update, with the common case inline: the state and perhaps the
- * argument block change (no new owners or embedding, no context to restore), so publishing is
- * one copy and perhaps a block swap. */
-/* The new storage block of an update replaces the current one (which becomes the spare when
- * nothing else holds it): cgn__txn_commit's step, for the inline commit below. */
+/* The new storage block replaces the current one (which becomes the spare when nothing else
+ * holds it): cgn__txn_commit's step, also taken by the inline commit below. */
 void cgn__txn_publish_storage(cgn__txn *txn);
 /* A state copy in 8-byte words: for these sizes (a desc, 16-100 bytes) GCC may expand memcpy
  * into `rep movs`, whose start-up cost was a third of a kernel update's own time. */
@@ -600,20 +602,16 @@ static inline void cgn__copy_state(void *to, const void *from, size_t size) {
     for (; i < size; i++)
         d[i] = s[i];
 }
+/* cgn__txn_commit of an update, with the common case inline: the state and perhaps the
+ * argument block change (no new owners or embedding, no context to restore), so publishing is
+ * one copy and perhaps a block swap. */
 static inline void cgn__txn_commit_update(cgn__txn *txn, const void *state, size_t state_size) {
-    if (txn->embed_plan == NULL && !txn->new_attachment && !txn->ctx_pushed && !txn->ctx_check) {
-        if (txn->exec != NULL && txn->attachment == txn->shadow->attachment) {
-            cgn__copy_state(txn->shadow->state, state, state_size);
-            if (txn->storage_set)
-                cgn__txn_publish_storage(txn);
-            return;
-        }
-        if (txn->exec == NULL && txn->attachment == txn->node->attachment) {
-            cgn__copy_state(txn->node->state, state, state_size);
-            if (txn->storage_set)
-                cgn__txn_publish_storage(txn);
-            return;
-        }
+    if (txn->embed_plan == NULL && !txn->new_attachment && !txn->ctx_pushed && !txn->ctx_check &&
+        txn->attachment == cgn__txn_current_attachment(txn)) {
+        cgn__copy_state(txn->exec ? txn->shadow->state : txn->node->state, state, state_size);
+        if (txn->storage_set)
+            cgn__txn_publish_storage(txn);
+        return;
     }
     cgn__txn_commit(txn, state, state_size, NULL);
 }

@@ -348,7 +348,7 @@ int cgn__block_stamped(const void *block, cgn__block_stamp stamp) {
 static atomic_uint_fast64_t cgn__block_serials;
 
 void *cgn__txn_storage(cgn__txn *txn, size_t size) {
-    void **spare = txn->exec ? &txn->shadow->spare : txn->adding ? NULL : &txn->node->spare;
+    void **spare = cgn__txn_spare_slot(txn);
     if (spare != NULL && *spare != NULL && cgn__block_of(*spare)->size >= size) {
         txn->storage = *spare;
         *spare = NULL; /* given back at rollback */
@@ -520,7 +520,7 @@ static void cgn__exec_commit(cgn__txn *txn, const void *state, size_t state_size
     if (state_size)
         memcpy(s->state, state, state_size);
     if (txn->storage_set)
-        cgn__publish_storage(&s->storage, &s->spare, txn->storage);
+        cgn__txn_publish_storage(txn);
     if (txn->attachment != s->attachment)
         cgn__exec_install(txn->exec, s, txn->attachment);
     if (txn->embed_plan != NULL) /* exec-level child graph: the source graph's record */
@@ -548,7 +548,7 @@ void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_no
     if (state_size)
         memcpy(n->state, state, state_size);
     if (txn->storage_set)
-        cgn__publish_storage(&n->storage, &n->spare, txn->storage);
+        cgn__txn_publish_storage(txn);
     if (txn->embed_plan != NULL)
         cgn__commit_embedding(txn);
     if (txn->new_attachment || (txn->attachment == NULL && n->attachment != NULL)) {
@@ -578,7 +578,7 @@ void cgn__txn_rollback(cgn__txn *txn) {
         }
     }
     if (txn->storage_set) {
-        void **spare = txn->exec ? &txn->shadow->spare : txn->adding ? NULL : &n->spare;
+        void **spare = cgn__txn_spare_slot(txn);
         if (spare != NULL && *spare == NULL)
             *spare = txn->storage;
         else
