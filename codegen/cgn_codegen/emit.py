@@ -53,6 +53,11 @@ def _split_assignments(indent: str, stmts) -> list:
     return out
 
 
+# The update's checks and staging steps: always inlined into the update functions (each was an
+# out-of-line call with its register spills, per update).
+INLINE_STEP = "CGN__ALWAYS_INLINE static inline cgn_status"
+
+
 def _or_lines(expr: str, indent: str, width: int = 96) -> list:
     """A condition's top-level ` || ` alternatives, as few per line as fit `width` columns
     (continuation lines at `indent`); the first line gets no indent."""
@@ -495,12 +500,12 @@ class NodeView:
             add_resets=add_resets, update_check=update_check,
             rules=rules, rules_voids=rules_voids,
             checks=checks, check_voids=check_voids,
-            check_sig=wrap_call("", Call(f"CGN__ALWAYS_INLINE static inline cgn_status {node}_check_kinds(", (
+            check_sig=wrap_call("", Call(f"{INLINE_STEP} {node}_check_kinds(", (
                 f"const {self.desc} *d", "uint64_t changed", "const char *where"), ") {")),
-            rules_sig=wrap_call("", Call(f"CGN__ALWAYS_INLINE static inline cgn_status {node}_check_rules(", (
+            rules_sig=wrap_call("", Call(f"{INLINE_STEP} {node}_check_rules(", (
                 f"const {self.desc} *d", "uint64_t changed", "const char *where"), ") {")),
             stage=stage, stage_voids=stage_voids,
-            stage_sig=wrap_call("", Call(f"CGN__ALWAYS_INLINE static inline cgn_status {node}_stage(", (
+            stage_sig=wrap_call("", Call(f"{INLINE_STEP} {node}_stage(", (
                 "cgn__txn *txn", f"{self.desc} *d",
                 f"const {self.update} *u" if n.updatable else "const void *u",
                 "uint64_t changed", "CUgraphNodeParams *p", "const char *where"), ") {")),
@@ -801,6 +806,17 @@ def _prefix_copy(call, m: str):
             f'                   "{call.params} is a prefix of the params");'], at
 
 
+def _prefix_in_place(call, m: str, qualifier: str = "") -> list:
+    """Declaration of `a`, a pointer to the params member a typed setter or getter takes as
+    its struct prefix, in place: no copy of the struct (a setter's copy would read back
+    stores just made field by field, which the CPU cannot forward; a getter's would be a
+    second pass per node read). The prefix is statically asserted to fit the member."""
+    at = f"{m}.{call.at}" if call.at else m
+    return [f"    {qualifier}{call.params} *a = ({qualifier}void *)&{at};",
+            f"    _Static_assert(sizeof *a <= sizeof {at},",
+            f'                   "{call.params} is a prefix of the params");']
+
+
 def _struct_or_value_args(call, m: str):
     """(declaration lines, arguments, prefix member) passing CUgraphNodeParams member `m` the
     way an adder or setter takes it: a copy of the struct prefix (`params`) or one member
@@ -832,15 +848,8 @@ def _setter_fn(n, exec_level: bool) -> list:
     lines += wrap_call("", Call(f"static CUresult {name}(", (
         "const cgn__txn *txn", "const CUgraphNodeParams *p"), ") {"))
     if call.params is not None:
-        # The prefix is passed in place, not copied: a copy would read it back (16-byte loads)
-        # right after kernel_build & co. wrote it field by field, and the CPU cannot forward
-        # those stores to such loads (the stall was most of a kernel update's time). cgn never
-        # reads it through the typed pointer; the driver does.
-        at = f"{m}.{call.at}" if call.at else m
-        decl = [f"    const {call.params} *a = (const void *)&{at};",
-                f"    _Static_assert(sizeof *a <= sizeof {at},",
-                f'                   "{call.params} is a prefix of the params");']
-        args = ["a"]
+        # cgn never reads the prefix through the typed pointer; the driver does.
+        decl, args = _prefix_in_place(call, m, "const "), ["a"]
         if call.context is not None:
             args.append(f"{m}.{call.context}")
     else:
@@ -882,14 +891,9 @@ def _driver_call_fns(n) -> list:
     lines += wrap_call("", Call(f"static CUresult cgn__{n.node}_get_raw(", (
         "const cgn_driver_table *drv", "CUgraphNode raw", "CUgraphNodeParams *p"), ") {"))
     if get.params is not None:
-        # Read in place (zeroed first, as the driver may leave bytes alone), not into a copy:
-        # no second pass over the struct per node read (adoption, refresh, memcpy updates).
-        at = f"{m}.{get.at}" if get.at else m
-        lines += [f"    {get.params} *a = (void *)&{at};",
-                  f"    _Static_assert(sizeof *a <= sizeof {at},",
-                  f'                   "{get.params} is a prefix of the params");',
-                  "    memset(a, 0, sizeof *a);",
-                  f"    return drv->{get.entry}(raw, a);"]
+        # Zeroed first: the driver may leave bytes alone.
+        lines += _prefix_in_place(get, m) + ["    memset(a, 0, sizeof *a);",
+                                             f"    return drv->{get.entry}(raw, a);"]
     else:
         lines.append(f"    return drv->{get.entry}(raw, &{m}.{get.value});")
     lines.append("}")
