@@ -19,8 +19,6 @@ static size_t cgn__live;           /* under the mutex */
 static pthread_mutex_t cgn__handles_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 
-static cgn__slot *cgn__slot_at(uint32_t index) { return cgn__handle_slot(index); }
-
 /* Adds a chunk and threads its slots onto the free list. 0 when out of memory or slots. */
 static int cgn__grow(void) {
     if (cgn__num_chunks == CGN__MAX_CHUNKS)
@@ -41,23 +39,7 @@ static int cgn__grow(void) {
 }
 
 cgn_status cgn__handle_new(cgn__kind kind, void *record, cgn__handle *out, const char *where) {
-    pthread_mutex_lock(&cgn__handles_mutex);
-    if (cgn__free_head == 0 && !cgn__grow()) {
-        pthread_mutex_unlock(&cgn__handles_mutex);
-        return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory for handles", where);
-    }
-    uint32_t index = cgn__free_head - 1;
-    cgn__slot *s = cgn__slot_at(index);
-    cgn__free_head = s->next_free;
-    unsigned tag = (atomic_load_explicit(&s->tag, memory_order_relaxed) &
-                    ~((1u << CGN__KIND_BITS) - 1)) |
-                   (unsigned)kind;
-    atomic_store_explicit(&s->record, record, memory_order_relaxed);
-    atomic_store_explicit(&s->tag, tag, memory_order_release);
-    cgn__live++;
-    pthread_mutex_unlock(&cgn__handles_mutex);
-    *out = ((cgn__handle)tag << 32) | ((cgn__handle)index + 1);
-    return CGN_OK;
+    return cgn__handles_new(kind, 1, out, record, 0, where);
 }
 
 cgn_status cgn__handles_new(cgn__kind kind, size_t count, cgn__handle *out, void *records,
@@ -78,7 +60,7 @@ cgn_status cgn__handles_new(cgn__kind kind, size_t count, cgn__handle *out, void
     }
     for (size_t i = 0; i < count; i++) {
         uint32_t index = cgn__free_head - 1;
-        cgn__slot *s = cgn__slot_at(index);
+        cgn__slot *s = cgn__handle_slot(index);
         cgn__free_head = s->next_free;
         unsigned tag = (atomic_load_explicit(&s->tag, memory_order_relaxed) &
                         ~((1u << CGN__KIND_BITS) - 1)) |
@@ -104,7 +86,7 @@ void cgn__handles_free(const cgn__handle *handles, size_t count) {
         if (handles[i] == 0)
             continue;
         uint32_t index = (uint32_t)(handles[i] & 0xffffffffu) - 1;
-        cgn__slot *s = cgn__slot_at(index);
+        cgn__slot *s = cgn__handle_slot(index);
         if (s == NULL)
             continue;
         unsigned gen = (atomic_load_explicit(&s->tag, memory_order_relaxed) >> CGN__KIND_BITS) + 1;
@@ -120,7 +102,7 @@ void cgn__handles_free(const cgn__handle *handles, size_t count) {
 }
 
 void cgn__handle_set_record(cgn__handle h, void *record) {
-    cgn__slot *s = cgn__slot_at((uint32_t)(h & 0xffffffffu) - 1);
+    cgn__slot *s = cgn__handle_slot((uint32_t)(h & 0xffffffffu) - 1);
     if (s != NULL)
         atomic_store_explicit(&s->record, record, memory_order_release);
 }
