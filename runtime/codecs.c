@@ -82,7 +82,9 @@ static void cgn__kargs_put(unsigned char *block, size_t *at, void **ptr, cgn_arg
 static const size_t *cgn__kargs_sizes(const cgn__kargs_header *h) {
     return (const size_t *)(h + 1);
 }
-#define CGN__MAX_KERNEL_PARAMS 4096u
+/* CUDA limits a kernel's parameters to 32,764 bytes (12.1+), so no kernel has more than 32,764
+ * parameters; a driver that reports more is refused (cgn__query_params). */
+#define CGN__MAX_KERNEL_PARAMS 32764u
 _Static_assert(CGN__MAX_KERNEL_PARAMS <= UINT16_MAX, "an argument index fits kargs edited[]");
 /* CUDA limits a kernel's parameters to 32,764 bytes (12.1+); cgn refuses larger totals before
  * any arithmetic on them could wrap. */
@@ -133,11 +135,16 @@ static cgn_status cgn__query_params(cgn_kernel k, size_t *sizes, size_t *offsets
     if (drv->version < 12040 ||
         (k.function ? !drv->cuFuncGetParamInfo : !drv->cuKernelGetParamInfo))
         return CGN_OK;
-    for (uint32_t i = 0; i < CGN__MAX_KERNEL_PARAMS; i++) {
+    for (uint32_t i = 0;; i++) {
         size_t size = 0, offset = 0;
         CUresult r = cgn__param_info(drv, k, i, &offset, &size);
         if (r == CUDA_ERROR_INVALID_VALUE)
             break;
+        if (r == CUDA_SUCCESS && i == CGN__MAX_KERNEL_PARAMS)
+            return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
+                             "%s: the driver reports more than %u parameters for kernel %s, more "
+                             "than CUDA allows",
+                             where, CGN__MAX_KERNEL_PARAMS, cgn__kernel_name(drv, k));
         if (r != CUDA_SUCCESS) {
             char what[96];
             snprintf(what, sizeof what, "%s: %s", where,
@@ -271,7 +278,7 @@ static cgn_status cgn__write_kernel_args(cgn__txn *txn, cgn_kernel kernel, const
             return cgn__check_args_against(sizes, num_params, kernel, args, num_args, where);
         /* Sizes are user input: a sum that wraps would make the block too small. A kernel's
          * parameters total at most 32 KiB, so anything near that bound is refused anyway. */
-        if (args[i].size > CGN__MAX_ARG_BYTES || total > CGN__MAX_ARG_BYTES)
+        if (args[i].size > CGN__MAX_ARG_BYTES || total - off_bytes > CGN__MAX_ARG_BYTES)
             return cgn__fail(CGN_ERROR_OUT_OF_RANGE,
                              "%s: argument %u is %zu bytes; kernel arguments total at most %zu "
                              "bytes",
@@ -551,11 +558,13 @@ static cgn__layout *cgn__layout_slot(cgn__layout *slots, size_t cap, cgn_kernel 
  * checks nothing per argument. */
 static void cgn__layout_plan(cgn__layout *l) {
     l->block_total = 0;
-    if (!l->checked || l->count > CGN__MAX_KERNEL_PARAMS)
+    if (!l->checked) /* (the count is at most CGN__MAX_KERNEL_PARAMS: cgn__query_params) */
         return;
-    size_t total = cgn__kargs_bytes_offset(l->count, l->count);
+    size_t start = cgn__kargs_bytes_offset(l->count, l->count);
+    size_t total = start;
     for (uint32_t i = 0; i < l->count; i++) {
-        if (l->sizes[i] == 0 || l->sizes[i] > CGN__MAX_ARG_BYTES || total > CGN__MAX_ARG_BYTES)
+        if (l->sizes[i] == 0 || l->sizes[i] > CGN__MAX_ARG_BYTES ||
+            total - start > CGN__MAX_ARG_BYTES)
             return;
         total += CGN__ALIGN_UP(l->sizes[i], 16);
     }

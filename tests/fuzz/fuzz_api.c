@@ -92,6 +92,7 @@
 
 #include "cgn/cgn.h"
 #include "cgn_fault.h"
+#include "cgn_test_cases.h" /* the generated per-type adapters (generated/tests/) */
 #include "fake_driver.h"
 #include "runtime.h"
 
@@ -370,7 +371,7 @@ static int x_instantiate_refused(int g);
 static void x_cmp_desc(const char *what, int idx, const mdesc *m, const void *got_);
 static void x_cmp_fake(const char *what, int idx, const mdesc *m, int ctx,
                        const CUgraphNodeParams *p);
-static cgn_status x_node_get(int type, int at_exec, cgn_exec *exec, cgn_node *h, void *out);
+static const cgn_test_type *type_adapter(int type);
 static int owner_eq(cgn_owner *got, int want);
 typedef struct href href;
 static int check_node_pred(href nh, int type);
@@ -1769,65 +1770,62 @@ static int merged_rules(const mdesc *d) {
     }
 }
 
-/* Calls the update (definition or executable level) of `type` with the model's update. */
+/* Calls the update (definition or executable level) of `type` with the model's update: the
+ * typed update built here, the call through the type's generated adapter. */
 static cgn_status call_update(int type, int at_exec, cgn_exec *exec, cgn_node *node,
                               const mupd *u) {
     callbuf cb = {0};
-    cgn_status st = CGN_OK;
     const mdesc *f = &u->f;
+    union {
+        cgn_memset_update m;
+        cgn_kernel_update k;
+        cgn_host_callback_update h;
+        cgn_event_record_update e;
+        cgn_child_graph_update c;
+    } up;
     switch (type) {
-    case CGN_NODE_MEMSET: {
-        cgn_memset_update c = {u->set,    f->dst,  owner_ptr(f->dst_owner),
-                               f->value,  f->elem, f->width,
-                               f->height, f->pitch};
-        st = at_exec ? cgn_memset_exec_update(exec, node, u->null_update ? NULL : &c)
-                     : cgn_memset_node_update(node, u->null_update ? NULL : &c);
+    case CGN_NODE_MEMSET:
+        up.m = (cgn_memset_update){u->set,    f->dst,  owner_ptr(f->dst_owner),
+                                   f->value,  f->elem, f->width,
+                                   f->height, f->pitch};
         break;
-    }
     case CGN_NODE_KERNEL: {
-        cgn_kernel_update c = {u->set,    kh[f->kh].k, owner_ptr(f->kowner),   f->grid,
-                               f->block,  f->smem,     build_args(&f->a, &cb), f->a.n,
-                               {0, {{0}}}};
-        c.arg_edits.count = u->nedits;
+        cgn_kernel_update *c = &up.k;
+        *c = (cgn_kernel_update){u->set,    kh[f->kh].k, owner_ptr(f->kowner),   f->grid,
+                                 f->block,  f->smem,     build_args(&f->a, &cb), f->a.n,
+                                 {0, {{0}}}};
+        c->arg_edits.count = u->nedits;
         for (uint32_t i = 0; i < u->nedits && i < CGN_MAX_ARG_EDITS; i++) {
             const medit *e = &u->edit[i];
             if (!e->null_val) {
                 cb.edit_vals[i] = malloc(ARGMAX);
                 memcpy(cb.edit_vals[i], e->val, ARGMAX);
             }
-            c.arg_edits.edit[i] =
+            c->arg_edits.edit[i] =
                 (cgn_arg_edit){cb.edit_vals[i], owner_ptr(e->owner), e->index, e->size};
         }
-        st = at_exec ? cgn_kernel_exec_update(exec, node, u->null_update ? NULL : &c)
-                     : cgn_kernel_node_update(node, u->null_update ? NULL : &c);
         break;
     }
-    case CGN_NODE_HOST: {
-        cgn_host_callback_update c = {u->set,
-                                      host_fns[f->fn],
-                                      f->ud ? &ud_objs[f->ud - 1] : NULL,
-                                      owner_ptr(f->udowner),
-                                      build_payload(f, &cb),
-                                      f->psize};
-        st = at_exec ? cgn_host_callback_exec_update(exec, node, u->null_update ? NULL : &c)
-                     : cgn_host_callback_node_update(node, u->null_update ? NULL : &c);
+    case CGN_NODE_HOST:
+        up.h = (cgn_host_callback_update){u->set,
+                                          host_fns[f->fn],
+                                          f->ud ? &ud_objs[f->ud - 1] : NULL,
+                                          owner_ptr(f->udowner),
+                                          build_payload(f, &cb),
+                                          f->psize};
         break;
-    }
-    case CGN_NODE_EVENT_RECORD: {
-        cgn_event_record_update c = {u->set, event_of(f->ev), owner_ptr(f->evowner)};
-        st = at_exec ? cgn_event_record_exec_update(exec, node, u->null_update ? NULL : &c)
-                     : cgn_event_record_node_update(node, u->null_update ? NULL : &c);
+    case CGN_NODE_EVENT_RECORD:
+        up.e = (cgn_event_record_update){u->set, event_of(f->ev), owner_ptr(f->evowner)};
         break;
-    }
-    case CGN_NODE_CHILD_GRAPH: {
-        cgn_child_graph_update c = {u->set, f->child};
-        st = at_exec ? cgn_child_graph_exec_update(exec, node, u->null_update ? NULL : &c)
-                     : cgn_child_graph_node_update(node, u->null_update ? NULL : &c);
+    case CGN_NODE_CHILD_GRAPH:
+        up.c = (cgn_child_graph_update){u->set, f->child};
         break;
+    default: /* empty nodes have no update */
+        return CGN_OK;
     }
-    default: /* empty nodes have no update: pretend a memset update to get WRONG_NODE_TYPE */
-        break;
-    }
+    const cgn_test_type *a = type_adapter(type);
+    const void *p = u->null_update ? NULL : (const void *)&up;
+    cgn_status st = at_exec ? a->exec_update(exec, node, p) : a->update(node, p);
     callbuf_free(&cb);
     return st;
 }
@@ -3707,47 +3705,45 @@ static int x_fake_ok(int type, const mdesc *m) {
     return 1;
 }
 
+/* The same for the updatable node types added last. */
 static cgn_status x_call_update(int type, int at_exec, cgn_exec *exec, cgn_node *node,
                                 const xupd *u) {
     xbuf xb = {0};
-    cgn_status st = CGN_OK;
     const mdesc *f = &u->f;
+    union {
+        cgn_memcpy_3d_update c3;
+        cgn_batch_mem_op_update b;
+        cgn_ext_sem_signal_update ss;
+        cgn_ext_sem_wait_update sw;
+    } up;
     switch (type) {
     case CGN_NODE_MEMCPY_3D: {
         cgn_memcpy_3d_desc c = c3_desc(f);
-        cgn_memcpy_3d_update up = CGN_MEMCPY_3D_UPDATE_INIT;
-        cgn_memcpy_3d_update_from_desc(&up, &c);
-        up.set = u->set;
-        st = at_exec ? cgn_memcpy_3d_exec_update(exec, node, u->null_update ? NULL : &up)
-                     : cgn_memcpy_3d_node_update(node, u->null_update ? NULL : &up);
+        up.c3 = (cgn_memcpy_3d_update)CGN_MEMCPY_3D_UPDATE_INIT;
+        cgn_memcpy_3d_update_from_desc(&up.c3, &c);
+        up.c3.set = u->set;
         break;
     }
-    case CGN_NODE_BATCH_MEM_OP: {
-        cgn_batch_mem_op_update up = {u->set, build_ops(f, &u->x, &xb), u->x.count,
-                                      owner_ptr(f->opsowner)};
-        st = at_exec ? cgn_batch_mem_op_exec_update(exec, node, u->null_update ? NULL : &up)
-                     : cgn_batch_mem_op_node_update(node, u->null_update ? NULL : &up);
+    case CGN_NODE_BATCH_MEM_OP:
+        up.b = (cgn_batch_mem_op_update){u->set, build_ops(f, &u->x, &xb), u->x.count,
+                                         owner_ptr(f->opsowner)};
         break;
-    }
-    case CGN_NODE_EXT_SEM_SIGNAL: {
+    case CGN_NODE_EXT_SEM_SIGNAL:
         build_sems(f, &u->x, 0, &xb);
-        cgn_ext_sem_signal_update up = {u->set, xb.sems, xb.params, u->x.count,
-                                        owner_ptr(f->semsowner)};
-        st = at_exec ? cgn_ext_sem_signal_exec_update(exec, node, u->null_update ? NULL : &up)
-                     : cgn_ext_sem_signal_node_update(node, u->null_update ? NULL : &up);
+        up.ss = (cgn_ext_sem_signal_update){u->set, xb.sems, xb.params, u->x.count,
+                                            owner_ptr(f->semsowner)};
         break;
-    }
-    case CGN_NODE_EXT_SEM_WAIT: {
+    case CGN_NODE_EXT_SEM_WAIT:
         build_sems(f, &u->x, 1, &xb);
-        cgn_ext_sem_wait_update up = {u->set, xb.sems, xb.params, u->x.count,
-                                      owner_ptr(f->semsowner)};
-        st = at_exec ? cgn_ext_sem_wait_exec_update(exec, node, u->null_update ? NULL : &up)
-                     : cgn_ext_sem_wait_node_update(node, u->null_update ? NULL : &up);
+        up.sw = (cgn_ext_sem_wait_update){u->set, xb.sems, xb.params, u->x.count,
+                                          owner_ptr(f->semsowner)};
         break;
-    }
     default:
-        break;
+        return CGN_OK;
     }
+    const cgn_test_type *a = type_adapter(type);
+    const void *p = u->null_update ? NULL : (const void *)&up;
+    cgn_status st = at_exec ? a->exec_update(exec, node, p) : a->update(node, p);
     xbuf_free(&xb);
     return st;
 }
@@ -4077,31 +4073,6 @@ static void x_cmp_fake(const char *what, int idx, const mdesc *m, int ctx,
         break;
     default:
         break;
-    }
-}
-
-static cgn_status x_node_get(int type, int at_exec, cgn_exec *exec, cgn_node *h, void *out) {
-    switch (type) {
-    case CGN_NODE_MEMCPY_3D:
-        return at_exec ? cgn_memcpy_3d_exec_get(exec, h, out) : cgn_memcpy_3d_node_get(h, out);
-    case CGN_NODE_MEM_ALLOC:
-        return at_exec ? cgn_mem_alloc_exec_get(exec, h, out) : cgn_mem_alloc_node_get(h, out);
-    case CGN_NODE_MEM_FREE:
-        return at_exec ? cgn_mem_free_exec_get(exec, h, out) : cgn_mem_free_node_get(h, out);
-    case CGN_NODE_BATCH_MEM_OP:
-        return at_exec ? cgn_batch_mem_op_exec_get(exec, h, out)
-                       : cgn_batch_mem_op_node_get(h, out);
-    case CGN_NODE_EXT_SEM_SIGNAL:
-        return at_exec ? cgn_ext_sem_signal_exec_get(exec, h, out)
-                       : cgn_ext_sem_signal_node_get(h, out);
-    case CGN_NODE_EXT_SEM_WAIT:
-        return at_exec ? cgn_ext_sem_wait_exec_get(exec, h, out)
-                       : cgn_ext_sem_wait_node_get(h, out);
-    case CGN_NODE_CONDITIONAL:
-        return at_exec ? cgn_conditional_exec_get(exec, h, out)
-                       : cgn_conditional_node_get(h, out);
-    default:
-        return CGN_OK;
     }
 }
 
@@ -4517,26 +4488,6 @@ static void cmp_fake(const char *what, int idx, const mdesc *m, int ctx, const C
     }
 }
 
-/* The node's get function. Returns the status; fills *payload for host nodes. */
-static cgn_status node_get(int type, int at_exec, cgn_exec *exec, cgn_node *h, void *out) {
-    switch (type) {
-    case CGN_NODE_MEMSET:
-        return at_exec ? cgn_memset_exec_get(exec, h, out) : cgn_memset_node_get(h, out);
-    case CGN_NODE_KERNEL:
-        return at_exec ? cgn_kernel_exec_get(exec, h, out) : cgn_kernel_node_get(h, out);
-    case CGN_NODE_HOST:
-        return at_exec ? cgn_host_callback_exec_get(exec, h, out)
-                       : cgn_host_callback_node_get(h, out);
-    case CGN_NODE_EVENT_RECORD:
-        return at_exec ? cgn_event_record_exec_get(exec, h, out)
-                       : cgn_event_record_node_get(h, out);
-    case CGN_NODE_CHILD_GRAPH:
-        return at_exec ? cgn_child_graph_exec_get(exec, h, out) : cgn_child_graph_node_get(h, out);
-    default:
-        return x_node_get(type, at_exec, exec, h, out);
-    }
-}
-
 typedef union anydesc {
     cgn_memset_desc m;
     cgn_kernel_desc k;
@@ -4550,7 +4501,40 @@ typedef union anydesc {
     cgn_ext_sem_signal_desc ss;
     cgn_ext_sem_wait_desc sw;
     cgn_conditional_desc cd;
+    cgn_memcpy_desc mc;      /* not made by the harness: room for every type's get */
+    cgn_event_wait_desc ew;
 } anydesc;
+
+/* Every node type's get, exec_get and update functions, from the generated test adapters
+ * (cgn_test_types[], generated/tests/cgn_cases_all.c): NULL for a type with no spec (empty
+ * nodes). */
+static const cgn_test_type *type_adapter(int type) {
+    static const cgn_test_type *by_type[CGN_NODE_TYPE_COUNT_];
+    static int filled;
+    if (!filled) {
+        for (size_t t = 0; t < cgn_test_types_count; t++) {
+            const cgn_test_type *a = cgn_test_types[t];
+            if ((unsigned)a->type < CGN_NODE_TYPE_COUNT_)
+                by_type[a->type] = a;
+            if (a->desc_size > sizeof(anydesc)) {
+                fprintf(stderr, "fuzz_api: anydesc has no room for a %s desc\n", a->name);
+                abort();
+            }
+        }
+        filled = 1;
+    }
+    return (unsigned)type < CGN_NODE_TYPE_COUNT_ ? by_type[type] : NULL;
+}
+
+/* The node's get function (its exec_get at executable level); CGN_OK for a type without one
+ * (empty nodes). out is an anydesc (or NULL). */
+static cgn_status node_get(int type, int at_exec, cgn_exec *exec, cgn_node *h, void *out) {
+    const cgn_test_type *a = type_adapter(type);
+    if (a == NULL)
+        return CGN_OK;
+    return at_exec ? a->exec_get(exec, h, out) : a->get(h, out);
+}
+
 
 static void check_all(int strict) {
     /* The calling thread's context stack: exactly what the harness left there (one context, or
