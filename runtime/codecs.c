@@ -1024,8 +1024,8 @@ const char *cgn__memcpy_1d_form(const CUgraphNodeParams *params) {
 static cgn_status cgn__check_copy_form(const cgn__txn *txn,
                                        const char *(*problem_of)(const CUDA_MEMCPY3D *c),
                                        const char *updates, const char *where) {
-    CUDA_MEMCPY3D c;
-    memset(&c, 0, sizeof c);
+    static const CUDA_MEMCPY3D zero; /* a copy, not a memset: see cgn__params_zeroed */
+    CUDA_MEMCPY3D c = zero;
     CUresult r = cgn__driver->cuGraphMemcpyNodeGetParams(txn->node->raw, &c);
     if (r != CUDA_SUCCESS) {
         char what[128];

@@ -16,8 +16,8 @@
 /* The release queues: multi-producer (any thread) push; a consumer takes a whole list with one
  * exchange. With the driver table, the handle table and the list of executables waiting on
  * launches (exec.c), the runtime's global state. */
-static _Atomic(cgn__attachment *) cgn__released_head;
-static _Atomic(cgn_owner *) cgn__owners_head;
+_Atomic(cgn__attachment *) cgn__released_head;
+_Atomic(cgn_owner *) cgn__owners_head;
 
 cgn_status cgn_owner_create(void *resource, cgn_release_fn release, cgn_owner **owner_out) {
     if (owner_out == NULL)
@@ -134,7 +134,7 @@ static size_t cgn__drain(void) {
     }
 }
 
-void cgn__collect_pending(void) {
+void cgn__collect_pending_now(void) {
     if (atomic_load_explicit(&cgn__released_head, memory_order_relaxed) != NULL ||
         atomic_load_explicit(&cgn__owners_head, memory_order_relaxed) != NULL)
         cgn__drain();

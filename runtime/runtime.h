@@ -5,6 +5,7 @@
 #ifndef CGN_RUNTIME_RUNTIME_H
 #define CGN_RUNTIME_RUNTIME_H
 
+#include <stdalign.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -171,9 +172,22 @@ typedef struct cgn__attachment {
 void cgn__owner_retain(cgn_owner *owner);
 /* Drops a reference; the release callback runs now (user thread, inside cgn). */
 void cgn__owner_release(cgn_owner *owner);
-/* Runs pending release callbacks when CUDA or another thread released something; one atomic
- * load when nothing is pending. User threads only. */
-void cgn__collect_pending(void);
+/* What may be waiting for a user thread: attachments CUDA released, owners whose last
+ * reference another thread dropped (owner.c), executables' graves (exec.c). Read inline by
+ * cgn__collect_pending, so that the common call (nothing pending) costs three loads, no call. */
+extern _Atomic(cgn__attachment *) cgn__released_head;
+extern _Atomic(cgn_owner *) cgn__owners_head;
+extern atomic_size_t cgn__num_graves;
+/* Runs what is pending (out of line). */
+void cgn__collect_pending_now(void);
+/* Runs pending release callbacks when CUDA or another thread released something; three atomic
+ * loads when nothing is pending. User threads only. */
+static inline void cgn__collect_pending(void) {
+    if (atomic_load_explicit(&cgn__released_head, memory_order_relaxed) != NULL ||
+        atomic_load_explicit(&cgn__owners_head, memory_order_relaxed) != NULL ||
+        atomic_load_explicit(&cgn__num_graves, memory_order_relaxed) != 0)
+        cgn__collect_pending_now();
+}
 /* The user-object destructor given to CUDA: enqueues the attachment, nothing else. */
 void cgn__attachment_released(void *attachment);
 /* A new attachment of `count` owner slots (num_owners 0, refs 1, no user object). */
@@ -432,6 +446,15 @@ typedef struct cgn__txn {
     int adding;                     /* 1: the node is being added */
     cgn__exec_rec *exec;            /* executable-level update: the executable; else NULL */
     cgn__shadow *shadow;            /* executable-level: the executable's copy of the node */
+    /* The version the transaction replaces (the node's, or the executable's copy), read once at
+     * the start so that the accessors below are one load each, not a branch on exec; all NULL
+     * for a node being added. */
+    CUcontext cur_ctx;
+    void *cur_state;
+    void *cur_storage;
+    void **storage_slot;
+    void **spare_slot;
+    cgn__attachment *cur_attachment;
     cgn__attachment *attachment;    /* attachment for the new version (may equal the current) */
     int new_attachment;             /* 1: attachment was created by this txn */
     void *storage;                  /* replaces the current block at commit when storage_set */
@@ -472,7 +495,22 @@ static inline void cgn__txn_start_update(cgn__txn *txn, cgn__node_rec *n, cgn__e
     txn->bodies = NULL;
     txn->ctx_pushed = 0;
     txn->ctx_check = 0;
-    txn->attachment = s ? s->attachment : n->attachment;
+    if (s != NULL) {
+        txn->cur_ctx = s->ctx;
+        txn->cur_state = s->state;
+        txn->cur_storage = s->storage;
+        txn->storage_slot = &s->storage;
+        txn->spare_slot = &s->spare;
+        txn->cur_attachment = s->attachment;
+    } else {
+        txn->cur_ctx = n->ctx;
+        txn->cur_state = n->state;
+        txn->cur_storage = n->storage;
+        txn->storage_slot = &n->storage;
+        txn->spare_slot = &n->spare;
+        txn->cur_attachment = n->attachment;
+    }
+    txn->attachment = txn->cur_attachment;
     cgn__collect_pending();
 }
 /* Definition update: resolves and checks the node (live, of `type`) and the driver gate
@@ -510,25 +548,60 @@ cgn_status cgn__txn_enter(cgn__txn *txn, const char *where);
 
 /* The node's context (recorded at add); for a new node, the current one. */
 static inline CUcontext cgn__txn_context(const cgn__txn *txn) {
-    return txn->exec ? txn->shadow->ctx : txn->node->ctx;
+    return txn->cur_ctx;
 }
 /* The current state: the definition's, or for an executable-level update that executable's. */
 static inline const void *cgn__txn_current_state(const cgn__txn *txn) {
-    return txn->exec ? txn->shadow->state : txn->node->state;
+    return txn->cur_state;
+}
+
+/* A storage block: this header, then the payload the node points at. */
+typedef struct cgn__block_header {
+    atomic_long refs;
+    size_t size;
+    cgn__arena *arena; /* the arena it was cut from, or NULL: an allocation of its own */
+    /* Which block, and which write of it: serial is unique among all blocks ever (0 until the
+     * first take), takes counts the takes. Only the block's holder writes them. */
+    uint64_t serial, takes;
+    alignas(16) unsigned char payload[];
+} cgn__block_header;
+static inline cgn__block_header *cgn__block_of(void *payload) {
+    return (cgn__block_header *)((unsigned char *)payload - offsetof(cgn__block_header, payload));
+}
+/* 1 when only one reference exists (the block may be written for reuse). */
+static inline int cgn__block_exclusive(void *block) {
+    return atomic_load_explicit(&cgn__block_of(block)->refs, memory_order_acquire) == 1;
 }
 
 /* A cgn-owned block of `size` bytes for the new version (copies of kernel arguments),
  * reusing the spare block when it is large enough. At commit it replaces the current block
  * (the old one becomes the spare); at rollback it goes back. NULL (with last error set) when
  * out of memory. One block per transaction. */
-void *cgn__txn_storage(cgn__txn *txn, size_t size);
+void *cgn__txn_storage_slow(cgn__txn *txn, size_t size);
+/* cgn__txn_storage_slow with the steady state of an update loop inline: the spare fits and was
+ * taken before (its serial is set), so taking it is a pointer move and a take count. */
+static inline void *cgn__txn_storage(cgn__txn *txn, size_t size) {
+    void **slot = txn->spare_slot;
+    void *spare = slot != NULL ? *slot : NULL;
+    if (spare != NULL) {
+        cgn__block_header *h = cgn__block_of(spare);
+        if (h->size >= size && h->serial != 0) {
+            txn->storage = spare;
+            *slot = NULL; /* given back at rollback */
+            h->takes++;   /* before any write: see cgn__txn_storage_slow */
+            txn->storage_set = 1;
+            return spare;
+        }
+    }
+    return cgn__txn_storage_slow(txn, size);
+}
 /* The current storage block (NULL on the add path or when none). */
 static inline const void *cgn__txn_current_storage(const cgn__txn *txn) {
-    return txn->exec ? txn->shadow->storage : txn->adding ? NULL : txn->node->storage;
+    return txn->cur_storage;
 }
 /* Where the spare block of the version updated is kept (NULL on the add path). */
 static inline void **cgn__txn_spare_slot(const cgn__txn *txn) {
-    return txn->exec ? &txn->shadow->spare : txn->adding ? NULL : &txn->node->spare;
+    return txn->spare_slot;
 }
 /* The spare block cgn__txn_storage would reuse (NULL when none), not taken. */
 static inline const void *cgn__txn_spare(const cgn__txn *txn) {
@@ -551,7 +624,7 @@ cgn_status cgn__txn_stage_owners_list(cgn__txn *txn, cgn_owner *const *owners,
                                       size_t num_owners, const cgn_arg *args, size_t num_args);
 /* The owners of the version the transaction replaces (none for a node being added). */
 static inline cgn__attachment *cgn__txn_current_attachment(const cgn__txn *txn) {
-    return txn->exec ? txn->shadow->attachment : txn->adding ? NULL : txn->node->attachment;
+    return txn->cur_attachment;
 }
 /* cgn__txn_stage_owners_list, with the common case inline: no owners before and none now (a
  * new grid, scalar, event...) needs no comparison and no call. */
@@ -568,6 +641,15 @@ static inline cgn_status cgn__txn_stage_owners(cgn__txn *txn, cgn_owner *const *
             return cgn__txn_stage_owners_list(txn, owners, num_owners, args, num_args);
     txn->attachment = NULL;
     return CGN_OK;
+}
+
+/* All zero: CUDA requires a CUgraphNodeParams' unused bytes to be zero. */
+extern const CUgraphNodeParams cgn__zero_params;
+/* Zeroes *p by copying cgn__zero_params: compilers turn a memset of these 256 bytes into
+ * `rep stos`, whose start-up cost was a third of a memset update's own time; a copy is 16
+ * vector moves. */
+static inline void cgn__params_zeroed(CUgraphNodeParams *p) {
+    *p = cgn__zero_params;
 }
 
 /* The one driver mutation: cuGraphAdd*Node for a new node, cuGraphNodeSetParams for an update,
@@ -594,6 +676,11 @@ static inline void cgn__copy_state(void *to, const void *from, size_t size) {
     unsigned char *d = to;
     const unsigned char *s = from;
     size_t i = 0;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 32
+#elif defined(__clang__)
+#pragma unroll
+#endif
     for (; i + 8 <= size; i += 8) {
         uint64_t w;
         memcpy(&w, s + i, 8);
@@ -608,7 +695,7 @@ static inline void cgn__copy_state(void *to, const void *from, size_t size) {
 static inline void cgn__txn_commit_update(cgn__txn *txn, const void *state, size_t state_size) {
     if (txn->embed_plan == NULL && !txn->new_attachment && !txn->ctx_pushed && !txn->ctx_check &&
         txn->attachment == cgn__txn_current_attachment(txn)) {
-        cgn__copy_state(txn->exec ? txn->shadow->state : txn->node->state, state, state_size);
+        cgn__copy_state(txn->cur_state, state, state_size);
         if (txn->storage_set)
             cgn__txn_publish_storage(txn);
         return;
@@ -681,7 +768,6 @@ cgn_status cgn__exec_check_child_topology(const cgn__exec_rec *e, const cgn__sha
 
 /* Destroyed executables' versions waiting for their last launch (exec.c): released by
  * cgn__graves_collect once its fence completed; returns how many were released. */
-extern atomic_size_t cgn__num_graves;
 size_t cgn__graves_collect(void);
 
 /* ---- growable arrays ------------------------------------------------------------------------ */
@@ -697,8 +783,6 @@ cgn_status cgn__reserve(void *array, size_t *cap, size_t need, size_t elem_size,
 /* Storage blocks are refcounted so that copies in embeddings and executables share them. */
 void cgn__block_retain(void *block);
 void cgn__block_release(void *block);
-/* 1 when only one reference exists (the block may be written for reuse). */
-int cgn__block_exclusive(void *block);
 
 /* Child-graph field codec: checks the source (alive, another hierarchy) and prepares, before
  * the mutation, the records of the embedded copy (every allocation happens here). At

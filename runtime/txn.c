@@ -178,6 +178,7 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
     txn->node->graph = g;
     txn->node->type = type;
     txn->node->ctx = ctx;
+    txn->cur_ctx = ctx; /* the context a new node is added in (cgn__txn_context) */
     txn->node->state_size = state_size;
     txn->saved_ctx = ctx;
     txn->ctx_check = ctx == NULL; /* see cgn__txn_enter */
@@ -233,17 +234,6 @@ struct cgn__arena {
     alignas(16) unsigned char data[];
 };
 
-/* A storage block: this header, then the payload the node points at. */
-typedef struct cgn__block_header {
-    atomic_long refs;
-    size_t size;
-    cgn__arena *arena; /* the arena it was cut from, or NULL: an allocation of its own */
-    /* Which block, and which write of it: serial is unique among all blocks ever (0 until the
-     * first take), takes counts the takes. Only the block's holder writes them. */
-    uint64_t serial, takes;
-    alignas(16) unsigned char payload[];
-} cgn__block_header;
-
 static void cgn__arena_unref(cgn__arena *a) {
     if (atomic_fetch_sub_explicit(&a->live, 1, memory_order_acq_rel) == 1)
         free(a);
@@ -292,10 +282,6 @@ void *cgn__arena_block(cgn__arena **arena, size_t size) {
     return h->payload;
 }
 
-static cgn__block_header *cgn__block_of(void *payload) {
-    return (cgn__block_header *)((unsigned char *)payload - offsetof(cgn__block_header, payload));
-}
-
 void cgn__block_retain(void *block) {
     if (block)
         atomic_fetch_add_explicit(&cgn__block_of(block)->refs, 1, memory_order_relaxed);
@@ -310,10 +296,6 @@ void cgn__block_release(void *block) {
         else
             free(h);
     }
-}
-
-int cgn__block_exclusive(void *block) {
-    return atomic_load_explicit(&cgn__block_of(block)->refs, memory_order_acquire) == 1;
 }
 
 void *cgn__block_new(size_t size) {
@@ -344,10 +326,12 @@ int cgn__block_stamped(const void *block, cgn__block_stamp stamp) {
     return stamp.serial != 0 && h->serial == stamp.serial && h->takes == stamp.takes;
 }
 
+const CUgraphNodeParams cgn__zero_params;
+
 /* Block serials: unique for the process's life (2^64 takes of first blocks never wrap). */
 static atomic_uint_fast64_t cgn__block_serials;
 
-void *cgn__txn_storage(cgn__txn *txn, size_t size) {
+void *cgn__txn_storage_slow(cgn__txn *txn, size_t size) {
     void **spare = cgn__txn_spare_slot(txn);
     if (spare != NULL && *spare != NULL && cgn__block_of(*spare)->size >= size) {
         txn->storage = *spare;
@@ -381,6 +365,15 @@ static void cgn__publish_storage(void **current, void **spare, void *next) {
 }
 
 void cgn__txn_publish_storage(cgn__txn *txn) {
+    void *old = txn->cur_storage;
+    /* The steady state of an update loop: the spare was just taken and the old block is this
+     * version's alone, so it becomes the spare. */
+    if (txn->storage_slot != NULL && old != NULL && *txn->spare_slot == NULL &&
+        cgn__block_exclusive(old)) {
+        *txn->storage_slot = txn->storage;
+        *txn->spare_slot = old;
+        return;
+    }
     if (txn->exec != NULL)
         cgn__publish_storage(&txn->shadow->storage, &txn->shadow->spare, txn->storage);
     else

@@ -399,17 +399,34 @@ class NodeView:
                                             f"{f.name}")), ");"))
 
         requires = []
-        for f in n.fields:
+        requirers = [f for f in n.fields if f.requires]
+        # With several checks, one test of every requiring field's bit skips them all in the
+        # common update (a new grid or scalar sets no field that requires another).
+        guarded = sum(len(f.requires) for f in requirers) > 1
+        ind = INDENT * 2 if guarded else INDENT
+        for f in requirers:
             for r in f.requires:
-                cond = INDENT + f"if ((set & {self.bit(f)}) && !(set & {self.bit(n.field(r))}))"
+                cond = ind + f"if ((set & {self.bit(f)}) && !(set & {self.bit(n.field(r))}))"
                 if len(cond) <= WIDTH:
                     requires.append(cond)
                 else:
-                    requires += [INDENT + f"if ((set & {self.bit(f)}) &&",
-                                 INDENT + f"    !(set & {self.bit(n.field(r))}))"]
-                requires += wrap_call(INDENT * 2, Call("return cgn__fail(", (
+                    requires += [ind + f"if ((set & {self.bit(f)}) &&",
+                                 ind + f"    !(set & {self.bit(n.field(r))}))"]
+                requires += wrap_call(ind + INDENT, Call("return cgn__fail(", (
                     "CGN_ERROR_MISSING_FIELD", c_string(f"%s: {f.name} requires {r}"), "where"),
                     ");"))
+        if guarded:
+            # `if (set & (A | B | ...)) {`, wrapped at WIDTH with continuation lines.
+            bits = [self.bit(f) for f in requirers]
+            head, cur = [], INDENT + "if (set & ("
+            for i, b in enumerate(bits):
+                piece = b + (" |" if i < len(bits) - 1 else ")) {")
+                if len(cur) + len(piece) > WIDTH and i > 0:
+                    head.append(cur.rstrip())
+                    cur = INDENT * 3
+                cur += piece + " "
+            head.append(cur.rstrip())
+            requires = head + requires + [INDENT + "}"]
 
         merge = []
         for f in n.fields:

@@ -143,7 +143,7 @@ cgn_status cgn_batch_mem_op_node_update(cgn_node *node, const cgn_batch_mem_op_u
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    cgn__params_zeroed(&p); /* complete and zeroed: built from the merged fields alone */
     st = batch_mem_op_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_BATCH_MEM_OP_SET_OPS)))
@@ -211,7 +211,7 @@ cgn_status cgn_batch_mem_op_exec_update(cgn_exec *exec, cgn_node *node,
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    cgn__params_zeroed(&p); /* complete and zeroed: built from the merged fields alone */
     st = batch_mem_op_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_BATCH_MEM_OP_SET_OPS)))

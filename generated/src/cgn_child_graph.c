@@ -121,7 +121,7 @@ cgn_status cgn_child_graph_node_update(cgn_node *node, const cgn_child_graph_upd
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    cgn__params_zeroed(&p); /* complete and zeroed: built from the merged fields alone */
     st = child_graph_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (0)))
@@ -183,7 +183,7 @@ cgn_status cgn_child_graph_exec_update(cgn_exec *exec, cgn_node *node,
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    cgn__params_zeroed(&p); /* complete and zeroed: built from the merged fields alone */
     st = child_graph_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (0)))

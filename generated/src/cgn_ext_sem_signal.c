@@ -143,7 +143,7 @@ cgn_status cgn_ext_sem_signal_node_update(cgn_node *node, const cgn_ext_sem_sign
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    cgn__params_zeroed(&p); /* complete and zeroed: built from the merged fields alone */
     st = ext_sem_signal_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_EXT_SEM_SIGNAL_SET_SEMS)))
@@ -212,7 +212,7 @@ cgn_status cgn_ext_sem_signal_exec_update(cgn_exec *exec, cgn_node *node,
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    cgn__params_zeroed(&p); /* complete and zeroed: built from the merged fields alone */
     st = ext_sem_signal_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_EXT_SEM_SIGNAL_SET_SEMS)))

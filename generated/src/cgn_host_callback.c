@@ -152,14 +152,19 @@ cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback
                          (unsigned long long)(set & ~CGN_HOST_CALLBACK_SET_ALL));
     if (set == 0)
         return CGN_OK;
-    if ((set & CGN_HOST_CALLBACK_SET_USER_DATA) && !(set & CGN_HOST_CALLBACK_SET_FN))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data requires fn", where);
-    if ((set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) && !(set & CGN_HOST_CALLBACK_SET_FN))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data_owner requires fn", where);
-    if ((set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) && !(set & CGN_HOST_CALLBACK_SET_USER_DATA))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data_owner requires user_data", where);
-    if ((set & CGN_HOST_CALLBACK_SET_PAYLOAD) && !(set & CGN_HOST_CALLBACK_SET_FN))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: payload requires fn", where);
+    if (set & (CGN_HOST_CALLBACK_SET_USER_DATA | CGN_HOST_CALLBACK_SET_USER_DATA_OWNER |
+            CGN_HOST_CALLBACK_SET_PAYLOAD)) {
+        if ((set & CGN_HOST_CALLBACK_SET_USER_DATA) && !(set & CGN_HOST_CALLBACK_SET_FN))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data requires fn", where);
+        if ((set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) && !(set & CGN_HOST_CALLBACK_SET_FN))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data_owner requires fn", where);
+        if ((set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) &&
+            !(set & CGN_HOST_CALLBACK_SET_USER_DATA))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data_owner requires user_data",
+                             where);
+        if ((set & CGN_HOST_CALLBACK_SET_PAYLOAD) && !(set & CGN_HOST_CALLBACK_SET_FN))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: payload requires fn", where);
+    }
     cgn_host_callback_desc d = *(const cgn_host_callback_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_HOST_CALLBACK_SET_FN) {
         d.fn = update->fn;
@@ -234,14 +239,19 @@ cgn_status cgn_host_callback_exec_update(cgn_exec *exec, cgn_node *node,
                          (unsigned long long)(set & ~CGN_HOST_CALLBACK_SET_ALL));
     if (set == 0)
         return CGN_OK;
-    if ((set & CGN_HOST_CALLBACK_SET_USER_DATA) && !(set & CGN_HOST_CALLBACK_SET_FN))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data requires fn", where);
-    if ((set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) && !(set & CGN_HOST_CALLBACK_SET_FN))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data_owner requires fn", where);
-    if ((set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) && !(set & CGN_HOST_CALLBACK_SET_USER_DATA))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data_owner requires user_data", where);
-    if ((set & CGN_HOST_CALLBACK_SET_PAYLOAD) && !(set & CGN_HOST_CALLBACK_SET_FN))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: payload requires fn", where);
+    if (set & (CGN_HOST_CALLBACK_SET_USER_DATA | CGN_HOST_CALLBACK_SET_USER_DATA_OWNER |
+            CGN_HOST_CALLBACK_SET_PAYLOAD)) {
+        if ((set & CGN_HOST_CALLBACK_SET_USER_DATA) && !(set & CGN_HOST_CALLBACK_SET_FN))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data requires fn", where);
+        if ((set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) && !(set & CGN_HOST_CALLBACK_SET_FN))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data_owner requires fn", where);
+        if ((set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) &&
+            !(set & CGN_HOST_CALLBACK_SET_USER_DATA))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: user_data_owner requires user_data",
+                             where);
+        if ((set & CGN_HOST_CALLBACK_SET_PAYLOAD) && !(set & CGN_HOST_CALLBACK_SET_FN))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: payload requires fn", where);
+    }
     cgn_host_callback_desc d = *(const cgn_host_callback_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_HOST_CALLBACK_SET_FN) {
         d.fn = update->fn;

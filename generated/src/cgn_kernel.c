@@ -160,10 +160,12 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
         return CGN_OK;
     if ((set & CGN_KERNEL_SET_ARG) && cgn__driver->version < 12040)
         return cgn__require_driver(12040, 1, "kernel updates that set arg");
-    if ((set & CGN_KERNEL_SET_KERNEL) && !(set & CGN_KERNEL_SET_ARGS))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel requires args", where);
-    if ((set & CGN_KERNEL_SET_KERNEL_OWNER) && !(set & CGN_KERNEL_SET_KERNEL))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel_owner requires kernel", where);
+    if (set & (CGN_KERNEL_SET_KERNEL | CGN_KERNEL_SET_KERNEL_OWNER)) {
+        if ((set & CGN_KERNEL_SET_KERNEL) && !(set & CGN_KERNEL_SET_ARGS))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel requires args", where);
+        if ((set & CGN_KERNEL_SET_KERNEL_OWNER) && !(set & CGN_KERNEL_SET_KERNEL))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel_owner requires kernel", where);
+    }
     cgn_kernel_desc d = *(const cgn_kernel_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_KERNEL_SET_KERNEL) {
         d.kernel = update->kernel;
@@ -246,10 +248,12 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
         return CGN_OK;
     if ((set & CGN_KERNEL_SET_ARG) && cgn__driver->version < 12040)
         return cgn__require_driver(12040, 1, "kernel updates that set arg");
-    if ((set & CGN_KERNEL_SET_KERNEL) && !(set & CGN_KERNEL_SET_ARGS))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel requires args", where);
-    if ((set & CGN_KERNEL_SET_KERNEL_OWNER) && !(set & CGN_KERNEL_SET_KERNEL))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel_owner requires kernel", where);
+    if (set & (CGN_KERNEL_SET_KERNEL | CGN_KERNEL_SET_KERNEL_OWNER)) {
+        if ((set & CGN_KERNEL_SET_KERNEL) && !(set & CGN_KERNEL_SET_ARGS))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel requires args", where);
+        if ((set & CGN_KERNEL_SET_KERNEL_OWNER) && !(set & CGN_KERNEL_SET_KERNEL))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel_owner requires kernel", where);
+    }
     cgn_kernel_desc d = *(const cgn_kernel_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_KERNEL_SET_KERNEL) {
         d.kernel = update->kernel;

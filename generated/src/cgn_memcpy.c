@@ -150,10 +150,12 @@ cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *updat
                          (unsigned long long)(set & ~CGN_MEMCPY_SET_ALL));
     if (set == 0)
         return CGN_OK;
-    if ((set & CGN_MEMCPY_SET_DST_OWNER) && !(set & CGN_MEMCPY_SET_DST))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
-    if ((set & CGN_MEMCPY_SET_SRC_OWNER) && !(set & CGN_MEMCPY_SET_SRC))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: src_owner requires src", where);
+    if (set & (CGN_MEMCPY_SET_DST_OWNER | CGN_MEMCPY_SET_SRC_OWNER)) {
+        if ((set & CGN_MEMCPY_SET_DST_OWNER) && !(set & CGN_MEMCPY_SET_DST))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
+        if ((set & CGN_MEMCPY_SET_SRC_OWNER) && !(set & CGN_MEMCPY_SET_SRC))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: src_owner requires src", where);
+    }
     cgn_memcpy_desc d = *(const cgn_memcpy_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_MEMCPY_SET_DST) {
         d.dst = update->dst;
@@ -178,7 +180,7 @@ cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *updat
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    cgn__params_zeroed(&p); /* complete and zeroed: built from the merged fields alone */
     st = memcpy_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_MEMCPY_SET_DST | CGN_MEMCPY_SET_SRC)))
@@ -232,10 +234,12 @@ cgn_status cgn_memcpy_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memc
                          (unsigned long long)(set & ~CGN_MEMCPY_SET_ALL));
     if (set == 0)
         return CGN_OK;
-    if ((set & CGN_MEMCPY_SET_DST_OWNER) && !(set & CGN_MEMCPY_SET_DST))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
-    if ((set & CGN_MEMCPY_SET_SRC_OWNER) && !(set & CGN_MEMCPY_SET_SRC))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: src_owner requires src", where);
+    if (set & (CGN_MEMCPY_SET_DST_OWNER | CGN_MEMCPY_SET_SRC_OWNER)) {
+        if ((set & CGN_MEMCPY_SET_DST_OWNER) && !(set & CGN_MEMCPY_SET_DST))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
+        if ((set & CGN_MEMCPY_SET_SRC_OWNER) && !(set & CGN_MEMCPY_SET_SRC))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: src_owner requires src", where);
+    }
     cgn_memcpy_desc d = *(const cgn_memcpy_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_MEMCPY_SET_DST) {
         d.dst = update->dst;

@@ -271,14 +271,19 @@ cgn_status cgn_memcpy_3d_node_update(cgn_node *node, const cgn_memcpy_3d_update 
                          (unsigned long long)(set & ~CGN_MEMCPY_3D_SET_ALL));
     if (set == 0)
         return CGN_OK;
-    if ((set & CGN_MEMCPY_3D_SET_DST_OWNER) && !(set & CGN_MEMCPY_3D_SET_DST))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
-    if ((set & CGN_MEMCPY_3D_SET_DST_ARRAY_OWNER) && !(set & CGN_MEMCPY_3D_SET_DST_ARRAY))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_array_owner requires dst_array", where);
-    if ((set & CGN_MEMCPY_3D_SET_SRC_OWNER) && !(set & CGN_MEMCPY_3D_SET_SRC))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: src_owner requires src", where);
-    if ((set & CGN_MEMCPY_3D_SET_SRC_ARRAY_OWNER) && !(set & CGN_MEMCPY_3D_SET_SRC_ARRAY))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: src_array_owner requires src_array", where);
+    if (set & (CGN_MEMCPY_3D_SET_DST_OWNER | CGN_MEMCPY_3D_SET_DST_ARRAY_OWNER |
+            CGN_MEMCPY_3D_SET_SRC_OWNER | CGN_MEMCPY_3D_SET_SRC_ARRAY_OWNER)) {
+        if ((set & CGN_MEMCPY_3D_SET_DST_OWNER) && !(set & CGN_MEMCPY_3D_SET_DST))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
+        if ((set & CGN_MEMCPY_3D_SET_DST_ARRAY_OWNER) && !(set & CGN_MEMCPY_3D_SET_DST_ARRAY))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_array_owner requires dst_array",
+                             where);
+        if ((set & CGN_MEMCPY_3D_SET_SRC_OWNER) && !(set & CGN_MEMCPY_3D_SET_SRC))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: src_owner requires src", where);
+        if ((set & CGN_MEMCPY_3D_SET_SRC_ARRAY_OWNER) && !(set & CGN_MEMCPY_3D_SET_SRC_ARRAY))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: src_array_owner requires src_array",
+                             where);
+    }
     cgn_memcpy_3d_desc d = *(const cgn_memcpy_3d_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_MEMCPY_3D_SET_DST) {
         d.dst = update->dst;
@@ -337,7 +342,7 @@ cgn_status cgn_memcpy_3d_node_update(cgn_node *node, const cgn_memcpy_3d_update 
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    cgn__params_zeroed(&p); /* complete and zeroed: built from the merged fields alone */
     st = memcpy_3d_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_MEMCPY_3D_SET_DST | CGN_MEMCPY_3D_SET_DST_ARRAY |
@@ -411,14 +416,19 @@ cgn_status cgn_memcpy_3d_exec_update(cgn_exec *exec, cgn_node *node,
                          (unsigned long long)(set & ~CGN_MEMCPY_3D_SET_ALL));
     if (set == 0)
         return CGN_OK;
-    if ((set & CGN_MEMCPY_3D_SET_DST_OWNER) && !(set & CGN_MEMCPY_3D_SET_DST))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
-    if ((set & CGN_MEMCPY_3D_SET_DST_ARRAY_OWNER) && !(set & CGN_MEMCPY_3D_SET_DST_ARRAY))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_array_owner requires dst_array", where);
-    if ((set & CGN_MEMCPY_3D_SET_SRC_OWNER) && !(set & CGN_MEMCPY_3D_SET_SRC))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: src_owner requires src", where);
-    if ((set & CGN_MEMCPY_3D_SET_SRC_ARRAY_OWNER) && !(set & CGN_MEMCPY_3D_SET_SRC_ARRAY))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: src_array_owner requires src_array", where);
+    if (set & (CGN_MEMCPY_3D_SET_DST_OWNER | CGN_MEMCPY_3D_SET_DST_ARRAY_OWNER |
+            CGN_MEMCPY_3D_SET_SRC_OWNER | CGN_MEMCPY_3D_SET_SRC_ARRAY_OWNER)) {
+        if ((set & CGN_MEMCPY_3D_SET_DST_OWNER) && !(set & CGN_MEMCPY_3D_SET_DST))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
+        if ((set & CGN_MEMCPY_3D_SET_DST_ARRAY_OWNER) && !(set & CGN_MEMCPY_3D_SET_DST_ARRAY))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_array_owner requires dst_array",
+                             where);
+        if ((set & CGN_MEMCPY_3D_SET_SRC_OWNER) && !(set & CGN_MEMCPY_3D_SET_SRC))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: src_owner requires src", where);
+        if ((set & CGN_MEMCPY_3D_SET_SRC_ARRAY_OWNER) && !(set & CGN_MEMCPY_3D_SET_SRC_ARRAY))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: src_array_owner requires src_array",
+                             where);
+    }
     cgn_memcpy_3d_desc d = *(const cgn_memcpy_3d_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_MEMCPY_3D_SET_DST) {
         d.dst = update->dst;

@@ -166,12 +166,14 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
                          (unsigned long long)(set & ~CGN_MEMSET_SET_ALL));
     if (set == 0)
         return CGN_OK;
-    if ((set & CGN_MEMSET_SET_DST_OWNER) && !(set & CGN_MEMSET_SET_DST))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
-    if ((set & CGN_MEMSET_SET_VALUE) && !(set & CGN_MEMSET_SET_ELEMENT_SIZE))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: value requires element_size", where);
-    if ((set & CGN_MEMSET_SET_ELEMENT_SIZE) && !(set & CGN_MEMSET_SET_VALUE))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: element_size requires value", where);
+    if (set & (CGN_MEMSET_SET_DST_OWNER | CGN_MEMSET_SET_VALUE | CGN_MEMSET_SET_ELEMENT_SIZE)) {
+        if ((set & CGN_MEMSET_SET_DST_OWNER) && !(set & CGN_MEMSET_SET_DST))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
+        if ((set & CGN_MEMSET_SET_VALUE) && !(set & CGN_MEMSET_SET_ELEMENT_SIZE))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: value requires element_size", where);
+        if ((set & CGN_MEMSET_SET_ELEMENT_SIZE) && !(set & CGN_MEMSET_SET_VALUE))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: element_size requires value", where);
+    }
     cgn_memset_desc d = *(const cgn_memset_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_MEMSET_SET_DST) {
         d.dst = update->dst;
@@ -195,7 +197,7 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
     if (st != CGN_OK)
         return st;
     CUgraphNodeParams p;
-    memset(&p, 0, sizeof p); /* complete and zeroed: built from the merged fields alone */
+    cgn__params_zeroed(&p); /* complete and zeroed: built from the merged fields alone */
     st = memset_stage(&txn, &d, update, set, &p, where);
     /* Without a change to an owner field (or what it follows) the owners are unchanged. */
     if (st == CGN_OK && (set & (CGN_MEMSET_SET_DST)))
@@ -251,12 +253,14 @@ cgn_status cgn_memset_exec_update(cgn_exec *exec, cgn_node *node, const cgn_mems
                          (unsigned long long)(set & ~CGN_MEMSET_SET_ALL));
     if (set == 0)
         return CGN_OK;
-    if ((set & CGN_MEMSET_SET_DST_OWNER) && !(set & CGN_MEMSET_SET_DST))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
-    if ((set & CGN_MEMSET_SET_VALUE) && !(set & CGN_MEMSET_SET_ELEMENT_SIZE))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: value requires element_size", where);
-    if ((set & CGN_MEMSET_SET_ELEMENT_SIZE) && !(set & CGN_MEMSET_SET_VALUE))
-        return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: element_size requires value", where);
+    if (set & (CGN_MEMSET_SET_DST_OWNER | CGN_MEMSET_SET_VALUE | CGN_MEMSET_SET_ELEMENT_SIZE)) {
+        if ((set & CGN_MEMSET_SET_DST_OWNER) && !(set & CGN_MEMSET_SET_DST))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: dst_owner requires dst", where);
+        if ((set & CGN_MEMSET_SET_VALUE) && !(set & CGN_MEMSET_SET_ELEMENT_SIZE))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: value requires element_size", where);
+        if ((set & CGN_MEMSET_SET_ELEMENT_SIZE) && !(set & CGN_MEMSET_SET_VALUE))
+            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: element_size requires value", where);
+    }
     cgn_memset_desc d = *(const cgn_memset_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_MEMSET_SET_DST) {
         d.dst = update->dst;
