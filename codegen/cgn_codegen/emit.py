@@ -138,6 +138,14 @@ class NodeView:
 
     # ---- header --------------------------------------------------------------------------
 
+    def _copies_note(self, until: str) -> str:
+        """For a get's doc: how long the pointers into cgn's copies (staged fields) stay valid."""
+        copied = [f"`{f.name}`" for f in self.n.fields if f.type.storage or f.type.copied]
+        if not copied:
+            return ""
+        return (f" {_join_words(copied)} point{'s' if len(copied) == 1 else ''} into cgn's "
+                f"copies, valid until {until}: copy what you keep longer.")
+
     def header(self) -> dict:
         n = self.n
         title = n.node.replace("_", " ").capitalize() + " node"
@@ -205,6 +213,11 @@ class NodeView:
             update_proto=wrap_call("", Call(f"CGN_API cgn_status cgn_{n.node}_node_update(",
                                             ("cgn_node *node",
                                              f"const {self.update} *update"), ");")),
+            get_doc=comment_block("The node's current parameters." + self._copies_note(
+                "the node's next update or its destroy")),
+            exec_get_doc=comment_block(
+                "The node's parameters as that executable has them (its own copy)." +
+                self._copies_note("that executable's next update of the node or its destroy")),
             get_proto=wrap_call("", Call(f"CGN_API cgn_status cgn_{n.node}_node_get(",
                                          ("const cgn_node *node", f"{self.desc} *desc_out"),
                                          ");")),

@@ -87,6 +87,8 @@ class FieldType:
     cuda_suffixes: tuple = ("",)               # CUDA members written: `cuda:` + each suffix
     cuda_siblings: tuple = ()                  # and these members of the struct holding
                                                # `cuda:` (a count beside its array)
+    copied: bool = False                       # the desc points into a copy cgn made (besides
+                                               # `storage` kinds): gets document its lifetime
     storage: bool = False                      # stages into the txn's storage block (one a
                                                # node type)
     settle: tuple = ()                         # after staging owners: drop what stage created
@@ -855,7 +857,7 @@ FIELD_TYPES = {t.name: t for t in (
     # Bytes cgn copies: the copy is a cgn owner (release = free) that the version's attachment
     # retains, so it lives exactly as long as a graph, clone, executable or launch may use it.
     FieldType(
-        name="bytes", cuda="required",
+        name="bytes", cuda="required", copied=True,
         members=(Member("const void *", "{name}", "NULL"),
                  Member("size_t", "{name}_size", "0",
                         "Bytes in {name}; with 0 the driver gets NULL."),

@@ -80,7 +80,8 @@ CGN_API cgn_status cgn_graph_add_ext_sem_signal(cgn_graph *graph, cgn_node *cons
 CGN_API cgn_status cgn_ext_sem_signal_node_update(cgn_node *node,
                                                   const cgn_ext_sem_signal_update *update);
 
-/* The node's current parameters. */
+/* The node's current parameters. `sems` points into cgn's copies, valid until the node's next
+ * update or its destroy: copy what you keep longer. */
 CGN_API cgn_status cgn_ext_sem_signal_node_get(const cgn_node *node,
                                                cgn_ext_sem_signal_desc *desc_out);
 
@@ -99,7 +100,9 @@ CGN_API cgn_status cgn_ext_sem_signal_node_get(const cgn_node *node,
 CGN_API cgn_status cgn_ext_sem_signal_exec_update(cgn_exec *exec, cgn_node *node,
                                                   const cgn_ext_sem_signal_update *update);
 
-/* The node's parameters as that executable has them (its own copy). */
+/* The node's parameters as that executable has them (its own copy). `sems` points into cgn's
+ * copies, valid until that executable's next update of the node or its destroy: copy what you
+ * keep longer. */
 CGN_API cgn_status cgn_ext_sem_signal_exec_get(const cgn_exec *exec, const cgn_node *node,
                                                cgn_ext_sem_signal_desc *desc_out);
 

@@ -79,7 +79,8 @@ CGN_API cgn_status cgn_graph_add_ext_sem_wait(cgn_graph *graph, cgn_node *const 
 CGN_API cgn_status cgn_ext_sem_wait_node_update(cgn_node *node,
                                                 const cgn_ext_sem_wait_update *update);
 
-/* The node's current parameters. */
+/* The node's current parameters. `sems` points into cgn's copies, valid until the node's next
+ * update or its destroy: copy what you keep longer. */
 CGN_API cgn_status cgn_ext_sem_wait_node_get(const cgn_node *node, cgn_ext_sem_wait_desc *desc_out);
 
 /* Applies a partial update to the node in one executable, with one cuGraphExecNodeSetParams, all
@@ -97,7 +98,9 @@ CGN_API cgn_status cgn_ext_sem_wait_node_get(const cgn_node *node, cgn_ext_sem_w
 CGN_API cgn_status cgn_ext_sem_wait_exec_update(cgn_exec *exec, cgn_node *node,
                                                 const cgn_ext_sem_wait_update *update);
 
-/* The node's parameters as that executable has them (its own copy). */
+/* The node's parameters as that executable has them (its own copy). `sems` points into cgn's
+ * copies, valid until that executable's next update of the node or its destroy: copy what you
+ * keep longer. */
 CGN_API cgn_status cgn_ext_sem_wait_exec_get(const cgn_exec *exec, const cgn_node *node,
                                              cgn_ext_sem_wait_desc *desc_out);
 

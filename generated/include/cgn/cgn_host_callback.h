@@ -86,7 +86,8 @@ CGN_API cgn_status cgn_graph_add_host_callback(cgn_graph *graph, cgn_node *const
 CGN_API cgn_status cgn_host_callback_node_update(cgn_node *node,
                                                  const cgn_host_callback_update *update);
 
-/* The node's current parameters. */
+/* The node's current parameters. `payload` points into cgn's copies, valid until the node's next
+ * update or its destroy: copy what you keep longer. */
 CGN_API cgn_status cgn_host_callback_node_get(const cgn_node *node,
                                               cgn_host_callback_desc *desc_out);
 
@@ -100,7 +101,9 @@ CGN_API cgn_status cgn_host_callback_node_get(const cgn_node *node,
 CGN_API cgn_status cgn_host_callback_exec_update(cgn_exec *exec, cgn_node *node,
                                                  const cgn_host_callback_update *update);
 
-/* The node's parameters as that executable has them (its own copy). */
+/* The node's parameters as that executable has them (its own copy). `payload` points into cgn's
+ * copies, valid until that executable's next update of the node or its destroy: copy what you
+ * keep longer. */
 CGN_API cgn_status cgn_host_callback_exec_get(const cgn_exec *exec, const cgn_node *node,
                                               cgn_host_callback_desc *desc_out);
 

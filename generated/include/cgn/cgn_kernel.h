@@ -136,7 +136,8 @@ CGN_API cgn_status cgn_graph_add_kernel(cgn_graph *graph, cgn_node *const *deps,
  * An update with nothing set returns CGN_OK without touching the driver. */
 CGN_API cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *update);
 
-/* The node's current parameters. */
+/* The node's current parameters. `args` points into cgn's copies, valid until the node's next
+ * update or its destroy: copy what you keep longer. */
 CGN_API cgn_status cgn_kernel_node_get(const cgn_node *node, cgn_kernel_desc *desc_out);
 
 /* Applies a partial update to the node in one executable, with one cuGraphExecNodeSetParams, all
@@ -153,7 +154,9 @@ CGN_API cgn_status cgn_kernel_node_get(const cgn_node *node, cgn_kernel_desc *de
 CGN_API cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node,
                                           const cgn_kernel_update *update);
 
-/* The node's parameters as that executable has them (its own copy). */
+/* The node's parameters as that executable has them (its own copy). `args` points into cgn's
+ * copies, valid until that executable's next update of the node or its destroy: copy what you
+ * keep longer. */
 CGN_API cgn_status cgn_kernel_exec_get(const cgn_exec *exec, const cgn_node *node,
                                        cgn_kernel_desc *desc_out);
 
