@@ -343,6 +343,19 @@ static void test_wide_add_at_the_cap(void **state) {
     wide_free(&k);
 }
 
+/* The two kernels the update and refusal tests use (200 and 70 parameters), and a graph with
+ * one node of the first (arguments `*def`, seed 1, as a CUfunction) instantiated once. */
+static void wide_open_200_70(wide_kernel *a, wide_kernel *b, argset **def, cgn_graph **g,
+                             cgn_node **node, cgn_exec **e) {
+    *a = wide_register("wide_a", 200);
+    *b = wide_register("wide_b", 70);
+    *def = argset_new(a->sizes, 200, 1);
+    cgn_kernel_desc d = wide_desc(as_function(a), *def);
+    OK(cgn_graph_create(g));
+    OK(cgn_graph_add_kernel(*g, NULL, 0, &d, node));
+    OK(cgn_graph_instantiate(*g, e));
+}
+
 /* ---- updating ---------------------------------------------------------------------------------- */
 
 /* A 200-parameter node: a whole new list (the kernel unchanged: sizes from cgn's block), edits
@@ -351,15 +364,12 @@ static void test_wide_add_at_the_cap(void **state) {
  * level; the definition and the executable keep apart. */
 static void test_wide_updates(void **state) {
     cgn_test_env *env = *state;
-    wide_kernel a = wide_register("wide_a", 200), b = wide_register("wide_b", 70);
-    argset *def = argset_new(a.sizes, 200, 1);
-    cgn_kernel_desc d = wide_desc(as_function(&a), def);
+    wide_kernel a, b;
+    argset *def;
     cgn_graph *g;
     cgn_node *node;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &node));
-    OK(cgn_graph_instantiate(g, &e));
+    wide_open_200_70(&a, &b, &def, &g, &node, &e);
     argset *ex = argset_copy(def);
 
     /* A whole new list. */
@@ -468,15 +478,12 @@ static void test_wide_updates(void **state) {
  * block), on a new kernel's (asked of the driver: the heap path) and when adding. */
 static void test_wide_wrong_arguments_refused(void **state) {
     cgn_test_env *env = *state;
-    wide_kernel a = wide_register("wide_a", 200), b = wide_register("wide_b", 70);
-    argset *def = argset_new(a.sizes, 200, 1);
-    cgn_kernel_desc d = wide_desc(as_function(&a), def);
+    wide_kernel a, b;
+    argset *def;
     cgn_graph *g;
     cgn_node *node;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &node));
-    OK(cgn_graph_instantiate(g, &e));
+    wide_open_200_70(&a, &b, &def, &g, &node, &e);
     argset *bad = argset_new(a.sizes, 200, 2);
     unsigned char big[MAX_ARG_BYTES] = {0};
     cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
