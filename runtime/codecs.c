@@ -928,12 +928,10 @@ cgn_status cgn__detect_memory_type(const cgn__txn *txn, CUdeviceptr address,
 
 /* ---- cgn-owned byte copies ------------------------------------------------------------------- */
 
-cgn_status cgn__stage_bytes(const void *bytes, size_t size, const void **copy_out,
-                            cgn_owner **owner_out, const char *field, const char *where) {
+cgn_status cgn__stage_bytes_copy(const void *bytes, size_t size, const void **copy_out,
+                                 cgn_owner **owner_out, const char *field, const char *where) {
     *copy_out = NULL;
     *owner_out = NULL;
-    if (size == 0)
-        return CGN_OK; /* a zero-length payload is no payload: the driver gets NULL */
     if (bytes == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: %s is NULL but its size is %zu", where,
                          field, size);
@@ -948,11 +946,6 @@ cgn_status cgn__stage_bytes(const void *bytes, size_t size, const void **copy_ou
     *copy_out = copy;
     *owner_out = owner;
     return CGN_OK;
-}
-
-void cgn__release_staged_copy(cgn_owner *owner) {
-    if (owner != NULL)
-        cgn__owner_release(owner);
 }
 
 /* ---- memcpy nodes: the one form cgn updates ------------------------------------------------- */

@@ -888,8 +888,20 @@ cgn_status cgn__detect_memory_type(const cgn__txn *txn, CUdeviceptr address,
  * copy, *owner_out holds the one reference, the caller's, to drop with cgn__release_staged_copy
  * once the staged attachment retains the owner (or staging failed). size 0 gives NULL and NULL,
  * whatever `bytes` is. Nothing is allocated on failure. */
-cgn_status cgn__stage_bytes(const void *bytes, size_t size, const void **copy_out,
-                            cgn_owner **owner_out, const char *field, const char *where);
+cgn_status cgn__stage_bytes_copy(const void *bytes, size_t size, const void **copy_out,
+                                 cgn_owner **owner_out, const char *field, const char *where);
+/* cgn__stage_bytes_copy with "no bytes" inline: an update of a host function without a payload
+ * makes no call here. */
+static inline cgn_status cgn__stage_bytes(const void *bytes, size_t size, const void **copy_out,
+                                          cgn_owner **owner_out, const char *field,
+                                          const char *where) {
+    if (size == 0) { /* a zero-length payload is no payload: the driver gets NULL */
+        *copy_out = NULL;
+        *owner_out = NULL;
+        return CGN_OK;
+    }
+    return cgn__stage_bytes_copy(bytes, size, copy_out, owner_out, field, where);
+}
 /* Batch memory operations (field kind mem_ops). Check: ops not NULL (INVALID_ARGUMENT), 1 to
  * CGN_MAX_MEM_OPS of them (INVALID_VALUE, OUT_OF_RANGE), each a known type with an aligned
  * non-zero address (writes and waits) and flags it takes (INVALID_VALUE, naming the index).
@@ -939,7 +951,10 @@ const char *cgn__mem_op_name(CUstreamBatchMemOpType type);
 
 /* Drops the reference cgn__stage_bytes gave its caller. With the owner retained by a staged
  * attachment the copy lives on with that version; otherwise it is freed now. NULL: no-op. */
-void cgn__release_staged_copy(cgn_owner *owner);
+static inline void cgn__release_staged_copy(cgn_owner *owner) {
+    if (owner != NULL)
+        cgn__owner_release(owner);
+}
 
 /* The node check before every definition-level memcpy update: reads the node's descriptor
  * back with cuGraphMemcpyNodeGetParams and fails with CGN_ERROR_NOT_SUPPORTED, changing

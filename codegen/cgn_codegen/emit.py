@@ -543,7 +543,7 @@ class NodeView:
             owner_cond=wrap_call(INDENT, Call("if (st == CGN_OK && (set & (",
                                               tuple(self.owner_bits.split(" | ")), ")))",
                                               " | ")),
-            owners_sig=wrap_call("", Call(f"static cgn_status {node}_stage_owners(", (
+            owners_sig=wrap_call("", Call(f"{INLINE_STEP} {node}_stage_owners(", (
                 "cgn__txn *txn", f"const {self.desc} *d"), ") {")),
             build=build, build_voids=build_voids,
             build_sig=wrap_call("", Call(f"static void {node}_build(", (

@@ -44,7 +44,8 @@ CGN__ALWAYS_INLINE static inline cgn_status batch_mem_op_stage(cgn__txn *txn,
 }
 
 /* The owners of the new version, in the spec's `owners` order. */
-static cgn_status batch_mem_op_stage_owners(cgn__txn *txn, const cgn_batch_mem_op_desc *d) {
+CGN__ALWAYS_INLINE static inline cgn_status batch_mem_op_stage_owners(cgn__txn *txn,
+                                                                      const cgn_batch_mem_op_desc *d) {
     cgn_owner *const owners[] = {d->ops_owner};
     return cgn__txn_stage_owners(txn, owners, sizeof owners / sizeof owners[0], NULL, 0);
 }

@@ -41,7 +41,8 @@ CGN__ALWAYS_INLINE static inline cgn_status child_graph_stage(cgn__txn *txn,
 }
 
 /* The owners of the new version, in the spec's `owners` order. */
-static cgn_status child_graph_stage_owners(cgn__txn *txn, const cgn_child_graph_desc *d) {
+CGN__ALWAYS_INLINE static inline cgn_status child_graph_stage_owners(cgn__txn *txn,
+                                                                     const cgn_child_graph_desc *d) {
 (void)d;
     return cgn__txn_stage_owners(txn, NULL, 0, NULL, 0);
 }

@@ -82,7 +82,8 @@ CGN__ALWAYS_INLINE static inline cgn_status conditional_stage(cgn__txn *txn,
 }
 
 /* The owners of the new version, in the spec's `owners` order. */
-static cgn_status conditional_stage_owners(cgn__txn *txn, const cgn_conditional_desc *d) {
+CGN__ALWAYS_INLINE static inline cgn_status conditional_stage_owners(cgn__txn *txn,
+                                                                     const cgn_conditional_desc *d) {
 (void)d;
     return cgn__txn_stage_owners(txn, NULL, 0, NULL, 0);
 }

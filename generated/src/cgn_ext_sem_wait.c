@@ -53,7 +53,8 @@ CGN__ALWAYS_INLINE static inline cgn_status ext_sem_wait_stage(cgn__txn *txn,
 }
 
 /* The owners of the new version, in the spec's `owners` order. */
-static cgn_status ext_sem_wait_stage_owners(cgn__txn *txn, const cgn_ext_sem_wait_desc *d) {
+CGN__ALWAYS_INLINE static inline cgn_status ext_sem_wait_stage_owners(cgn__txn *txn,
+                                                                      const cgn_ext_sem_wait_desc *d) {
     cgn_owner *const owners[] = {d->sems_owner};
     return cgn__txn_stage_owners(txn, owners, sizeof owners / sizeof owners[0], NULL, 0);
 }

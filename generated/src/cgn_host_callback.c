@@ -52,7 +52,8 @@ CGN__ALWAYS_INLINE static inline cgn_status host_callback_stage(cgn__txn *txn,
 }
 
 /* The owners of the new version, in the spec's `owners` order. */
-static cgn_status host_callback_stage_owners(cgn__txn *txn, const cgn_host_callback_desc *d) {
+CGN__ALWAYS_INLINE static inline cgn_status host_callback_stage_owners(cgn__txn *txn,
+                                                                       const cgn_host_callback_desc *d) {
     cgn_owner *const owners[] = {d->user_data_owner, d->payload_owner};
     return cgn__txn_stage_owners(txn, owners, sizeof owners / sizeof owners[0], NULL, 0);
 }

@@ -55,7 +55,8 @@ CGN__ALWAYS_INLINE static inline cgn_status kernel_stage(cgn__txn *txn, cgn_kern
 }
 
 /* The owners of the new version, in the spec's `owners` order. */
-static cgn_status kernel_stage_owners(cgn__txn *txn, const cgn_kernel_desc *d) {
+CGN__ALWAYS_INLINE static inline cgn_status kernel_stage_owners(cgn__txn *txn,
+                                                                const cgn_kernel_desc *d) {
     cgn_owner *const owners[] = {d->kernel_owner};
     return cgn__txn_stage_owners(txn, owners, sizeof owners / sizeof owners[0], d->args,
                                  d->num_args);

@@ -47,7 +47,8 @@ CGN__ALWAYS_INLINE static inline cgn_status mem_alloc_stage(cgn__txn *txn, cgn_m
 }
 
 /* The owners of the new version, in the spec's `owners` order. */
-static cgn_status mem_alloc_stage_owners(cgn__txn *txn, const cgn_mem_alloc_desc *d) {
+CGN__ALWAYS_INLINE static inline cgn_status mem_alloc_stage_owners(cgn__txn *txn,
+                                                                   const cgn_mem_alloc_desc *d) {
 (void)d;
     return cgn__txn_stage_owners(txn, NULL, 0, NULL, 0);
 }

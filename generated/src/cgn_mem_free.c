@@ -42,7 +42,8 @@ CGN__ALWAYS_INLINE static inline cgn_status mem_free_stage(cgn__txn *txn, cgn_me
 }
 
 /* The owners of the new version, in the spec's `owners` order. */
-static cgn_status mem_free_stage_owners(cgn__txn *txn, const cgn_mem_free_desc *d) {
+CGN__ALWAYS_INLINE static inline cgn_status mem_free_stage_owners(cgn__txn *txn,
+                                                                  const cgn_mem_free_desc *d) {
 (void)d;
     return cgn__txn_stage_owners(txn, NULL, 0, NULL, 0);
 }

@@ -48,7 +48,8 @@ CGN__ALWAYS_INLINE static inline cgn_status memcpy_stage(cgn__txn *txn, cgn_memc
 }
 
 /* The owners of the new version, in the spec's `owners` order. */
-static cgn_status memcpy_stage_owners(cgn__txn *txn, const cgn_memcpy_desc *d) {
+CGN__ALWAYS_INLINE static inline cgn_status memcpy_stage_owners(cgn__txn *txn,
+                                                                const cgn_memcpy_desc *d) {
     cgn_owner *const owners[] = {d->dst_owner, d->src_owner};
     return cgn__txn_stage_owners(txn, owners, sizeof owners / sizeof owners[0], NULL, 0);
 }

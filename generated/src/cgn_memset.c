@@ -66,7 +66,8 @@ CGN__ALWAYS_INLINE static inline cgn_status memset_stage(cgn__txn *txn, cgn_mems
 }
 
 /* The owners of the new version, in the spec's `owners` order. */
-static cgn_status memset_stage_owners(cgn__txn *txn, const cgn_memset_desc *d) {
+CGN__ALWAYS_INLINE static inline cgn_status memset_stage_owners(cgn__txn *txn,
+                                                                const cgn_memset_desc *d) {
     cgn_owner *const owners[] = {d->dst_owner};
     return cgn__txn_stage_owners(txn, owners, sizeof owners / sizeof owners[0], NULL, 0);
 }
