@@ -634,6 +634,67 @@ static void test_whole_list_fast_path_still_checks(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* What a get returns, passed straight back into an update (docs/nodes.md): the whole list,
+ * and its arguments swapped through argument edits whose values point into cgn's current
+ * block. cgn reads them before it writes anything they point into, at both levels, over enough
+ * rounds that the spare block is reused. */
+static void test_get_args_passed_back(void **state) {
+    (void)state;
+    static const size_t sizes[2] = {sizeof(uint64_t), sizeof(uint64_t)};
+    CUfunction f = cgn_fake_register_kernel("two_u64", 2, sizes, no_run, NULL);
+    uint64_t v[2] = {11, 22};
+    cgn_arg args[2] = {CGN_ARG(v[0]), CGN_ARG(v[1])};
+    cgn_kernel_desc d = CGN_KERNEL_DESC_INIT;
+    d.kernel = CGN_FUNCTION(f);
+    d.grid = CGN_DIM3(1, 1, 1);
+    d.block = CGN_DIM3(1, 1, 1);
+    d.args = args;
+    d.num_args = 2;
+    cgn_graph *g;
+    cgn_node *n;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    OK(cgn_graph_instantiate(g, &e));
+    CUgraphNode raw;
+    CUgraphExec raw_exec;
+    OK(cgn_node_raw(n, &raw));
+    OK(cgn_exec_raw(e, &raw_exec));
+    for (int level = 0; level < 2; level++) {
+        uint64_t want[2] = {11, 22};
+        for (int round = 0; round < 4; round++) {
+            cgn_kernel_desc got;
+            OK(level ? cgn_kernel_exec_get(e, n, &got) : cgn_kernel_node_get(n, &got));
+            cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+            if (round % 2 == 0) { /* the list as it is: nothing changes */
+                cgn_kernel_update_set_args(&u, got.args, got.num_args);
+            } else { /* swapped, each value read from the other argument's copy */
+                cgn_kernel_update_set_arg(&u, 0, got.args[1].value, sizeof(uint64_t), NULL);
+                cgn_kernel_update_set_arg(&u, 1, got.args[0].value, sizeof(uint64_t), NULL);
+                uint64_t t = want[0];
+                want[0] = want[1];
+                want[1] = t;
+            }
+            OK(level ? cgn_kernel_exec_update(e, n, &u) : cgn_kernel_node_update(n, &u));
+            CUgraphNodeParams p;
+            assert_true(level ? cgn_fake_exec_node_params(raw_exec, raw, &p)
+                              : cgn_fake_node_params(raw, &p));
+            OK(level ? cgn_kernel_exec_get(e, n, &got) : cgn_kernel_node_get(n, &got));
+            for (int i = 0; i < 2; i++) {
+                uint64_t in_cgn, in_driver;
+                memcpy(&in_cgn, got.args[i].value, sizeof in_cgn);
+                memcpy(&in_driver, p.kernel.kernelParams[i], sizeof in_driver);
+                if (in_cgn != want[i] || in_driver != want[i])
+                    fail_msg("level %d round %d argument %d: cgn %llu, driver %llu, want %llu",
+                             level, round, i, (unsigned long long)in_cgn,
+                             (unsigned long long)in_driver, (unsigned long long)want[i]);
+            }
+        }
+    }
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
 /* A node added before 12.4 (its kernel's sizes unknown) and refreshed on a newer driver has
  * a block with the sizes as its current one and the old, size-less block as its spare: a
  * whole-list update must not reuse that spare as if it had the current layout (argument-level
@@ -757,6 +818,8 @@ int main(void) {
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_whole_list_fast_path_still_checks,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_get_args_passed_back, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_sizeless_spare_not_refilled,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_add_without_context_rejected, cgn_test_fixture_setup,
