@@ -269,7 +269,7 @@ static cgn_status cgn__write_kernel_args(cgn__txn *txn, cgn_kernel kernel, const
     size_t off_ptrs = cgn__kargs_ptrs_offset(cached);
     size_t off_args = cgn__kargs_copies_offset(cached, num_args);
     size_t off_bytes = cgn__kargs_bytes_offset(cached, num_args);
-    size_t total = off_bytes;
+    size_t total = off_bytes, arg_bytes = 0;
     for (uint32_t i = 0; i < num_args; i++) { /* one pass: values, sizes, block size */
         if (args[i].value == NULL || args[i].size == 0)
             return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
@@ -277,8 +277,10 @@ static cgn_status cgn__write_kernel_args(cgn__txn *txn, cgn_kernel kernel, const
         if (checked && args[i].size != sizes[i])
             return cgn__check_args_against(sizes, num_params, kernel, args, num_args, where);
         /* Sizes are user input: a sum that wraps would make the block too small. A kernel's
-         * parameters total at most 32 KiB, so anything near that bound is refused anyway. */
-        if (args[i].size > CGN__MAX_ARG_BYTES || total - off_bytes > CGN__MAX_ARG_BYTES)
+         * parameters total at most 32 KiB, so anything near that bound is refused anyway. The
+         * sum includes this argument, before anything is added to the block's size. */
+        if (args[i].size > CGN__MAX_ARG_BYTES ||
+            (arg_bytes += args[i].size) > CGN__MAX_ARG_BYTES)
             return cgn__fail(CGN_ERROR_OUT_OF_RANGE,
                              "%s: argument %u is %zu bytes; kernel arguments total at most %zu "
                              "bytes",
@@ -560,11 +562,10 @@ static void cgn__layout_plan(cgn__layout *l) {
     l->block_total = 0;
     if (!l->checked) /* (the count is at most CGN__MAX_KERNEL_PARAMS: cgn__query_params) */
         return;
-    size_t start = cgn__kargs_bytes_offset(l->count, l->count);
-    size_t total = start;
+    size_t total = cgn__kargs_bytes_offset(l->count, l->count), arg_bytes = 0;
     for (uint32_t i = 0; i < l->count; i++) {
         if (l->sizes[i] == 0 || l->sizes[i] > CGN__MAX_ARG_BYTES ||
-            total - start > CGN__MAX_ARG_BYTES)
+            (arg_bytes += l->sizes[i]) > CGN__MAX_ARG_BYTES)
             return;
         total += CGN__ALIGN_UP(l->sizes[i], 16);
     }
