@@ -1029,6 +1029,27 @@ static void test_wide_param_info_failure(void **state) {
     cgn_fault_install(env->backend->driver(env));
 }
 
+/* Runs operation `op` on fresh objects with the hook reporting `count` parameters from call
+ * `changed_from` on (200 real ones below), and checks it fails with `want` and a message that
+ * has "<the op's where>: <text>", having changed nothing. */
+static void expect_op_refused(int op, long changed_from, uint32_t count, cgn_status want,
+                              const char *text) {
+    op_state s;
+    op_prepare(op, &s);
+    cgn_fault_reset_counts();
+    hook_start(0, changed_from, 200, count);
+    cgn_status st = op_call(op, &s);
+    hook_stop();
+    if (st != want)
+        fail_msg("%s, %u parameters from call %ld: %s (%s)", op_names[op], count, changed_from,
+                 cgn_status_name(st), cgn_last_error());
+    char full[192];
+    snprintf(full, sizeof full, "%s: %s", op_where[op], text);
+    expect_error_has(full);
+    op_check_unchanged(op, &s);
+    op_cleanup(&s);
+}
+
 /* A kernel whose parameter count differs between the two queries (the first says 200, the
  * second fewer, more, or none): CGN_ERROR_DRIVER "the driver reported 200 parameters, then N",
  * nothing changed, the heap arrays freed. Without the check, fewer would leave the heap
@@ -1039,21 +1060,9 @@ static void test_wide_param_count_changes(void **state) {
     static const uint32_t changed[] = {199, 201, 65, 64, 10, 0, 4096, 5000, MAX_KERNEL_PARAMS};
     for (int op = 0; op < OP_COUNT; op++) {
         for (size_t c = 0; c < sizeof changed / sizeof changed[0]; c++) {
-            op_state s;
-            op_prepare(op, &s);
-            cgn_fault_reset_counts();
-            hook_start(0, 201 + 1, 200, changed[c]);
-            cgn_status st = op_call(op, &s);
-            hook_stop();
-            if (st != CGN_ERROR_DRIVER)
-                fail_msg("%s, 200 then %u parameters: %s (%s)", op_names[op], changed[c],
-                         cgn_status_name(st), cgn_last_error());
-            char want[160];
-            snprintf(want, sizeof want, "%s: the driver reported 200 parameters, then %u",
-                     op_where[op], changed[c] > MAX_KERNEL_PARAMS ? MAX_KERNEL_PARAMS : changed[c]);
-            expect_error_has(want);
-            op_check_unchanged(op, &s);
-            op_cleanup(&s);
+            char text[96];
+            snprintf(text, sizeof text, "the driver reported 200 parameters, then %u", changed[c]);
+            expect_op_refused(op, 201 + 1, changed[c], CGN_ERROR_DRIVER, text);
         }
     }
     cgn_fault_install(env->backend->driver(env));
@@ -1065,23 +1074,11 @@ static void test_wide_param_count_changes(void **state) {
 static void test_wide_param_count_beyond_cuda(void **state) {
     cgn_test_env *env = *state;
     hook_install(env);
-    for (int op = 0; op < OP_COUNT; op++) {
-        op_state s;
-        op_prepare(op, &s);
-        cgn_fault_reset_counts();
-        hook_start(0, 1, 200, MAX_KERNEL_PARAMS + 2);
-        cgn_status st = op_call(op, &s);
-        hook_stop();
-        if (st != CGN_ERROR_NOT_SUPPORTED)
-            fail_msg("%s, %u parameters: %s (%s)", op_names[op], MAX_KERNEL_PARAMS + 2,
-                     cgn_status_name(st), cgn_last_error());
-        char want[160];
-        snprintf(want, sizeof want, "%s: the driver reports more than %u parameters for kernel",
-                 op_where[op], MAX_KERNEL_PARAMS);
-        expect_error_has(want);
-        op_check_unchanged(op, &s);
-        op_cleanup(&s);
-    }
+    char text[96];
+    snprintf(text, sizeof text, "the driver reports more than %u parameters for kernel",
+             MAX_KERNEL_PARAMS);
+    for (int op = 0; op < OP_COUNT; op++)
+        expect_op_refused(op, 1, MAX_KERNEL_PARAMS + 2, CGN_ERROR_NOT_SUPPORTED, text);
     cgn_fault_install(env->backend->driver(env));
 }
 
