@@ -292,6 +292,44 @@ static void test_argument_bytes_bound_includes_the_argument(void **state) {
     cgn_fault_set_version(version);
 }
 
+/* ---- runtime.h, mutated by tools/mutate (seed 13) --------------------------------------------- */
+
+/* A handle whose generation is later than its slot's (forged, or corrupted: no handle cgn gave
+ * out can be newer than its slot) is not a cgn handle: CGN_ERROR_INVALID_ARGUMENT, not
+ * "destroyed", which is kept for a handle older than its slot or one whose slot is free. */
+static void test_handle_from_the_future_is_invalid(void **state) {
+    (void)state;
+    cgn_graph *g;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    OK(cgn_graph_add_empty(g, NULL, 0, &n));
+    uint64_t h = (uint64_t)(uintptr_t)n;
+    cgn_node *later = (cgn_node *)(uintptr_t)(h + ((uint64_t)1 << (32 + CGN__KIND_BITS)));
+    CUgraphNode raw;
+    assert_int_equal(cgn_node_raw(later, &raw), CGN_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cgn_last_error(), "is not a cgn handle"));
+    OK(cgn_node_raw(n, &raw)); /* the real one still works */
+    OK(cgn_node_destroy(n));
+    assert_int_equal(cgn_node_raw(n, &raw), CGN_ERROR_DESTROYED);
+    OK(cgn_graph_destroy(g));
+}
+
+/* cgn__add_size: refuses exactly the sums that do not fit a size_t, leaving *out alone. */
+static void test_add_size_bounds(void **state) {
+    (void)state;
+    size_t out = 7;
+    assert_int_equal(cgn__add_size(SIZE_MAX / 2, 16, &out), 1);
+    assert_true(out == SIZE_MAX / 2 + 16);
+    assert_int_equal(cgn__add_size(SIZE_MAX - 16, 16, &out), 1);
+    assert_true(out == SIZE_MAX);
+    out = 7;
+    assert_int_equal(cgn__add_size(SIZE_MAX - 15, 16, &out), 0);
+    assert_int_equal(cgn__add_size(SIZE_MAX, 1, &out), 0);
+    assert_true(out == 7);
+    assert_int_equal(cgn__add_size(3, 0, &out), 1);
+    assert_true(out == 3);
+}
+
 int main(void) {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, cgn_test_fixture_setup, cgn_test_fixture_teardown)
     const struct CMUnitTest tests[] = {
@@ -300,6 +338,8 @@ int main(void) {
         T(test_fast_path_keeps_checked_sizes),
         T(test_owner_release_runs_at_next_call),
         T(test_argument_bytes_bound_includes_the_argument),
+        T(test_handle_from_the_future_is_invalid),
+        T(test_add_size_bounds),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
