@@ -352,32 +352,24 @@ void *cgn__txn_storage_slow(cgn__txn *txn, size_t size) {
     return txn->storage;
 }
 
-/* Swaps in the new block; the old one becomes the spare when nothing else holds it. */
-static void cgn__publish_storage(void **current, void **spare, void *next) {
-    void *old = *current;
-    *current = next;
-    if (old != NULL && cgn__block_exclusive(old)) {
-        cgn__block_release(*spare);
-        *spare = old; /* reused by the next update */
+/* Swaps in the new block; the old one becomes the spare when nothing else holds it. In the
+ * steady state of an update loop the spare was just taken, so this is two pointer moves. */
+void cgn__txn_publish_storage(cgn__txn *txn) {
+    if (txn->adding) { /* a new node has no block to replace */
+        txn->node->storage = txn->storage;
+        return;
+    }
+    void *old = *txn->storage_slot;
+    *txn->storage_slot = txn->storage;
+    if (old == NULL)
+        return;
+    if (cgn__block_exclusive(old)) {
+        if (*txn->spare_slot != NULL) /* (no call in the steady state) */
+            cgn__block_release(*txn->spare_slot);
+        *txn->spare_slot = old; /* reused by the next update */
     } else {
         cgn__block_release(old); /* still shared with an embedding or another executable */
     }
-}
-
-void cgn__txn_publish_storage(cgn__txn *txn) {
-    void *old = txn->cur_storage;
-    /* The steady state of an update loop: the spare was just taken and the old block is this
-     * version's alone, so it becomes the spare. */
-    if (txn->storage_slot != NULL && old != NULL && *txn->spare_slot == NULL &&
-        cgn__block_exclusive(old)) {
-        *txn->storage_slot = txn->storage;
-        *txn->spare_slot = old;
-        return;
-    }
-    if (txn->exec != NULL)
-        cgn__publish_storage(&txn->shadow->storage, &txn->shadow->spare, txn->storage);
-    else
-        cgn__publish_storage(&txn->node->storage, &txn->node->spare, txn->storage);
 }
 
 /* ---- owners --------------------------------------------------------------------------------- */
