@@ -37,6 +37,14 @@ static cgn_node *add_kernel_node(cgn_graph **g, cgn_kernel k, const cgn_arg *arg
     return n;
 }
 
+/* A fake kernel taking one uint32_t. */
+static CUfunction u32_kernel(const char *name) {
+    static const size_t sizes[] = {sizeof(uint32_t)};
+    CUfunction f = cgn_fake_register_kernel(name, 1, sizes, NULL, NULL);
+    assert_non_null(f);
+    return f;
+}
+
 /* Where cgn keeps argument 0 of the node now (inside its current storage block). */
 static const void *arg0_copy(const cgn_node *n) {
     cgn_kernel_desc got;
@@ -66,9 +74,7 @@ static uint32_t fake_arg0(const cgn_node *n) {
  * between the same two blocks. */
 static void test_refreshed_block_becomes_the_reused_spare(void **state) {
     (void)state;
-    static const size_t sizes[] = {sizeof(uint32_t)};
-    CUfunction f = cgn_fake_register_kernel("seed12_one", 1, sizes, NULL, NULL);
-    assert_non_null(f);
+    CUfunction f = u32_kernel("seed12_one");
     uint32_t v = 1;
     cgn_arg args[1] = {CGN_ARG(v)};
     cgn_graph *g;
@@ -111,9 +117,7 @@ static void test_refreshed_block_becomes_the_reused_spare(void **state) {
  * CUkernel does ask, and keeps its CUkernel. */
 static void test_refresh_of_function_node_asks_no_kernel(void **state) {
     (void)state;
-    static const size_t sizes[] = {sizeof(uint32_t)};
-    CUfunction f = cgn_fake_register_kernel("seed12_fn", 1, sizes, NULL, NULL);
-    assert_non_null(f);
+    CUfunction f = u32_kernel("seed12_fn");
     uint32_t v = 5;
     cgn_arg args[1] = {CGN_ARG(v)};
     cgn_graph *g;
@@ -199,9 +203,7 @@ static void count_release(void *resource) {
  * executable-level update and a launch, on the inline check of the three queues. */
 static void test_owner_release_runs_at_next_call(void **state) {
     (void)state;
-    static const size_t sizes[] = {sizeof(uint32_t)};
-    CUfunction f = cgn_fake_register_kernel("seed12_owner", 1, sizes, NULL, NULL);
-    assert_non_null(f);
+    CUfunction f = u32_kernel("seed12_owner");
     uint32_t v = 1;
     cgn_arg args[1] = {CGN_ARG(v)};
     cgn_graph *g;
@@ -244,8 +246,7 @@ static void test_argument_bytes_bound_includes_the_argument(void **state) {
     int version;
     OK(cgn_driver_version(&version));
     cgn_fault_set_version(12030);
-    static const size_t one_size[] = {sizeof(uint32_t)};
-    CUfunction f = cgn_fake_register_kernel("bound_u32", 1, one_size, NULL, NULL);
+    CUfunction f = u32_kernel("bound_u32");
     uint32_t v = 7;
     cgn_arg one = CGN_ARG(v);
     cgn_graph *g;
