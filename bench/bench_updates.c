@@ -1058,6 +1058,68 @@ static void bench_arg_update(void) {
     result("arg_update_reused.raw", raw_again, note);
     result("arg_update_reused.cgn", mine_reused,
            "cgn_kernel_node_update + 1 set_arg, the update reused (reset), 6 args (interleaved)");
+    /* Where the rest goes: the raw setter fed from two argument arrays in turn (cgn alternates
+     * between two argument blocks), against cgn with the updates built once (no per-call
+     * construction) and cgn replacing the whole list of six. */
+    {
+        six_args alt[2] = {init, init};
+        alt[1].out = bufs[1];
+        void *alt_params[2][6];
+        six_kparams(&alt[0], alt_params[0]);
+        six_kparams(&alt[1], alt_params[1]);
+        CUDA_KERNEL_NODE_PARAMS_v2 alt_kp[2] = {kp, kp};
+        alt_kp[0].kernelParams = alt_params[0];
+        alt_kp[1].kernelParams = alt_params[1];
+        cgn_kernel_update built[2];
+        cgn_arg whole[2][6];
+        cgn_kernel_update whole_u[2];
+        for (int k = 0; k < 2; k++) {
+            cgn_kernel_update_reset(&built[k]);
+            cgn_kernel_update_set_arg(&built[k], 0, &bufs[k], sizeof(CUdeviceptr), NULL);
+            memcpy(whole[k], args, sizeof args);
+            whole[k][0] = CGN_ARG(bufs[k]);
+            cgn_kernel_update_reset(&whole_u[k]);
+            cgn_kernel_update_set_args(&whole_u[k], whole[k], 6);
+        }
+        double alt_raw, built_cgn, whole_cgn;
+        MEASURE_TRIO(alt_raw, CU(set_typed(raw_node, &alt_kp[i & 1])), built_cgn,
+                     CHECK(cgn_kernel_node_update(node, &built[i & 1])), whole_cgn,
+                     CHECK(cgn_kernel_node_update(node, &whole_u[i & 1])));
+        result("arg_probe.raw_two_arrays", alt_raw,
+               "typed setter, two kernelParams arrays in turn (interleaved)");
+        result("arg_probe.cgn_prebuilt", built_cgn,
+               "cgn set_arg, the two updates built once (interleaved)");
+        result("arg_probe.cgn_whole6", whole_cgn,
+               "cgn set_args, all six replaced, updates built once (interleaved)");
+        /* The same bytes in 16-byte slots (cgn's block layout) instead of at the kernel's own
+         * parameter offsets (a six_args struct is exactly the kernel's parameter buffer). */
+        _Alignas(16) unsigned char spaced[2][6 * 16];
+        void *spaced_params[2][6];
+        CUDA_KERNEL_NODE_PARAMS_v2 spaced_kp[2] = {kp, kp};
+        static const size_t six_sizes[6] = {8, 8, 8, 4, 4, 8};
+        for (int k = 0; k < 2; k++) {
+            void *from[6];
+            six_kparams(&alt[k], from);
+            for (int a = 0; a < 6; a++) {
+                spaced_params[k][a] = spaced[k] + 16 * a;
+                memcpy(spaced_params[k][a], from[a], six_sizes[a]);
+            }
+            spaced_kp[k].kernelParams = spaced_params[k];
+        }
+        double contiguous_raw, spaced_raw;
+        MEASURE_PAIR(contiguous_raw, CU(set_typed(raw_node, &alt_kp[i & 1])), spaced_raw,
+                     CU(set_typed(raw_node, &spaced_kp[i & 1])));
+        result("arg_probe.raw_contiguous", contiguous_raw,
+               "typed setter, arguments at the kernel's offsets (interleaved with the next)");
+        result("arg_probe.raw_spaced", spaced_raw,
+               "typed setter, the same arguments in 16-byte slots (interleaved)");
+        MEASURE_PAIR(contiguous_raw, CU(exec_set_typed(raw_exec, raw_node, &alt_kp[i & 1])),
+                     spaced_raw, CU(exec_set_typed(raw_exec, raw_node, &spaced_kp[i & 1])));
+        result("arg_probe.exec_raw_contiguous", contiguous_raw,
+               "exec typed setter, arguments at the kernel's offsets (interleaved with the next)");
+        result("arg_probe.exec_raw_spaced", spaced_raw,
+               "exec typed setter, the same arguments in 16-byte slots (interleaved)");
+    }
     /* Both sides really changed argument 0. */
     {
         cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;

@@ -122,6 +122,12 @@ def main():
         "arg_exec_update_reused.raw", 1.15)
     row("cgn alone, set_arg with the update reused: definition", "arg_cgn_cpu.def_reused")
     row("cgn alone, set_arg with the update reused: executable", "arg_cgn_cpu.exec_reused")
+    row("where the rest goes: raw typed setter, two kernelParams arrays in turn",
+        "arg_probe.raw_two_arrays")
+    row("cgn set_arg, the updates built once / that raw", "arg_probe.cgn_prebuilt",
+        "arg_probe.raw_two_arrays")
+    row("cgn set_args, all six replaced, built once / that raw", "arg_probe.cgn_whole6",
+        "arg_probe.raw_two_arrays")
     if "arg_update.cgn" in v:
         print("| cuda.core 1.2.0: no per-argument update (update(args=) replaces every argument) "
               "| — | n/a |")
