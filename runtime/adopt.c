@@ -956,9 +956,12 @@ cgn_status cgn_node_check_updatable(const cgn_node *node) {
         return cgn__unsupported(node, n->unsupported, where);
     if (!cgn__node_types[n->type].updatable && n->type != CGN_NODE_EMPTY)
         return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
-                         "%s: node %p is a %s node, which is not updatable: CUDA cannot change "
-                         "its parameters once it is added",
-                         where, (const void *)node, cgn__node_type_name(n->type));
+                         "%s: node %p is a %s node (%s), which is not updatable: CUDA cannot "
+                         "change its parameters once it is added",
+                         where, (const void *)node, cgn__node_type_name(n->type),
+                         cgn__node_types[n->type].cu_type_name != NULL
+                             ? cgn__node_types[n->type].cu_type_name
+                             : "a type cgn does not record");
     const char *opaque = n->type == CGN_NODE_KERNEL ? cgn__storage_opaque(n->storage) : NULL;
     if (opaque != NULL)
         return cgn__fail(CGN_ERROR_NOT_SUPPORTED,

@@ -418,6 +418,7 @@ typedef struct cgn__node_type_info {
      * recording the same CUDA type (told apart by `form` only once the params are read); 1 for
      * empty, CUDA-only and unread types. */
     size_t adopt_size;
+    const char *cu_type_name; /* "CU_GRAPH_NODE_TYPE_KERNEL", ... (spec: cuda.node_type) */
 } cgn__node_type_info;
 
 #define CGN__MAX_SIZE(a, b) ((a) > (b) ? (a) : (b))

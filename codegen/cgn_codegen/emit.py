@@ -820,7 +820,7 @@ class Emitter:
                      c_string(n.get.entry) if n.get is not None else "NULL",
                      str(int(n.updatable)),
                      n.update_check.read if n.update_check is not None and n.update_check.read
-                     else "NULL", _adopt_size(n, nodes)), "},")),
+                     else "NULL", _adopt_size(n, nodes), c_string(n.cu_node_type)), "},")),
                  calls=_driver_call_fns(n))
             for n in nodes])
         out["docs/nodes.md"] = self._render("docs.md.j2", **DocsView(nodes).render_ctx())

@@ -338,9 +338,11 @@ class GoodSpecs(unittest.TestCase):
         self.assertIn("[CGN_NODE_OTHER] =", r)
         # memcpy and memcpy_3d share a CUDA type: an adopted copy gets room for either desc.
         rows = " ".join(r.split())
-        shared = "CGN__MAX_SIZE(sizeof(cgn_memcpy_desc), sizeof(cgn_memcpy_3d_desc))}"
+        shared = ("CGN__MAX_SIZE(sizeof(cgn_memcpy_desc), sizeof(cgn_memcpy_3d_desc)), "
+                  "\"CU_GRAPH_NODE_TYPE_MEMCPY\"}")
         self.assertEqual(rows.count(shared), 2, rows)
-        self.assertRegex(rows, r"\[CGN_NODE_CONDITIONAL\] = \{.*?, 0, NULL, 1\}")
+        self.assertRegex(rows, r"\[CGN_NODE_CONDITIONAL\] = \{.*?, 0, NULL, 1, "
+                               r"\"CU_GRAPH_NODE_TYPE_CONDITIONAL\"\}")
         md = self._read("docs", "nodes.md")
         self.assertIn("### Adopted nodes", md)
 

@@ -110,12 +110,14 @@ class Fixtures(unittest.TestCase):
                             r"CU_GRAPH_NODE_TYPE_MEMSET, sizeof\(cgn_fill_desc\), cgn__fill_read, "
                             r"offsetof\(CUgraphNodeParams, memset.ctx\), cgn__fill_add_raw, "
                             r"\"cuGraphAddMemsetNode\", cgn__fill_get_raw, "
-                            r"\"cuGraphMemsetNodeGetParams\", 1, NULL, sizeof\(cgn_fill_desc\)\}")
+                            r"\"cuGraphMemsetNodeGetParams\", 1, NULL, sizeof\(cgn_fill_desc\), "
+                            r"\"CU_GRAPH_NODE_TYPE_MEMSET\"\}")
         # updatable, no form check, adoption room: its own desc (no other MEMSET type)
         self.assertIn("_Static_assert(CGN_NODE_TYPE_COUNT_ == 2 + 6,", r)
         self.assertRegex(r, r"\[CGN_NODE_MEM_ALLOC\] = \{\"grab\", 0, cgn__grab_exec_check, "
                             r".*\"cuGraphMemAllocNodeGetParams\", 0, NULL, "
-                            r"sizeof\(cgn_grab_desc\)\}")  # not updatable
+                            r"sizeof\(cgn_grab_desc\), \"CU_GRAPH_NODE_TYPE_MEM_ALLOC\"\}")
+        # (not updatable)
 
     def test_field_gate_comes_first(self):
         c = self.read("src", "cgn_launch.c")

@@ -1008,9 +1008,9 @@ static void test_unsupported_nodes_are_recorded(void **state) {
         cgn_memset_update_set_value(&mu, 1, 1);
         assert_int_equal(cgn_memset_node_update(a, &mu), CGN_ERROR_WRONG_NODE_TYPE);
         assert_int_equal(cgn_node_check_updatable(a), CGN_ERROR_NOT_SUPPORTED);
-        assert_non_null(strstr(cgn_last_error(), "is a mem alloc node, which is not updatable"));
+        assert_non_null(strstr(cgn_last_error(), "is a mem alloc node (CU_GRAPH_NODE_TYPE_MEM_ALLOC), which is not updatable"));
         assert_int_equal(cgn_node_check_updatable(r), CGN_ERROR_NOT_SUPPORTED);
-        assert_non_null(strstr(cgn_last_error(), "is a mem free node, which is not updatable"));
+        assert_non_null(strstr(cgn_last_error(), "is a mem free node (CU_GRAPH_NODE_TYPE_MEM_FREE), which is not updatable"));
         OK(cgn_node_refresh(a));
         OK(cgn_mem_alloc_node_get(a, &ad));
         assert_true(ad.dptr == dptr && ad.bytesize == 256);
@@ -1379,6 +1379,136 @@ static void test_stream_capture(void **state) {
     CU_OK(cu.cuStreamDestroy(s));
 }
 
+/* What a framework's capture often holds besides kernels: a stream-ordered allocation (memory
+ * allocation and free nodes) and a kernel launched through cuLaunchKernelEx with a launch
+ * attribute. Adopted: the allocation nodes are recorded and refused with their type named; the
+ * kernel's scalar is updated at definition and executable level, its priority attribute kept;
+ * the kernel's output pointer and the copy's source are moved within the graph's own
+ * allocation (an address the driver maps only at launch) and the copy still reads it. */
+static void test_stream_capture_pool(void **state) {
+    cgn_test_env *env = *state;
+    if (!on_gpu(env))
+        return; /* the fake does not model stream capture */
+    capture_calls cu;
+    resolve_capture(&cu);
+    PFN_cuMemAllocAsync_v11020 alloc_async;
+    PFN_cuMemFreeAsync_v11020 free_async;
+    PFN_cuLaunchKernelEx_v11060 launch_ex;
+    PFN_cuCtxGetStreamPriorityRange_v5050 priority_range;
+    PFN_cuGraphKernelNodeGetAttribute_v11000 get_attribute;
+    resolve(&alloc_async, "cuMemAllocAsync", 11020);
+    resolve(&free_async, "cuMemFreeAsync", 11020);
+    resolve(&launch_ex, "cuLaunchKernelEx", 11060);
+    resolve(&priority_range, "cuCtxGetStreamPriorityRange", 5050);
+    resolve(&get_attribute, "cuGraphKernelNodeGetAttribute", 11000);
+    int least = 0, greatest = 0;
+    CU_OK(priority_range(&least, &greatest));
+    CUstream s;
+    CU_OK(cu.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    cgn_kernel fill = cgn_test_kernel(env, "fill_u32");
+    CUfunction fill_launch = fill.function ? fill.function : (CUfunction)(void *)fill.kernel;
+
+    CUgraph raw;
+    CU_OK(cu.cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED));
+    CUdeviceptr tmp = 0;
+    CU_OK(alloc_async(&tmp, 64, s));
+    unsigned five = 5;
+    void *params[] = {&tmp, &five};
+    CUlaunchAttribute attr;
+    memset(&attr, 0, sizeof attr);
+    attr.id = CU_LAUNCH_ATTRIBUTE_PRIORITY;
+    attr.value.priority = greatest;
+    CUlaunchConfig config;
+    memset(&config, 0, sizeof config);
+    config.gridDimX = config.gridDimY = config.gridDimZ = 1;
+    config.blockDimX = config.blockDimY = config.blockDimZ = 1;
+    config.hStream = s;
+    config.attrs = &attr;
+    config.numAttrs = 1;
+    CU_OK(launch_ex(&config, fill_launch, params, NULL));
+    CU_OK(cu.cuMemcpyDtoDAsync(env->buf[0], tmp, 4, s));
+    CU_OK(free_async(tmp, s));
+    CU_OK(cu.cuStreamEndCapture(s, &raw));
+
+    cgn_graph *g;
+    OK(cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &g));
+    cgn_node *nodes[8];
+    size_t n = 8;
+    OK(cgn_graph_nodes(g, nodes, &n));
+    assert_int_equal(n, 4);
+    cgn_node *kernel = NULL, *copy = NULL;
+    size_t by_type[CGN_NODE_TYPE_COUNT_] = {0};
+    for (size_t i = 0; i < n; i++) {
+        cgn_node_type t;
+        OK(cgn_node_type_of(nodes[i], &t));
+        by_type[t]++;
+        if (t == CGN_NODE_KERNEL)
+            kernel = nodes[i];
+        if (t == CGN_NODE_MEMCPY)
+            copy = nodes[i];
+        if (t == CGN_NODE_MEM_ALLOC || t == CGN_NODE_MEM_FREE) {
+            assert_int_equal(cgn_node_check_updatable(nodes[i]), CGN_ERROR_NOT_SUPPORTED);
+            const char *type_name = t == CGN_NODE_MEM_ALLOC ? "CU_GRAPH_NODE_TYPE_MEM_ALLOC"
+                                                            : "CU_GRAPH_NODE_TYPE_MEM_FREE";
+            if (strstr(cgn_last_error(), type_name) == NULL)
+                fail_msg("refusal does not name %s: %s", type_name, cgn_last_error());
+        } else if (cgn_node_check_updatable(nodes[i]) != CGN_OK) {
+            fail_msg("captured node of type %d: %s", (int)t, cgn_last_error());
+        }
+    }
+    assert_int_equal(by_type[CGN_NODE_MEM_ALLOC], 1);
+    assert_int_equal(by_type[CGN_NODE_MEM_FREE], 1);
+    assert_non_null(kernel);
+    assert_non_null(copy);
+    CUgraphNode kernel_raw;
+    OK(cgn_node_raw(kernel, &kernel_raw));
+
+    /* Definition: the scalar; the attribute the capture gave the node survives the update. */
+    unsigned nine = 9;
+    cgn_kernel_update ku = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_arg(&ku, 1, &nine, sizeof nine, NULL);
+    OK(cgn_kernel_node_update(kernel, &ku));
+    CUlaunchAttributeValue value;
+    memset(&value, 0, sizeof value);
+    CU_OK(get_attribute(kernel_raw, CU_LAUNCH_ATTRIBUTE_PRIORITY, &value));
+    assert_int_equal(value.priority, greatest);
+    cgn_exec *exec;
+    OK(cgn_graph_instantiate(g, &exec));
+    buffers b;
+    run(env, exec, &b);
+    assert_int_equal(u32_at(&b, 0), 9);
+    /* Executable level: another scalar, the definition keeps its own. */
+    unsigned thirteen = 13;
+    cgn_kernel_update xu = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_arg(&xu, 1, &thirteen, sizeof thirteen, NULL);
+    OK(cgn_kernel_exec_update(exec, kernel, &xu));
+    run(env, exec, &b);
+    assert_int_equal(u32_at(&b, 0), 13);
+    cgn_kernel_desc kd;
+    OK(cgn_kernel_node_get(kernel, &kd));
+    assert_memory_equal(kd.args[1].value, &nine, sizeof nine);
+    /* A graph with allocation nodes has one executable at a time. */
+    OK(cgn_exec_destroy(exec));
+
+    /* Both ends move 32 bytes into the graph's own allocation. */
+    CUdeviceptr moved = tmp + 32;
+    cgn_kernel_update mu = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_arg(&mu, 0, &moved, sizeof moved, NULL);
+    OK(cgn_kernel_node_update(kernel, &mu));
+    cgn_memcpy_update cpu = CGN_MEMCPY_UPDATE_INIT;
+    cgn_memcpy_update_set_src(&cpu, moved, NULL);
+    OK(cgn_memcpy_node_update(copy, &cpu));
+    cgn_memcpy_desc md;
+    OK(cgn_memcpy_node_get(copy, &md));
+    assert_true(md.src == moved);
+    OK(cgn_graph_instantiate(g, &exec));
+    run(env, exec, &b);
+    assert_int_equal(u32_at(&b, 0), 9);
+    OK(cgn_exec_destroy(exec));
+    OK(cgn_graph_destroy(g));
+    CU_OK(cu.cuStreamDestroy(s));
+}
+
 /* ---- every generated case, adopted ------------------------------------------------------- */
 
 typedef struct case_param {
@@ -1490,6 +1620,7 @@ int main(void) {
         T(test_adopt_picks_the_copy_form),
         T(test_refresh),
         T(test_stream_capture),
+        T(test_stream_capture_pool),
     };
 #undef T
     size_t num_fixed = sizeof fixed / sizeof fixed[0], total = num_fixed;

@@ -569,8 +569,9 @@ static void test_mem_free_rules(void **state) {
     OK(cgn_mem_free_node_get(release, &got));
     assert_true(got.dptr == a.dptr);
     assert_int_equal(cgn_node_check_updatable(release), CGN_ERROR_NOT_SUPPORTED);
-    assert_non_null(strstr(cgn_last_error(), " is a mem free node, which is not updatable: CUDA "
-                                             "cannot change its parameters once it is added"));
+    assert_non_null(strstr(cgn_last_error(), " is a mem free node (CU_GRAPH_NODE_TYPE_MEM_FREE), "
+                                             "which is not updatable: CUDA cannot change its "
+                                             "parameters once it is added"));
     cgn_exec *e;
     OK(cgn_graph_instantiate(g, &e));
     assert_int_equal(cgn_exec_node_set_enabled(e, release, 0), CGN_ERROR_NOT_SUPPORTED);
