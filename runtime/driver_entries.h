@@ -4,7 +4,8 @@
  * The fake driver and the fault-injecting proxy in tests/support are built from this list.
  * cuGraphAddNode (12.2) is called by cgn only for conditional nodes (which have no typed adder;
  * gated to 12.3 with cuGraphConditionalHandleCreate); tests also build graphs "made elsewhere"
- * through it, including node types cgn never adds. */
+ * through it, including node types cgn never adds; tests read an executable's instantiation
+ * flags through cuGraphExecGetFlags, which cgn does not call. */
 #ifndef CGN_RUNTIME_DRIVER_ENTRIES_H
 #define CGN_RUNTIME_DRIVER_ENTRIES_H
 
@@ -84,6 +85,8 @@
       (n, e))                                                                                       \
     X(cuGraphEventWaitNodeGetEvent, 11010, CGN__NEED_BASE, (CUgraphNode n, CUevent * e), (n, e))    \
     X(cuGraphLaunch, 10000, CGN__NEED_BASE, (CUgraphExec e, CUstream s), (e, s))                    \
+    X(cuGraphUpload, 11010, CGN__NEED_BASE, (CUgraphExec e, CUstream s), (e, s))                    \
+    X(cuGraphExecGetFlags, 12000, CGN__NEED_FEATURE, (CUgraphExec e, cuuint64_t * f), (e, f))       \
     X(cuUserObjectCreate, 11030, CGN__NEED_BASE,                                                    \
       (CUuserObject * o, void *ptr, CUhostFn destroy, unsigned int refs, unsigned int flags),       \
       (o, ptr, destroy, refs, flags))                                                               \

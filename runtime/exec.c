@@ -368,14 +368,33 @@ static void cgn__exec_publish(cgn__exec_rec *e, cgn__graph_rec *g, cgn__shadow_s
     *exec_out = (cgn_exec *)cgn__handle_ptr(e->handle);
 }
 
-cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
-    static const char where[] = "cgn_graph_instantiate";
+/* The instantiation flags cgn passes on: neither changes what a launch reads, nor when. */
+#define CGN__INSTANTIATE_FLAGS                                                                     \
+    ((unsigned long long)CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH |                         \
+     (unsigned long long)CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY)
+
+static cgn_status cgn__instantiate(cgn_graph *graph, unsigned long long flags, cgn_exec **exec_out,
+                                   const char *where) {
     cgn__graph_rec *g = NULL;
     cgn_status st = cgn__graph_get(graph, where, &g);
     if (st != CGN_OK)
         return st;
     if (exec_out == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: exec_out is NULL", where);
+    if (flags & (unsigned long long)CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH)
+        return cgn__fail(CGN_ERROR_NOT_SUPPORTED,
+                         "%s: CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH: launches from the device "
+                         "are invisible to cgn, which could then release the owners of a replaced "
+                         "version while such a launch still reads them",
+                         where);
+    if (flags & (unsigned long long)CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
+                         "%s: CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD needs a stream: instantiate, "
+                         "then cgn_exec_upload",
+                         where);
+    if (flags & ~CGN__INSTANTIATE_FLAGS)
+        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in flags", where,
+                         flags & ~CGN__INSTANTIATE_FLAGS);
     if (g->raw == NULL)
         return cgn__fail(CGN_ERROR_DRIVER,
                          "%s: embedded graph %p could not be located after its child node was "
@@ -404,9 +423,12 @@ cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
         free(e);
         return st;
     }
-    r = drv->cuGraphInstantiateWithFlags(&e->raw, g->raw, 0);
-    if (r != CUDA_SUCCESS)
-        st = cgn__fail_driver(r, "cgn_graph_instantiate: cuGraphInstantiateWithFlags");
+    r = drv->cuGraphInstantiateWithFlags(&e->raw, g->raw, flags);
+    if (r != CUDA_SUCCESS) {
+        char what[96];
+        snprintf(what, sizeof what, "%s: cuGraphInstantiateWithFlags", where);
+        st = cgn__fail_driver(r, what);
+    }
     /* The calling thread's context is left as it was (a driver call may have made one). */
     cgn__restore_context(ctx);
     if (st != CGN_OK) {
@@ -420,6 +442,15 @@ cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
     e->ctx = ctx;
     cgn__exec_publish(e, g, &set, exec_out);
     return CGN_OK;
+}
+
+cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out) {
+    return cgn__instantiate(graph, 0, exec_out, "cgn_graph_instantiate");
+}
+
+cgn_status cgn_graph_instantiate_with_flags(cgn_graph *graph, unsigned long long flags,
+                                            cgn_exec **exec_out) {
+    return cgn__instantiate(graph, flags, exec_out, "cgn_graph_instantiate_with_flags");
 }
 
 cgn_status cgn__exec_wrap(cgn__graph_rec *g, CUgraphExec raw, int borrowed, cgn_exec **exec_out,
@@ -520,6 +551,19 @@ cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream) {
         cgn__attachment_unref(done[i]);
     if (done != stack)
         free(done);
+    return CGN_OK;
+}
+
+/* Not a launch: an upload runs nothing, so nothing is counted and nothing waits for it. */
+cgn_status cgn_exec_upload(cgn_exec *exec, CUstream stream) {
+    cgn__exec_rec *e = NULL;
+    cgn_status st = cgn__exec_get(exec, "cgn_exec_upload", &e);
+    if (st != CGN_OK)
+        return st;
+    cgn__collect_pending();
+    CUresult r = cgn__driver->cuGraphUpload(e->raw, stream);
+    if (r != CUDA_SUCCESS)
+        return cgn__fail_driver(r, "cgn_exec_upload: cuGraphUpload");
     return CGN_OK;
 }
 

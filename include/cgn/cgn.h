@@ -144,10 +144,22 @@ CGN_API cgn_status cgn_node_graph(const cgn_node *node, cgn_graph **graph_out);
 /* Instantiates the graph. The executable keeps its own copy of every node's parameters (what
  * its exec-level updates start from) and references to their owners. */
 CGN_API cgn_status cgn_graph_instantiate(cgn_graph *graph, cgn_exec **exec_out);
+/* cgn_graph_instantiate with CUDA's instantiation flags (cuGraphInstantiateWithFlags):
+ * CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH (a launch first frees what the previous
+ * launch's allocation nodes left unfreed) and CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY
+ * (kernel nodes run at their priority attribute's priority). Refused: ..._UPLOAD, which needs a
+ * stream (CGN_ERROR_INVALID_ARGUMENT: instantiate, then cgn_exec_upload); ..._DEVICE_LAUNCH
+ * (CGN_ERROR_NOT_SUPPORTED: launches from the device are invisible to cgn, which could then
+ * release a replaced version's owners while such a launch reads them); unknown bits. */
+CGN_API cgn_status cgn_graph_instantiate_with_flags(cgn_graph *graph, unsigned long long flags,
+                                                    cgn_exec **exec_out);
 /* Launches on `stream` and counts the launch, so that versions replaced by executable-level
  * updates are released once no launch can read them (an event is recorded after a launch only
  * while such versions wait). Also releases what completed launches no longer need. */
 CGN_API cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream);
+/* Uploads the executable's work to the device on `stream` (cuGraphUpload), so that its next
+ * launch does not pay for it. Not a launch: nothing is counted, released or waited for. */
+CGN_API cgn_status cgn_exec_upload(cgn_exec *exec, CUstream stream);
 /* Safe while a launch is in flight: CUDA frees the executable when it completes, and what the
  * executable held is released after that (at a later cgn call or cgn_collect). Does not block,
  * except for an executable whose raw handle was taken or that was adopted and that holds

@@ -83,7 +83,9 @@
  *
  * Input: byte 0 picks the driver version (13.0, 12.4, 12.3, 12.2, 12.0; bit 3 is unused); then
  * one opcode byte per step, each followed by the bytes its arguments use (missing bytes read as
- * 0). Opcodes 240..253 are the new node types' ops; every other opcode b means b % 24. */
+ * 0). Opcodes 240..253 are the new node types' ops, 254 cgn_graph_instantiate_with_flags (a
+ * graph, then a byte choosing the flags) and 255 cgn_exec_upload; every other opcode b means
+ * b % 24. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -285,6 +287,7 @@ typedef struct mexec {
     uint64_t held_since[2 * MAXN];
     uint64_t launches;
     int raw_exposed;
+    int auto_free; /* instantiated with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH */
     /* versions retired (by cgn__exec_install) at any time, and after the raw handle was taken
      * (those cgn keeps until destruction) */
     int retired_any, retired_raw;
@@ -2015,22 +2018,34 @@ static void fill_shadows(mexec *e, int g, int parent, int take_held) {
     }
 }
 
-static void op_instantiate(rd *r) {
-    href gh = pick_graph(r);
+/* Instantiation flags: mostly none; those cgn passes on; those it refuses, before any check of
+ * the graph itself (an unknown bit when the byte is 255). */
+static const unsigned long long instantiate_flags[8] = {
+    0, 0, 0, 0, CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH,
+    CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH | CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY,
+    CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH, CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD};
+
+static void instantiate(href gh, unsigned long long flags) {
     if (M.ne >= MAXE)
         return;
     int pred = lookup_status(gh, gh.kind == H_MODEL ? M.g[gh.idx].state : 0);
+    if (pred == CGN_OK && (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH))
+        pred = CGN_ERROR_NOT_SUPPORTED;
+    else if (pred == CGN_OK && (flags & ~(unsigned long long)(
+                                             CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH |
+                                             CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY)))
+        pred = CGN_ERROR_INVALID_ARGUMENT; /* UPLOAD (needs a stream) or an unknown bit */
     if (pred == CGN_OK && M.g[gh.idx].broken)
         pred = CGN_ERROR_DRIVER;
     if (pred == CGN_OK && x_instantiate_refused(gh.idx))
         pred = CGN_ERROR_DRIVER; /* one executable at a time (memory or conditional nodes) */
-    trace("instantiate graph %d (kind %d) pred %s", gh.kind == H_MODEL ? gh.idx : -1, gh.kind,
-          sname(pred));
+    trace("instantiate graph %d (kind %d) flags 0x%llx pred %s",
+          gh.kind == H_MODEL ? gh.idx : -1, gh.kind, flags, sname(pred));
     cgn_exec *out = NULL;
     fault_begin(0);
-    cgn_status st = cgn_graph_instantiate(graph_h(gh), &out);
+    cgn_status st = cgn_graph_instantiate_with_flags(graph_h(gh), flags, &out);
     fault_end();
-    if (!check_status("cgn_graph_instantiate", st, pred))
+    if (!check_status("cgn_graph_instantiate_with_flags", st, pred))
         return;
     int ei = M.ne++;
     mexec *e = &exec_pool[ei];
@@ -2040,10 +2055,34 @@ static void op_instantiate(rd *r) {
     e->raw = cgn__exec_record(out)->raw;
     e->state = ST_LIVE;
     e->source = gh.idx;
+    e->auto_free = (flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH) != 0;
     e->root = M.g[gh.idx].root;
     e->ctx = M.ctx;
     fill_shadows(e, gh.idx, -1, 1);
     M.g[e->root].hier_execs++;
+}
+
+static void op_instantiate(rd *r) {
+    instantiate(pick_graph(r), 0);
+}
+
+/* Opcode 254: a graph, then the flags' byte. */
+static void op_instantiate_flags(rd *r) {
+    href gh = pick_graph(r);
+    uint8_t fb = u8(r);
+    instantiate(gh, fb == 255 ? 1ull << 40 : instantiate_flags[fb & 7]);
+}
+
+/* Opcode 255: cgn_exec_upload, which is not a launch (nothing counted, fenced or released). */
+static void op_upload(rd *r) {
+    href eh = pick_exec(r);
+    int pred = lookup_status(eh, eh.kind == H_MODEL ? M.e[eh.idx]->state : 0);
+    trace("upload exec %d (kind %d) pred %s", eh.kind == H_MODEL ? eh.idx : -1, eh.kind,
+          sname(pred));
+    fault_begin(0);
+    cgn_status st = cgn_exec_upload(exec_h(eh), NULL);
+    fault_end();
+    check_status("cgn_exec_upload", st, pred); /* (a fault fired: any status) */
 }
 
 /* The executable's copy of node ni, or -1. */
@@ -3892,6 +3931,8 @@ static void op_x_exec_update(rd *r) {
 
 /* cuGraphLaunch refuses an executable whose allocations from an earlier launch are unfreed. */
 static int x_launch_blocked(int ei) {
+    if (M.e[ei]->auto_free)
+        return 0; /* the launch frees them first */
     for (int i = 0; i < nunfreed; i++)
         if (unfreed[i].exec == ei)
             return 1;
@@ -3902,6 +3943,10 @@ static int x_launch_blocked(int ei) {
  * nodes are top-level nodes of root graphs and cannot be disabled). */
 static void x_launch_ran(int ei) {
     const mexec *e = M.e[ei];
+    if (e->auto_free) /* cuGraphLaunch frees what this executable's last launch left first */
+        for (int k = nunfreed; k-- > 0;)
+            if (unfreed[k].exec == ei)
+                unfreed[k] = unfreed[--nunfreed];
     for (int i = 0; i < e->nsh; i++) {
         const mshadow *s = &e->sh[i];
         if (s->type == CGN_NODE_MEM_ALLOC && nunfreed < (int)(sizeof unfreed / sizeof *unfreed)) {
@@ -4761,6 +4806,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 op_x_exec_update(&r);
             else
                 op_x_query(&r);
+            if (was_armed)
+                M.armed = 0;
+            check_all(0);
+            M.fired = 0;
+            continue;
+        }
+        if (op >= 254) { /* instantiation flags and uploads (see the header) */
+            if (op == 254)
+                op_instantiate_flags(&r);
+            else
+                op_upload(&r);
             if (was_armed)
                 M.armed = 0;
             check_all(0);

@@ -2922,6 +2922,23 @@ static CUresult impl_cuGraphLaunch(CUgraphExec e, CUstream s)
     return CUDA_SUCCESS;
 }
 
+/* cuGraphUpload: the fake has no device to upload to; it checks the executable. */
+static CUresult impl_cuGraphUpload(CUgraphExec e, CUstream s)
+{
+    (void)s;
+    return lookup_exec(e) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* cuGraphExecGetFlags (12.0): what cuGraphInstantiateWithFlags was given. */
+static CUresult impl_cuGraphExecGetFlags(CUgraphExec e, cuuint64_t *flags)
+{
+    const fake_exec *exec = lookup_exec(e);
+    if (!exec || !flags)
+        return CUDA_ERROR_INVALID_VALUE;
+    *flags = exec->flags;
+    return CUDA_SUCCESS;
+}
+
 /* ---- entry points: user objects -------------------------------------------------------------- */
 
 static CUresult impl_cuUserObjectCreate(CUuserObject *o, void *ptr, CUhostFn destroy,

@@ -584,6 +584,82 @@ static void test_graph_allocation_driver_restrictions(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* Instantiation flags: those cgn passes on reach the driver (the executable reports them, and
+ * AUTO_FREE_ON_LAUNCH lets an executable whose allocation is left unfreed launch again); those
+ * it cannot honour are refused before the driver is asked, with nothing made; an upload is
+ * not a launch, and a failed one is reported with the driver's entry named. */
+static void test_instantiate_flags(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *only;
+    OK(cgn_graph_create(&g));
+    cgn_mem_alloc_desc a = CGN_MEM_ALLOC_DESC_INIT;
+    a.bytesize = CGN_TEST_BUF_SIZE;
+    OK(cgn_graph_add_mem_alloc(g, NULL, 0, &a, &only));
+    OK(cgn_mem_alloc_node_get(only, &a));
+    static const struct {
+        unsigned long long flags;
+        cgn_status status;
+        const char *says;
+    } refused[] = {
+        {CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH, CGN_ERROR_NOT_SUPPORTED, "DEVICE_LAUNCH"},
+        {CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD, CGN_ERROR_INVALID_ARGUMENT, "cgn_exec_upload"},
+        {CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH | (1ull << 40), CGN_ERROR_INVALID_ARGUMENT,
+         "unknown bits 0x10000000000"},
+    };
+    cgn_fault_reset_counts();
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        cgn_exec *none = NULL;
+        assert_int_equal(cgn_graph_instantiate_with_flags(g, refused[i].flags, &none),
+                         refused[i].status);
+        if (strstr(cgn_last_error(), refused[i].says) == NULL)
+            fail_msg("flags 0x%llx: message does not say %s: %s", refused[i].flags,
+                     refused[i].says, cgn_last_error());
+        assert_null(none);
+    }
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphInstantiateWithFlags), 0);
+    assert_int_equal(cgn_graph_instantiate_with_flags(g, 0, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cgn_graph_instantiate_with_flags(NULL, 0, &(cgn_exec *){NULL}),
+                     CGN_ERROR_INVALID_ARGUMENT);
+
+    /* (A graph with an allocation node has one executable at a time: none was made above.) */
+    const unsigned long long flags = CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH |
+                                     CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY;
+    cgn_exec *e;
+    OK(cgn_graph_instantiate_with_flags(g, flags, &e));
+    if (cgn__driver->cuGraphExecGetFlags != NULL) {
+        CUgraphExec raw;
+        OK(cgn_exec_raw(e, &raw));
+        cuuint64_t got = 0;
+        assert_int_equal(cgn__driver->cuGraphExecGetFlags(raw, &got), CUDA_SUCCESS);
+        /* What cgn gave the driver, as far as it reports it: the H200's driver (580.159)
+         * reports 0x1 for 0x9 (USE_NODE_PRIORITY is not reported back); the fake all of it. */
+        assert_true((got & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH) != 0);
+        assert_int_equal(got & ~flags, 0);
+    }
+    cgn_fault_reset_counts();
+    OK(cgn_exec_upload(e, NULL));
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphUpload), 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphLaunch), 0);
+    cgn_fault_arm(1, CUDA_ERROR_INVALID_VALUE);
+    assert_int_equal(cgn_exec_upload(e, NULL), CGN_ERROR_DRIVER);
+    assert_non_null(strstr(cgn_last_error(), "cgn_exec_upload: cuGraphUpload"));
+    cgn_fault_disarm();
+    /* Never freed, and still launchable: each launch frees the previous one's allocation. */
+    for (int launch = 0; launch < 3; launch++)
+        OK(env->backend->launch(env, e));
+    cgn_test_graph_free(env, a.dptr);
+    OK(cgn_exec_destroy(e));
+    assert_int_equal(cgn_exec_upload(e, NULL), CGN_ERROR_DESTROYED);
+    assert_int_equal(cgn_exec_upload(NULL, NULL), CGN_ERROR_INVALID_ARGUMENT);
+    OK(cgn_graph_instantiate(g, &e)); /* no flags: the same graph, the old rule */
+    OK(env->backend->launch(env, e));
+    assert_int_equal(env->backend->launch(env, e), CGN_ERROR_DRIVER);
+    cgn_test_graph_free(env, a.dptr);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
 int main(void) {
     cgn_test_env probe; /* a GPU build without a device skips (77) */
     int rc = cgn_test_env_open(&probe);
@@ -595,6 +671,7 @@ int main(void) {
         T(test_partial_exec_update_reads_the_executable),
         T(test_graph_allocation_is_device_memory),
         T(test_graph_allocation_driver_restrictions),
+        T(test_instantiate_flags),
         T(test_retired_version_waits_for_launches),
         T(test_raw_handle_keeps_everything),
         T(test_destroy_in_flight_keeps_owners_until_done),
