@@ -677,6 +677,7 @@ cgn_status cgn_graph_adopt(CUgraph raw, unsigned flags, cgn_graph **graph_out) {
     h->raw = raw;
     h->borrowed = !(flags & CGN_ADOPT_TAKE_OWNERSHIP);
     g->root = g;
+    atomic_init(&g->raw_exposed, 1); /* built elsewhere: its raw handles are out there */
     g->hier = h;
     a.root = g;
     st = cgn__adopt_graph(&a, g, raw);

@@ -1018,6 +1018,9 @@ const char *cgn__memcpy_1d_form(const CUgraphNodeParams *params) {
 static cgn_status cgn__check_copy_form(const cgn__txn *txn,
                                        const char *(*problem_of)(const CUDA_MEMCPY3D *c),
                                        const char *updates, const char *where) {
+    /* A node no raw handle reaches was changed by cgn alone, through the forms it builds. */
+    if (!cgn__node_reachable_raw(txn->node))
+        return CGN_OK;
     static const CUDA_MEMCPY3D zero; /* a copy, not a memset: see cgn__params_zeroed */
     CUDA_MEMCPY3D c = zero;
     CUresult r = cgn__driver->cuGraphMemcpyNodeGetParams(txn->node->raw, &c);

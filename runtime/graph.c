@@ -244,6 +244,7 @@ cgn_status cgn_graph_raw(const cgn_graph *graph, CUgraph *raw_out) {
         return st;
     if (raw_out == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: raw_out is NULL", where);
+    cgn__hier_expose(g); /* its nodes can now be changed behind cgn's back */
     *raw_out = g->raw;
     return CGN_OK;
 }
@@ -356,6 +357,7 @@ cgn_status cgn_node_raw(const cgn_node *node, CUgraphNode *raw_out) {
         return st;
     if (raw_out == NULL)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: raw_out is NULL", where);
+    cgn__hier_expose(n->graph); /* from one raw node the driver reaches its graph's others */
     *raw_out = n->raw;
     return CGN_OK;
 }

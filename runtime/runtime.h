@@ -224,6 +224,9 @@ struct cgn__graph_rec {
     cgn__hier *hier;
     cgn__graph_rec *next_body; /* a conditional node's body i: body i + 1 (NULL after the
                                   last); NULL for every other graph */
+    /* On a root: 1 once a raw handle of the hierarchy left cgn (cgn_graph_raw, cgn_node_raw)
+     * or it was adopted; until then no code outside cgn can change its nodes. Never cleared. */
+    atomic_int raw_exposed;
 };
 
 struct cgn__node_rec {
@@ -251,6 +254,16 @@ struct cgn__node_rec {
     const char *unsupported; /* adopted in a form cgn does not update: why (static text) */
     void *slab;             /* CGN__PACKED_SLAB: the block holding the record */
 };
+
+/* Whether code outside cgn may have changed node n behind cgn's back: only in a hierarchy whose
+ * raw handles were handed out (or that was adopted). */
+static inline int cgn__node_reachable_raw(const cgn__node_rec *n) {
+    return atomic_load_explicit(&n->graph->root->raw_exposed, memory_order_relaxed);
+}
+/* Marks graph g's hierarchy: a raw handle of it is leaving cgn. */
+static inline void cgn__hier_expose(cgn__graph_rec *g) {
+    atomic_store_explicit(&g->root->raw_exposed, 1, memory_order_relaxed);
+}
 
 /* Parts of a node record allocated with it (adoption makes a record, its dependencies and its
  * state in one block, and the records of one graph in one slab): never freed or replaced on

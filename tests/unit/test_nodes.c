@@ -90,7 +90,8 @@ static void test_memcpy_detects_memory_types(void **state) {
 }
 
 /* The memory type is asked once, when the operand is set: an update of size alone makes no
- * query (only the form check's read-back and the update itself). */
+ * query (only the update itself; no form check's read-back while no raw handle of the graph
+ * has left cgn). */
 static void test_memcpy_queries_memory_type_only_for_new_operands(void **state) {
     cgn_test_env *env = *state;
     cgn_graph *g;
@@ -105,7 +106,7 @@ static void test_memcpy_queries_memory_type_only_for_new_operands(void **state) 
     cgn_memcpy_update_set_size(&u, 12);
     OK(cgn_memcpy_node_update(n, &u));
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuPointerGetAttribute), 0);
-    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphMemcpyNodeGetParams), 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphMemcpyNodeGetParams), 0);
     assert_int_equal(cgn_fault_setter_calls(), 1);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 0);
     CUDA_MEMCPY3D c = node_copy_params(n);
@@ -224,6 +225,72 @@ static void test_memcpy_rejects_unsupported_descriptor(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* The form check reads the node back only where code outside cgn could have changed it: in a
+ * hierarchy a raw handle of which was handed out, through any of its graphs or nodes, or that
+ * was adopted. A node cgn alone reaches was changed only through the forms cgn builds. */
+static void test_memcpy_form_check_only_when_reachable(void **state) {
+    cgn_test_env *env = *state;
+    cgn_memcpy_desc d = copy_desc(env->buf[1], env->buf[0], 4);
+    cgn_memcpy_update u = CGN_MEMCPY_UPDATE_INIT;
+    cgn_memcpy_update_set_size(&u, 3);
+    for (int how = 0; how < 4; how++) {
+        /* A parent with a child graph holding the copy, and a root beside it. */
+        cgn_graph *parent, *source, *other;
+        cgn_node *copy_src, *child, *lone;
+        OK(cgn_graph_create(&parent));
+        OK(cgn_graph_create(&source));
+        OK(cgn_graph_create(&other));
+        OK(cgn_graph_add_memcpy(source, NULL, 0, &d, &copy_src));
+        cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
+        cd.graph = source;
+        OK(cgn_graph_add_child_graph(parent, NULL, 0, &cd, &child));
+        cgn_graph *embedded;
+        OK(cgn_child_graph_node_embedded(child, &embedded));
+        cgn_node *copy = NULL;
+        size_t count = 1;
+        OK(cgn_graph_nodes(embedded, &copy, &count));
+        assert_int_equal(count, 1);
+        OK(cgn_graph_add_memcpy(other, NULL, 0, &d, &lone));
+        CUgraph raw_graph;
+        CUgraphNode raw_node;
+        if (how == 1)
+            OK(cgn_graph_raw(parent, &raw_graph));
+        else if (how == 2)
+            OK(cgn_graph_raw(embedded, &raw_graph));
+        else if (how == 3)
+            OK(cgn_node_raw(child, &raw_node)); /* another node of the hierarchy */
+        cgn_fault_reset_counts();
+        OK(cgn_memcpy_node_update(copy, &u));
+        assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphMemcpyNodeGetParams), how != 0);
+        /* The other hierarchy and the source were never handed out. */
+        cgn_fault_reset_counts();
+        OK(cgn_memcpy_node_update(lone, &u));
+        OK(cgn_memcpy_node_update(copy_src, &u));
+        assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphMemcpyNodeGetParams), 0);
+        OK(cgn_graph_destroy(parent));
+        OK(cgn_graph_destroy(source));
+        OK(cgn_graph_destroy(other));
+    }
+    /* Adopted: built elsewhere, so always read back. */
+    cgn_graph *g;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    OK(cgn_graph_add_memcpy(g, NULL, 0, &d, &n));
+    CUgraph raw;
+    OK(cgn_graph_raw(g, &raw));
+    CUgraph clone;
+    assert_int_equal(cgn__driver->cuGraphClone(&clone, raw), CUDA_SUCCESS);
+    OK(cgn_graph_destroy(g));
+    OK(cgn_graph_adopt(clone, CGN_ADOPT_TAKE_OWNERSHIP, &g));
+    n = NULL;
+    size_t count = 1;
+    OK(cgn_graph_nodes(g, &n, &count));
+    cgn_fault_reset_counts();
+    OK(cgn_memcpy_node_update(n, &u));
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphMemcpyNodeGetParams), 1);
+    OK(cgn_graph_destroy(g));
+}
+
 /* A failing read-back fails the update before anything is staged. */
 static void test_memcpy_form_check_failure(void **state) {
     cgn_test_env *env = *state;
@@ -232,6 +299,8 @@ static void test_memcpy_form_check_failure(void **state) {
     OK(cgn_graph_create(&g));
     cgn_memcpy_desc d = copy_desc(env->buf[1], env->buf[0], 4);
     OK(cgn_graph_add_memcpy(g, NULL, 0, &d, &n));
+    CUgraph raw; /* handed out: the node could be changed behind cgn's back */
+    OK(cgn_graph_raw(g, &raw));
     cgn_fault_reset_counts();
     cgn_fault_arm(1, CUDA_ERROR_INVALID_VALUE); /* the update's first call (13.0: no context
                                                   * query before it) */
@@ -1075,6 +1144,7 @@ int main(void) {
         T(test_memcpy_queries_memory_type_only_for_new_operands),
         T(test_memcpy_memory_type_errors),
         T(test_memcpy_rejects_unsupported_descriptor),
+        T(test_memcpy_form_check_only_when_reachable),
         T(test_memcpy_form_check_failure),
         T(test_host_payload_is_copied_and_owned),
         T(test_host_payload_lives_as_long_as_its_version),
