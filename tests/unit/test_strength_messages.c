@@ -165,6 +165,18 @@ static void test_loader_driver_too_old(void **state) {
                        "cuGraphAddKernelNode");
 }
 
+/* A driver before 12.0 without cuGetProcAddress_v2 (11.3 to 11.8 export only the first
+ * cuGetProcAddress) is refused on the missing symbol, before anything is called through it
+ * (seed-14 spot check: without the check cgn called through NULL). */
+static void test_loader_without_get_proc_address_v2(void **state) {
+    (void)state;
+    loader_result r;
+    run_loader(CGN_STUB_NO_PROC, &r);
+    assert_load_failed(&r, CGN_ERROR_DRIVER_TOO_OLD,
+                       "cgn needs CUDA driver 12.0 or newer; this libcuda.so.1 has no "
+                       "cuGetProcAddress_v2");
+}
+
 /* A driver older than 12.0 is refused by its version alone, even one that resolves every
  * entry point; the message gives the version as major.minor. */
 static void test_loader_version_gate(void **state) {
@@ -1005,6 +1017,7 @@ int main(void) {
         cmocka_unit_test(test_loader_no_driver),
         cmocka_unit_test(test_loader_minor_version_nine),
         cmocka_unit_test(test_loader_driver_too_old),
+        cmocka_unit_test(test_loader_without_get_proc_address_v2),
         cmocka_unit_test(test_loader_version_gate),
         cmocka_unit_test(test_loader_no_device),
         cmocka_unit_test(test_loader_init_fails),

@@ -1,8 +1,9 @@
 /* The survivors of a fresh mutation spot check of the runtime (tools/mutate over runtime's .c
  * files, --sample 8 --seed 14), on the fake driver: cgn_graph_find_kernel asking the driver about
- * no CUkernel but the ones it compares; the message of a conditional node's missing body; a
- * libcuda.so.1 without cuGetProcAddress_v2 (in a forked child, since cgn loads the driver once
- * per process); a refused refresh naming a node listed after a child-graph node; cgn__handles_live
+ * no CUkernel but the ones it compares; the message of a conditional node's missing body (its
+ * loader case, a libcuda.so.1 without cuGetProcAddress_v2, runs with the other loader cases in
+ * test_strength_messages); a refused refresh naming a node listed after a child-graph node;
+ * cgn__handles_live
  * waiting for the handle table's lock; and a rollback after a failed apply being a no-op, as
  * runtime.h says. (Issue 8: test strength.) */
 #include <setjmp.h>
@@ -14,9 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <dlfcn.h>
 #include <pthread.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -125,64 +124,6 @@ static void test_conditional_missing_body_message(void **state) {
         assert_message(want);
     }
     OK(cgn_graph_destroy(g));
-}
-
-/* ---- a driver without cuGetProcAddress_v2 ---------------------------------------------------- */
-
-typedef struct no_proc_result {
-    int loaded;
-    cgn_status init, init_again;
-    char message[512], message_again[512];
-} no_proc_result;
-
-/* In a fresh child: loads the stub (soname libcuda.so.1), then cgn_init twice. A driver before
- * 12.0 has no cuGetProcAddress_v2: cgn must refuse it as too old, naming the missing symbol,
- * not call through a NULL pointer. */
-static void test_loader_without_get_proc_address_v2(void **state) {
-    (void)state;
-    int fds[2];
-    assert_int_equal(pipe(fds), 0);
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        no_proc_result r;
-        memset(&r, 0, sizeof r);
-        close(fds[0]);
-        r.loaded = dlopen(CGN_STUB_NO_PROC, RTLD_NOW | RTLD_GLOBAL) != NULL;
-        if (r.loaded) {
-            cgn_driver_install(NULL); /* the real driver: the stub */
-            r.init = cgn_init();
-            snprintf(r.message, sizeof r.message, "%s", cgn_last_error());
-            r.init_again = cgn_init();
-            snprintf(r.message_again, sizeof r.message_again, "%s", cgn_last_error());
-        }
-        ssize_t w = write(fds[1], &r, sizeof r);
-        _exit(w == (ssize_t)sizeof r ? 0 : 3);
-    }
-    close(fds[1]);
-    no_proc_result r;
-    size_t got = 0;
-    while (got < sizeof r) {
-        ssize_t n = read(fds[0], (char *)&r + got, sizeof r - got);
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    close(fds[0]);
-    int status = 0;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        fail_msg("the loader child did not exit cleanly (wait status 0x%x)", status);
-    assert_int_equal(got, sizeof r);
-    assert_true(r.loaded);
-    static const char want[] =
-        "cgn needs CUDA driver 12.0 or newer; this libcuda.so.1 has no cuGetProcAddress_v2";
-    assert_int_equal(r.init, CGN_ERROR_DRIVER_TOO_OLD);
-    assert_string_equal(r.message, want);
-    assert_int_equal(r.init_again, CGN_ERROR_DRIVER_TOO_OLD);
-    assert_string_equal(r.message_again, want);
 }
 
 /* ---- a refused refresh naming a node after a child graph ------------------------------------- */
@@ -360,7 +301,6 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         T(test_find_kernel_asks_only_what_it_compares),
         T(test_conditional_missing_body_message),
-        T(test_loader_without_get_proc_address_v2),
         T(test_refresh_refusal_names_node_after_child_graph),
         T(test_handles_live_waits_for_the_table_lock),
         T(test_rollback_after_failed_apply_is_a_noop),
