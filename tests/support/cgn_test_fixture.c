@@ -37,6 +37,14 @@ cgn_memset_desc cgn_test_fill_desc(cgn_test_env *env, int buf, uint32_t value, i
     return d;
 }
 
+void cgn_test_fill_graph(cgn_test_env *env, cgn_graph **graph_out, cgn_node **node_out,
+                         cgn_exec **exec_out) {
+    OK(cgn_graph_create(graph_out));
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
+    OK(cgn_graph_add_memset(*graph_out, NULL, 0, &d, node_out));
+    OK(cgn_graph_instantiate(*graph_out, exec_out));
+}
+
 uint8_t cgn_test_run_read(cgn_test_env *env, cgn_exec *e, int buf) {
     unsigned char zeros[CGN_TEST_BUF_SIZE] = {0}, got[CGN_TEST_BUF_SIZE];
     env->backend->write(env, env->buf[buf], zeros, sizeof zeros);

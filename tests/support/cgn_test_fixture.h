@@ -27,6 +27,10 @@ int cgn_test_fixture_teardown(void **state);
 
 /* A memset of 8 bytes of `value` into buffer `buf`, with that buffer's owner when `owned`. */
 cgn_memset_desc cgn_test_fill_desc(cgn_test_env *env, int buf, uint32_t value, int owned);
+/* The fixture most executable-level tests start from: a new graph with one memset node (0x11
+ * into buffer 0, no owner: cgn_test_fill_desc(env, 0, 0x11, 0)) and an executable of it. */
+void cgn_test_fill_graph(cgn_test_env *env, cgn_graph **graph_out, cgn_node **node_out,
+                         cgn_exec **exec_out);
 /* Runs exec once from zeroed buffers and returns byte 0 of buffer `buf`. */
 uint8_t cgn_test_run_read(cgn_test_env *env, cgn_exec *e, int buf);
 

@@ -25,10 +25,7 @@ static void test_partial_exec_update_reads_the_executable(void **state) {
     cgn_graph *g;
     cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_test_fill_graph(env, &g, &n, &e);
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_value(&u, 0x22, 1);
     OK(cgn_memset_node_update(n, &u)); /* the definition moves on */
@@ -60,10 +57,7 @@ static void test_retired_version_waits_for_launches(void **state) {
     cgn_graph *g;
     cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_test_fill_graph(env, &g, &n, &e);
     cgn_fault_reset_counts();
     OK(env->backend->launch(env, e)); /* the graph's versions only (CUDA holds them): no event */
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuEventRecord), 0);
@@ -95,10 +89,7 @@ static void test_raw_handle_keeps_everything(void **state) {
     cgn_graph *g;
     cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_test_fill_graph(env, &g, &n, &e);
     CUgraphExec raw;
     OK(cgn_exec_raw(e, &raw));
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
@@ -123,10 +114,7 @@ static void test_destroy_in_flight_keeps_owners_until_done(void **state) {
     cgn_graph *g;
     cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_test_fill_graph(env, &g, &n, &e);
     OK(cgn_graph_destroy(g));
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_dst(&u, env->buf[3], env->owner[3]);
@@ -148,10 +136,7 @@ static void test_destroy_with_retired_versions_waiting(void **state) {
     cgn_graph *g;
     cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_test_fill_graph(env, &g, &n, &e);
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_dst(&u, env->buf[1], env->owner[1]);
     OK(cgn_memset_exec_update(e, n, &u));

@@ -591,10 +591,7 @@ static void test_exec_update_version_gate_boundary(void **state) {
     cgn_graph *g;
     cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_test_fill_graph(env, &g, &n, &e);
     cgn_fault_set_version(12010);
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_value(&u, 0x22, 1);
@@ -641,10 +638,7 @@ static void test_set_enabled_in_node_context(void **state) {
     cgn_graph *g;
     cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_test_fill_graph(env, &g, &n, &e);
     cgn_fake_set_current_context(c0);
     cgn_fault_reset_counts();
     OK(cgn_exec_node_set_enabled(e, n, 0));

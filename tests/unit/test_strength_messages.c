@@ -253,10 +253,7 @@ static void test_version_gates(void **state) {
     cgn_graph *g;
     cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_test_fill_graph(env, &g, &n, &e);
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_width(&u, 4);
 
@@ -363,10 +360,7 @@ static void test_exec_refused_lists_fields_and_rules(void **state) {
     cgn_graph *g;
     cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_test_fill_graph(env, &g, &n, &e);
     cgn_status st = CGN_OK;
 
     cgn_memset_update both = CGN_MEMSET_UPDATE_INIT;

@@ -230,10 +230,7 @@ static void test_get_enabled_driver_failures(void **state) {
     cgn_graph *g;
     cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_test_fill_graph(env, &g, &n, &e);
     OK(cgn_exec_node_set_enabled(e, n, 0));
     int seen_get = 0;
     long k;

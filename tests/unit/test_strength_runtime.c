@@ -930,10 +930,7 @@ static void test_raw_handle_keeps_versions_retired_before(void **state) {
     cgn_graph *g;
     cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_test_fill_graph(env, &g, &n, &e);
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_dst(&u, env->buf[1], env->owner[1]);
     OK(cgn_memset_exec_update(e, n, &u)); /* the executable holds owner 1 */
@@ -961,10 +958,7 @@ static void test_refresh_refused_without_result_info(void **state) {
     cgn_graph *g;
     cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_test_fill_graph(env, &g, &n, &e);
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_value(&u, 0x22, 1);
     OK(cgn_memset_node_update(n, &u));

@@ -101,10 +101,7 @@ static void test_set_enabled_driver_failures(void **state) {
     cgn_graph *g;
     cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_test_fill_graph(env, &g, &n, &e);
     int seen_set = 0;
     long k;
     for (k = 1; k < 20; k++) {

@@ -233,10 +233,7 @@ static void test_destroy_after_raw_launch_without_context(void **state) {
     cgn_owner *o;
     released = 0;
     OK(cgn_owner_create(&released, count_release, &o));
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_test_fill_graph(env, &g, &n, &e);
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_dst(&u, env->buf[1], o);
     OK(cgn_memset_exec_update(e, n, &u)); /* held by cgn alone */
