@@ -56,9 +56,10 @@ CGN__ALWAYS_INLINE static inline cgn_status memcpy_3d_check_rules(const cgn_memc
                     CGN_MEMCPY_3D_SET_DST_PITCH | CGN_MEMCPY_3D_SET_DST_X_IN_BYTES |
                     CGN_MEMCPY_3D_SET_DST_Y | CGN_MEMCPY_3D_SET_DST_Z | CGN_MEMCPY_3D_SET_HEIGHT |
                     CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES)) &&
-        (d->dst != 0 && (d->dst_z + d->depth - 1) * d->dst_height + d->dst_y + d->height > 1 && (d->dst_z + d->depth - 1) * d->dst_height + d->dst_y + d->height - 1 > (SIZE_MAX - (d->dst_x_in_bytes + d->width_in_bytes)) / d->dst_pitch))
-        return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: %zu rows of pitch %zu do not fit size_t",
-                         where, (d->dst_z + d->depth - 1) * d->dst_height + d->dst_y + d->height,
+        (d->dst != 0 && (d->dst_z + d->depth - 1) * d->dst_height + d->dst_y + d->height - 1 > 0 && (d->dst_z + d->depth - 1) * d->dst_height + d->dst_y + d->height - 1 > (SIZE_MAX - (d->dst_x_in_bytes + d->width_in_bytes)) / d->dst_pitch))
+        return cgn__fail(CGN_ERROR_OUT_OF_RANGE,
+                         "%s: its last row (index %zu) at pitch %zu does not fit size_t", where,
+                         (d->dst_z + d->depth - 1) * d->dst_height + d->dst_y + d->height - 1,
                          d->dst_pitch);
     if ((changed & (CGN_MEMCPY_3D_SET_SRC | CGN_MEMCPY_3D_SET_SRC_ARRAY)) &&
         (((d->src == 0) == (d->src_array == NULL))))
@@ -103,9 +104,10 @@ CGN__ALWAYS_INLINE static inline cgn_status memcpy_3d_check_rules(const cgn_memc
                     CGN_MEMCPY_3D_SET_SRC_HEIGHT | CGN_MEMCPY_3D_SET_SRC_PITCH |
                     CGN_MEMCPY_3D_SET_SRC_X_IN_BYTES | CGN_MEMCPY_3D_SET_SRC_Y |
                     CGN_MEMCPY_3D_SET_SRC_Z | CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES)) &&
-        (d->src != 0 && (d->src_z + d->depth - 1) * d->src_height + d->src_y + d->height > 1 && (d->src_z + d->depth - 1) * d->src_height + d->src_y + d->height - 1 > (SIZE_MAX - (d->src_x_in_bytes + d->width_in_bytes)) / d->src_pitch))
-        return cgn__fail(CGN_ERROR_OUT_OF_RANGE, "%s: %zu rows of pitch %zu do not fit size_t",
-                         where, (d->src_z + d->depth - 1) * d->src_height + d->src_y + d->height,
+        (d->src != 0 && (d->src_z + d->depth - 1) * d->src_height + d->src_y + d->height - 1 > 0 && (d->src_z + d->depth - 1) * d->src_height + d->src_y + d->height - 1 > (SIZE_MAX - (d->src_x_in_bytes + d->width_in_bytes)) / d->src_pitch))
+        return cgn__fail(CGN_ERROR_OUT_OF_RANGE,
+                         "%s: its last row (index %zu) at pitch %zu does not fit size_t", where,
+                         (d->src_z + d->depth - 1) * d->src_height + d->src_y + d->height - 1,
                          d->src_pitch);
     return CGN_OK;
 }

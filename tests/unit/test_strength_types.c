@@ -134,8 +134,8 @@ static void test_memcpy_3d_overflow_messages(void **state) {
     d.dst_height = (size_t)1 << 20;
     d.dst_pitch = (size_t)1 << 50;
     expect_3d_refused(g, &d, CGN_ERROR_OUT_OF_RANGE,
-                      "cgn_graph_add_memcpy_3d: 1048577 rows of pitch 1125899906842624 do not "
-                      "fit size_t");
+                      "cgn_graph_add_memcpy_3d: its last row (index 1048576) at pitch "
+                      "1125899906842624 does not fit size_t");
 
     d.depth = 1;
     d.dst_height = 0;
@@ -422,8 +422,8 @@ static cgn_memcpy_3d_desc plain_3d(cgn_test_env *env) {
 }
 
 /* dst_z + depth overflowing; a source of 2 slices whose src_height is below src_y + height; the
- * source's row count at a pitch of 2^50 (its message counts (src_z + depth - 1) * src_height +
- * src_y + height rows). */
+ * source's rows at a pitch of 2^50 (its message gives the last row's index,
+ * (src_z + depth - 1) * src_height + src_y + height - 1). */
 static void test_memcpy_3d_source_checks(void **state) {
     cgn_test_env *env = *state;
     cgn_graph *g;
@@ -449,8 +449,37 @@ static void test_memcpy_3d_source_checks(void **state) {
     d.src_height = (size_t)1 << 20;
     d.src_pitch = (size_t)1 << 50;
     expect_3d_refused(g, &d, CGN_ERROR_OUT_OF_RANGE,
-                      "cgn_graph_add_memcpy_3d: 1048577 rows of pitch 1125899906842624 do not "
-                      "fit size_t");
+                      "cgn_graph_add_memcpy_3d: its last row (index 1048576) at pitch "
+                      "1125899906842624 does not fit size_t");
+    OK(cgn_graph_destroy(g));
+}
+
+/* A row count that wraps: the last row's index is SIZE_MAX (it fits, so the slices rule passes),
+ * the count one more, 0. The check compares the index, so the copy is refused, not accepted
+ * (seed-16 review: it was accepted and the driver asked). Both operands. */
+static void test_memcpy_3d_row_count_wraps(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    for (int side = 0; side < 2; side++) {
+        cgn_memcpy_3d_desc d = plain_3d(env);
+        d.depth = 2;
+        d.height = 2;
+        d.width_in_bytes = 4;
+        d.dst_height = d.src_height = 2; /* the other operand: two slices of two rows */
+        if (side == 0)
+            d.dst_height = SIZE_MAX - 1;
+        else
+            d.src_height = SIZE_MAX - 1;
+        cgn_fault_reset_counts();
+        char want[160];
+        snprintf(want, sizeof want,
+                 "cgn_graph_add_memcpy_3d: its last row (index %zu) at pitch 4 does not fit "
+                 "size_t",
+                 SIZE_MAX);
+        expect_3d_refused(g, &d, CGN_ERROR_OUT_OF_RANGE, want);
+        assert_int_equal(cgn_fault_total_calls(), 0);
+    }
     OK(cgn_graph_destroy(g));
 }
 
@@ -465,8 +494,8 @@ static void test_memcpy_3d_row_bound(void **state) {
     d.src_pitch = (size_t)1 << 62;
     d.src_y = 4;
     expect_3d_refused(g, &d, CGN_ERROR_OUT_OF_RANGE,
-                      "cgn_graph_add_memcpy_3d: 5 rows of pitch 4611686018427387904 do not fit "
-                      "size_t");
+                      "cgn_graph_add_memcpy_3d: its last row (index 4) at pitch "
+                      "4611686018427387904 does not fit size_t");
     d.src_y = 3;
     cgn_node *n = NULL;
     cgn_fault_reset_counts();
@@ -841,6 +870,7 @@ int main(void) {
         T(test_mem_nodes_null_arguments),
         T(test_memcpy_3d_source_checks),
         T(test_memcpy_3d_row_bound),
+        T(test_memcpy_3d_row_count_wraps),
         T(test_memcpy_3d_add_retains_owners),
         T(test_memcpy_3d_exec_fields),
         T(test_batch_mem_op_exec_refused_message),
