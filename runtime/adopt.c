@@ -746,7 +746,9 @@ cgn_status cgn_graph_nodes(const cgn_graph *graph, cgn_node **out, size_t *count
     return CGN_OK;
 }
 
-static const cgn__node_rec *cgn__find_raw_in(const cgn__graph_rec *g, CUgraphNode raw) {
+const cgn__node_rec *cgn__find_raw_in(const cgn__graph_rec *g, CUgraphNode raw) {
+    if (raw == NULL)
+        return NULL;
     for (size_t i = 0; i < g->num_nodes; i++) {
         if (g->nodes[i]->raw == raw)
             return g->nodes[i];

@@ -1043,19 +1043,6 @@ static const char *cgn__update_result_name(CUgraphExecUpdateResult r) {
     return "an unknown CUgraphExecUpdateResult";
 }
 
-static const cgn__node_rec *cgn__find_raw(const cgn__graph_rec *g, CUgraphNode raw) {
-    for (size_t i = 0; raw != NULL && i < g->num_nodes; i++) {
-        if (g->nodes[i]->raw == raw)
-            return g->nodes[i];
-        CGN__FOR_EMBEDDED(inner, g->nodes[i]) {
-            const cgn__node_rec *n = cgn__find_raw(inner, raw);
-            if (n != NULL)
-                return n;
-        }
-    }
-    return NULL;
-}
-
 /* Pre-flight: the executable-update rules of every node, new state against the executable's. */
 static cgn_status cgn__refresh_preflight(const cgn__exec_rec *e, const cgn__shadow_set *set,
                                          const char *where) {
@@ -1129,7 +1116,7 @@ cgn_status cgn_exec_update_from_graph(cgn_exec *exec, cgn_graph *graph) {
         memset(&info, 0, sizeof info);
         r = drv->cuGraphExecUpdate(e->raw, g->raw, &info);
         if (r != CUDA_SUCCESS) {
-            const cgn__node_rec *n = cgn__find_raw(g, info.errorNode);
+            const cgn__node_rec *n = cgn__find_raw_in(g, info.errorNode);
             char node[96] = "";
             if (n != NULL)
                 snprintf(node, sizeof node, " at node %p (%s)", (void *)cgn__node_handle(n),

@@ -354,6 +354,9 @@ static inline int cgn__node_usable_as(const cgn__node_rec *n, cgn_node_type type
 }
 /* Tests: the record behind a handle, or NULL. */
 cgn__node_rec *cgn__node_record(const cgn_node *node);
+/* The record of raw node `raw` in g or a graph embedded in it (depth first), or NULL (also for a
+ * NULL raw): cgn_graph_find_raw, and the node a refused cuGraphExecUpdate names. */
+const cgn__node_rec *cgn__find_raw_in(const cgn__graph_rec *g, CUgraphNode raw);
 cgn__graph_rec *cgn__graph_record(const cgn_graph *graph);
 cgn__exec_rec *cgn__exec_record(const cgn_exec *exec);
 
