@@ -454,6 +454,36 @@ static void test_memcpy_3d_source_checks(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* The destination's last row lies at (dst_z + depth - 1) * dst_height + dst_y + height - 1:
+ * with two slices (dst_z + depth == 2, either way round) of SIZE_MAX rows and a copy of two rows,
+ * that is SIZE_MAX + 1, which does not fit size_t: refused at the slice count, as for more
+ * slices. */
+static void test_memcpy_3d_two_slices_do_not_fit(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    cgn_memcpy_3d_desc d = plain_3d(env);
+    d.dst_height = SIZE_MAX;
+    d.src_height = 2;
+    d.height = 2;
+    d.depth = 2;
+    expect_3d_refused(g, &d, CGN_ERROR_OUT_OF_RANGE,
+                      "cgn_graph_add_memcpy_3d: 2 slices of 18446744073709551615 rows do not "
+                      "fit size_t");
+    d.depth = 1;
+    d.dst_z = 1;
+    expect_3d_refused(g, &d, CGN_ERROR_OUT_OF_RANGE,
+                      "cgn_graph_add_memcpy_3d: 2 slices of 18446744073709551615 rows do not "
+                      "fit size_t");
+    /* One slice of them is no overflow: its rows 0 and 1 fit, and the copy goes through. */
+    d.dst_z = 0;
+    d.depth = 1;
+    cgn_node *n = NULL;
+    OK(cgn_graph_add_memcpy_3d(g, NULL, 0, &d, &n));
+    assert_int_equal(count_nodes(g), 1);
+    OK(cgn_graph_destroy(g));
+}
+
 /* A row count that wraps: the last row's index is SIZE_MAX (it fits, so the slices rule passes),
  * the count one more, 0. The check compares the index, so the copy is refused, not accepted
  * (seed-16 review: it was accepted and the driver asked). Both operands. */
@@ -871,6 +901,7 @@ int main(void) {
         T(test_memcpy_3d_source_checks),
         T(test_memcpy_3d_row_bound),
         T(test_memcpy_3d_row_count_wraps),
+        T(test_memcpy_3d_two_slices_do_not_fit),
         T(test_memcpy_3d_add_retains_owners),
         T(test_memcpy_3d_exec_fields),
         T(test_batch_mem_op_exec_refused_message),
