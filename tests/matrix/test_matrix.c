@@ -52,6 +52,7 @@ static int matrix_teardown(void **state) {
     cgn_test_env_close(&p->env);
     assert_int_equal(p->env.released_in_driver, 0);
     assert_int_equal(p->env.live_at_close, 0);
+    assert_int_equal(p->env.unreleased_at_close, 0);
     assert_int_equal(p->env.crash_prone_calls, 0);
     return 0;
 }

@@ -140,12 +140,36 @@ void cgn_test_launched(cgn_test_env *env, cgn_node_type type, const void *desc) 
     }
 }
 
+static double cgn_test_now(void);
+
+/* Waits (up to the backend's release timeout) until every owner the environment made has been
+ * released. Where an executable or graph held the last reference, the real driver runs the
+ * user-object destructor after the destroy call returns, and cgn releases at its next call: on
+ * the H200 that can be after this test's last call, and a release callback that ran in the next
+ * test would count into a freed environment (seen: a heap use-after-free that crashed the
+ * driver in cuMemFree). */
+static void cgn_test_env_await_releases(cgn_test_env *env) {
+    double deadline = cgn_test_now() + env->backend->release_timeout;
+    for (;;) {
+        cgn_collect();
+        int waiting = 0;
+        for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
+            waiting += env->released[i] == 0;
+        if (waiting == 0 || cgn_test_now() > deadline) {
+            env->unreleased_at_close = (size_t)waiting;
+            return;
+        }
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+}
+
 void cgn_test_env_close(cgn_test_env *env) {
     for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
         if (env->galloc[i] != 0 && !env->galloc_freed[i])
             cgn_test_graph_free(env, env->galloc[i]);
     cgn_test_env_drop_owners(env);
-    cgn_collect();
+    cgn_test_env_await_releases(env);
     for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
         env->backend->free(env, env->buf[i]);
     for (int i = 0; i < CGN_TEST_NUM_HOST_BUFS; i++)

@@ -117,6 +117,7 @@ struct cgn_test_env {
     int released[CGN_TEST_NUM_BUFS];   /* release callback count per owner */
     int released_in_driver;            /* release callbacks run inside a driver callback */
     size_t live_at_close;              /* driver objects still alive when the env closed */
+    size_t unreleased_at_close;        /* owners of the env not released when it closed */
     size_t crash_prone_calls;          /* calls that crash the real driver (the fake counts) */
     /* Host callback runs since the last launch began; on a GPU they run on a CUDA thread. */
     cgn_test_call calls[CGN_TEST_MAX_CALLS];
