@@ -90,6 +90,26 @@ static void gpu_crashed(int sig) {
     _exit(128 + sig);
 }
 
+static atomic_int gpu_crash_armed;
+
+/* cmocka installs its own SIGSEGV/SIGBUS handler around every test and carries on with the next
+ * test after a crash, with whatever locks the crashed call held still held: a crash then shows
+ * as a hang later in the program. Once the GPU backend is open, those two signals end the
+ * program with a backtrace instead. This definition takes the place of libc's for cmocka too
+ * (exported: the executable's symbols come first in the dynamic lookup). */
+__attribute__((visibility("default"))) sighandler_t signal(int sig, sighandler_t handler) {
+    if ((sig == SIGSEGV || sig == SIGBUS) && atomic_load(&gpu_crash_armed))
+        handler = gpu_crashed;
+    struct sigaction want, old;
+    memset(&want, 0, sizeof want);
+    want.sa_handler = handler;
+    sigemptyset(&want.sa_mask);
+    want.sa_flags = SA_RESTART;
+    if (sigaction(sig, &want, &old) != 0)
+        return SIG_ERR;
+    return old.sa_handler;
+}
+
 static int gpu_open(cgn_test_env *env) {
     (void)env;
     if (gpu.lib != NULL)
@@ -146,6 +166,7 @@ static int gpu_open(cgn_test_env *env) {
                "(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS): the batch-write64, "
                "batch-several and batch-wait64 cases will fail\n");
     atexit(gpu_shutdown);
+    atomic_store(&gpu_crash_armed, 1);
     signal(SIGSEGV, gpu_crashed);
     signal(SIGBUS, gpu_crashed);
     return 0;
