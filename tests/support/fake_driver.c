@@ -1451,11 +1451,15 @@ typedef enum fake_call {
  * 1. A kernel node given a CUfunction owned by another context than the node's, while no
  *    context is current on the calling thread: cuGraphExecNodeSetParams segfaults on an H200.
  *    Counted for every node-params call, the definition's and adds too (for an add, "the
- *    node's context" is the ctx field, when set). */
+ *    node's context" is the ctx field, when set).
+ * 2. An update of a kernel node to a CUfunction, any CUfunction, while no context is current:
+ *    crashes inside libcuda on the H200 (driver 580), the function unchanged too (spec
+ *    kernel.yaml, context_current). Updates only: an add names the context in ctx. */
 static int crash_prone(fake_call call, const fake_payload *node, const CUgraphNodeParams *in)
 {
-    (void)call; /* every case so far applies to all node-params calls */
     if (in->type == CU_GRAPH_NODE_TYPE_KERNEL && in->kernel.func && !current_ctx()) {
+        if (call != FAKE_CALL_ADD_NODE)
+            return 1;
         const fake_khandle *f = lookup_fhandle(in->kernel.func);
         CUcontext node_ctx = node ? node->ctx : in->kernel.ctx;
         if (f && node_ctx && f->ctx != node_ctx)

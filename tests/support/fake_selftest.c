@@ -1925,19 +1925,26 @@ static void test_crash_prone_calls(void)
     k.ctx = c0;
     CHECK_CU(T->cuGraphAddKernelNode(&n, g, NULL, 0, &k), CUDA_ERROR_UNKNOWN);
     CHECK(cgn_fake_crash_prone_calls() == 3 && cgn_fake_graph_node_count(g) == 1);
-    /* Not crash-prone: the node's own context, or an add that names no other context. */
+    /* Crash-prone too (the H200's context probe): an update to the node's own function, still
+     * with no context current, at either level. */
     p = kernel_update(f0, NULL, NULL, args);
-    CHECK_CU(T->cuGraphExecNodeSetParams(e, kn, &p), OK);
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, kn, &p), CUDA_ERROR_UNKNOWN);
+    CHECK_CU(T->cuGraphNodeSetParams(kn, &p), CUDA_ERROR_UNKNOWN);
+    CHECK(cgn_fake_crash_prone_calls() == 5);
+    /* Not crash-prone: an add that names no other context. */
     k.ctx = NULL;
     CHECK_CU(T->cuGraphAddKernelNode(&n, g, NULL, 0, &k), OK);
     CHECK(cgn_fake_node_context(n) == c1);
+    /* The node's own function with its context current: an ordinary update. */
+    cgn_fake_set_current_context(c0);
+    CHECK_CU(T->cuGraphExecNodeSetParams(e, kn, &p), OK);
     /* With a context current the same change is an ordinary refusal (executable) or allowed
      * (definition). */
     cgn_fake_set_current_context(c0);
     p = kernel_update(f1, NULL, NULL, args);
     CHECK_CU(T->cuGraphExecNodeSetParams(e, kn, &p), BAD);
     CHECK_CU(T->cuGraphNodeSetParams(kn, &p), OK);
-    CHECK(cgn_fake_crash_prone_calls() == 3 && cgn_fake_node_context(kn) == c1);
+    CHECK(cgn_fake_crash_prone_calls() == 5 && cgn_fake_node_context(kn) == c1);
     CHECK_CU(T->cuGraphExecDestroy(e), OK);
     CHECK_CU(T->cuGraphDestroy(g), OK);
     cgn_fake_reset();
