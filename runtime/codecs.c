@@ -342,6 +342,32 @@ static cgn_status cgn__stage_args_for_new_kernel(cgn__txn *txn, cgn_kernel kerne
     return st;
 }
 
+/* When every argument has the kernel's size (cached in `cur`, the current block of the
+ * unchanged kernel) and a value, none has an owner unless `owners_allowed`, and the spare was
+ * written for this same layout (the per-iteration whole-list update of a scalar): takes that
+ * spare and writes only values and owners into it (1). Else 0, with nothing taken. A spare's
+ * header is always whole: every block is written right after it is taken. */
+CGN__ALWAYS_INLINE static inline int cgn__kargs_refill_spare(cgn__txn *txn,
+                                                           const cgn__kargs_header *cur,
+                                                           cgn_kernel kernel, const cgn_arg *args,
+                                                           uint32_t num_args, int owners_allowed,
+                                                           const cgn_arg **args_copy_out,
+                                                           void ***params_out) {
+    const void *spare = cgn__txn_spare(txn);
+    if (spare == NULL || !cur->checked || num_args != cur->num_params || args == NULL)
+        return 0;
+    const size_t *sizes = cgn__kargs_sizes(cur);
+    for (uint32_t i = 0; i < num_args; i++)
+        if (args[i].value == NULL || args[i].size != sizes[i] ||
+            (!owners_allowed && args[i].owner != NULL))
+            return 0;
+    if (!cgn__kargs_same_layout(spare, kernel, 1, num_args, num_args, cur->total, args))
+        return 0;
+    cgn__kargs_header *h = cgn__txn_storage(txn, cur->total); /* that spare: it fits */
+    cgn__kargs_refill(h, args, num_args, args_copy_out, params_out);
+    return 1;
+}
+
 cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args,
                                   uint32_t num_args, const cgn_arg **args_copy_out,
                                   void ***params_out, const char *where) {
@@ -352,27 +378,21 @@ cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_ar
     if (cur == NULL || !cgn__same_kernel(cur->kernel, kernel))
         return cgn__stage_args_for_new_kernel(txn, kernel, args, num_args, args_copy_out,
                                               params_out, where);
-    /* The kernel is unchanged: its sizes are cached in the current block. When every argument
-     * has the kernel's size and the spare was written for this same layout (the per-iteration
-     * whole-list update of a scalar), only values and owners are written into it. A spare's
-     * header is always whole: every block is written right after it is taken. */
-    const void *spare = cgn__txn_spare(txn);
-    if (spare != NULL && cur->checked && num_args == cur->num_params && args != NULL) {
-        const size_t *sizes = cgn__kargs_sizes(cur);
-        uint32_t i = 0;
-        while (i < num_args && args[i].value != NULL && args[i].size == sizes[i])
-            i++;
-        if (i == num_args && cgn__kargs_same_layout(spare, kernel, 1, num_args, num_args,
-                                                    cur->total, args)) {
-            cgn__kargs_header *h = cgn__txn_storage(txn, cur->total); /* that spare: it fits */
-            if (h == NULL)
-                return CGN_ERROR_OUT_OF_MEMORY;
-            cgn__kargs_refill(h, args, num_args, args_copy_out, params_out);
-            return CGN_OK;
-        }
-    }
+    /* The kernel is unchanged: its sizes are cached in the current block. */
+    if (cgn__kargs_refill_spare(txn, cur, kernel, args, num_args, 1, args_copy_out, params_out))
+        return CGN_OK;
     return cgn__write_kernel_args(txn, kernel, cgn__kargs_sizes(cur), cur->num_params,
                                   cur->checked, args, num_args, args_copy_out, params_out, where);
+}
+
+void **cgn__stage_kernel_args_unowned(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args,
+                                      uint32_t num_args, const cgn_arg **copies_out) {
+    const cgn__kargs_header *cur = cgn__txn_current_storage(txn);
+    void **params = NULL;
+    if (cur == NULL || !cgn__same_kernel(cur->kernel, kernel) ||
+        !cgn__kargs_refill_spare(txn, cur, kernel, args, num_args, 0, copies_out, &params))
+        return NULL;
+    return params;
 }
 
 /* The node a transaction updates, for messages (the definition's record may be gone at

@@ -687,6 +687,18 @@ void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_no
 /* The new storage block replaces the current one (which becomes the spare when nothing else
  * holds it): cgn__txn_commit's step, also taken by the inline commit below. */
 void cgn__txn_publish_storage(cgn__txn *txn);
+/* cgn__txn_publish_storage for an update, with an update loop's steady state inline: the
+ * replaced block is cgn's alone and the spare slot empty (the spare was just taken), so the
+ * replaced block becomes the spare. */
+CGN__ALWAYS_INLINE static inline void cgn__txn_publish_update_storage(cgn__txn *txn) {
+    void *old = *txn->storage_slot;
+    if (old != NULL && *txn->spare_slot == NULL && cgn__block_exclusive(old)) {
+        *txn->storage_slot = txn->storage;
+        *txn->spare_slot = old;
+        return;
+    }
+    cgn__txn_publish_storage(txn);
+}
 /* A state copy in 8-byte words: for these sizes (a desc, 16-100 bytes) GCC may expand memcpy
  * into `rep movs`, whose start-up cost was a third of a kernel update's own time. */
 static inline void cgn__copy_state(void *to, const void *from, size_t size) {
@@ -705,6 +717,20 @@ static inline void cgn__copy_state(void *to, const void *from, size_t size) {
     }
     for (; i < size; i++)
         d[i] = s[i];
+}
+/* Zeroes `size` bytes (a multiple of 8) in 8-byte words: a memset or a copy from a zeroed
+ * struct of a kernel member's size became `rep stos` / `rep movs` (see cgn__copy_state). */
+CGN__ALWAYS_INLINE static inline void cgn__zero_words(void *to, size_t size) {
+    unsigned char *d = to;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 32
+#elif defined(__clang__)
+#pragma unroll
+#endif
+    for (size_t i = 0; i + 8 <= size; i += 8) {
+        const uint64_t zero = 0;
+        memcpy(d + i, &zero, 8);
+    }
 }
 /* cgn__txn_commit of an update, with the common case inline: the state and perhaps the
  * argument block change (no new owners or embedding, no context to restore), so publishing is
@@ -847,6 +873,15 @@ void cgn__hier_unref(cgn__hier *h);
 cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args,
                                   uint32_t num_args, const cgn_arg **args_copy_out,
                                   void ***params_out, const char *where);
+
+/* The steady state of a loop that sets every argument of an unchanged kernel, none of them
+ * owned: when every argument has the kernel's size (cached in the current block, 12.4+), has a
+ * value and no owner, and the spare block was written for this same layout, takes the spare,
+ * writes the values into it and returns its kernelParams array (*copies_out: the cgn_arg
+ * copies). NULL, with nothing taken, when any of that does not hold: the caller then takes the
+ * general path (cgn__stage_kernel_args), which says what is wrong. */
+void **cgn__stage_kernel_args_unowned(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args,
+                                      uint32_t num_args, const cgn_arg **copies_out);
 
 /* The kernelParams array of the current argument block, for an update that keeps the
  * arguments (NULL if none). CGN_ERROR_NOT_SUPPORTED when the node was adopted with arguments

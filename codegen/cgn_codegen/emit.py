@@ -499,18 +499,48 @@ class NodeView:
             ctx_enter = f"st == CGN_OK && cgn__driver->version < {n.context_free_from}"
         else:
             ctx_enter = "st == CGN_OK"
-        def apply(call, fn):
+        # The update loop's common case, an update of every argument alone (see
+        # cgn__stage_kernel_args_unowned): a path of its own, taken only where nothing the
+        # general path does for such an update is left out. No rule, kind check, executable
+        # rule or update check reads the arguments, nothing is settled, and no context has to
+        # be made current (a node type that always needs one has no such path).
+        args_fast = None
+        args_f, kernel_f = n.role(ROLE_ARGS), n.role(ROLE_KERNEL)
+        arg_rules = any(args_f is not None and args_f.name in r.fields for r in n.rules)
+        if (args_f is not None and kernel_f is not None and not arg_rules
+                and not args_f.type.check and not kernel_f.type.check
+                and not args_f.type.exec_check and not n.exec_rules
+                and n.update_check is None and not settle
+                and (not n.context_current or n.context_free_from)):
+            if not n.context_current:
+                ctx_free = None
+            elif n.context_when:
+                ctx_free = (f"cgn__driver->version >= {n.context_free_from} && "
+                            f"!{node}_needs_context(&txn, cur)")
+            else:
+                ctx_free = f"cgn__driver->version >= {n.context_free_from}"
+            take = wrap_call(INDENT * (3 if ctx_free else 2), Call(
+                "params = cgn__stage_kernel_args_unowned(", (
+                    "&txn", f"cur->{kernel_f.name}", f"update->{args_f.name}",
+                    f"update->num_{args_f.name}", "&copies"), ");"))
+            args_fast = dict(bit=self.bit(args_f), name=args_f.name, cuda=args_f.cuda,
+                             ctx_free=ctx_free, take=take)
+
+        def apply(call, fn, indent=INDENT):
             if call is None:
-                return [INDENT + "st = cgn__txn_apply(&txn, &p, where);"]
-            return wrap_call(INDENT, Call("st = cgn__txn_applied(", (
+                return [indent + "st = cgn__txn_apply(&txn, &p, where);"]
+            return wrap_call(indent, Call("st = cgn__txn_applied(", (
                 "&txn", f"{fn}(&txn, &p)", c_string(call.entry), "where"), ");"))
         setters = dict(
             def_set=_setter_fn(n, False), exec_set=_setter_fn(n, True),
             def_entry=n.set.entry if n.set else None,
             exec_entry=n.exec_set.entry if n.exec_set else None,
             def_apply=apply(n.set, f"{node}_set_raw"),
-            exec_apply=apply(n.exec_set, f"{node}_exec_set_raw"))
+            exec_apply=apply(n.exec_set, f"{node}_exec_set_raw"),
+            def_apply_fast=apply(n.set, f"{node}_set_raw", INDENT * 3),
+            exec_apply_fast=apply(n.exec_set, f"{node}_exec_set_raw", INDENT * 3))
         return dict(
+            args_fast=args_fast,
             ctx_enter=ctx_enter, context_when=_or_lines(n.context_when, " " * 12)
             if n.context_when else None, member=n.member, **setters,
             origin=self.origin, node=node, desc=self.desc, update=self.update, P=self.P,

@@ -159,6 +159,32 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
                          (unsigned long long)(set & ~CGN_KERNEL_SET_ALL));
     if (set == 0)
         return CGN_OK;
+    if (set == CGN_KERNEL_SET_ARGS && cgn__txn_current_attachment(&txn) == NULL) {
+        /* An update loop's common case: new values for every argument of the same kernel, no
+         * owner before or after, no context to make current.
+         * Anything else, and every error, takes the general path below. */
+        cgn_kernel_desc *cur = txn.cur_state;
+        const cgn_arg *copies;
+        void **params = NULL;
+        if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur))
+            params = cgn__stage_kernel_args_unowned(&txn, cur->kernel, update->args,
+                                                    update->num_args, &copies);
+        if (params != NULL) {
+            CUgraphNodeParams p;
+            _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
+            cgn__zero_words(&p.kernel, sizeof p.kernel);
+            p.kernel.kernelParams = params;
+            kernel_build(cur, cgn__txn_context(&txn), &p);
+            st = cgn__txn_applied(&txn, kernel_set_raw(&txn, &p), "cuGraphKernelNodeSetParams",
+                                  where);
+            if (st != CGN_OK)
+                return st;
+            cur->args = copies; /* the commit: the state names the new block */
+            cur->num_args = update->num_args;
+            cgn__txn_publish_update_storage(&txn);
+            return CGN_OK;
+        }
+    }
     if ((set & CGN_KERNEL_SET_ARG) && cgn__driver->version < 12040)
         return cgn__require_driver(12040, 1, "kernel updates that set arg");
     if (set & (CGN_KERNEL_SET_KERNEL | CGN_KERNEL_SET_KERNEL_OWNER)) {
@@ -247,6 +273,33 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
                          (unsigned long long)(set & ~CGN_KERNEL_SET_ALL));
     if (set == 0)
         return CGN_OK;
+    if (set == CGN_KERNEL_SET_ARGS && cgn__txn_current_attachment(&txn) == NULL) {
+        /* An update loop's common case: new values for every argument of the same kernel, no
+         * owner before or after, no context to make current.
+         * Anything else, and every error, takes the general path below. */
+        cgn_kernel_desc *cur = txn.cur_state;
+        const cgn_arg *copies;
+        void **params = NULL;
+        if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur))
+            params = cgn__stage_kernel_args_unowned(&txn, cur->kernel, update->args,
+                                                    update->num_args, &copies);
+        if (params != NULL) {
+            CUgraphNodeParams p;
+            _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
+            cgn__zero_words(&p.kernel, sizeof p.kernel);
+            p.kernel.kernelParams = params;
+            kernel_build(cur, cgn__txn_context(&txn), &p);
+            st = cgn__txn_applied(&txn, kernel_exec_set_raw(&txn, &p),
+                                  "cuGraphExecKernelNodeSetParams", where);
+            if (st != CGN_OK)
+                return cgn__exec_refused(st, set, kernel_field_names,
+                                         kernel_driver_rules, 7);
+            cur->args = copies; /* the commit: the state names the new block */
+            cur->num_args = update->num_args;
+            cgn__txn_publish_update_storage(&txn);
+            return CGN_OK;
+        }
+    }
     if ((set & CGN_KERNEL_SET_ARG) && cgn__driver->version < 12040)
         return cgn__require_driver(12040, 1, "kernel updates that set arg");
     if (set & (CGN_KERNEL_SET_KERNEL | CGN_KERNEL_SET_KERNEL_OWNER)) {
