@@ -883,6 +883,17 @@ cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_ar
 void **cgn__stage_kernel_args_unowned(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args,
                                       uint32_t num_args, const cgn_arg **copies_out);
 
+/* Whether an update's argument-level edits, within the bound, leave every argument they
+ * replace without an owner (the edits' own path needs no owner staging). */
+static inline int cgn__arg_edits_unowned(const cgn_arg_edits *edits) {
+    if (edits->count > CGN_MAX_ARG_EDITS)
+        return 0;
+    for (uint32_t i = 0; i < edits->count; i++)
+        if (edits->edit[i].owner != NULL)
+            return 0;
+    return 1;
+}
+
 /* The kernelParams array of the current argument block, for an update that keeps the
  * arguments (NULL if none). CGN_ERROR_NOT_SUPPORTED when the node was adopted with arguments
  * cgn could not copy: only an update setting every argument is accepted then. */

@@ -499,13 +499,15 @@ class NodeView:
             ctx_enter = f"st == CGN_OK && cgn__driver->version < {n.context_free_from}"
         else:
             ctx_enter = "st == CGN_OK"
-        # The update loop's common case, an update of every argument alone (see
-        # cgn__stage_kernel_args_unowned): a path of its own, taken only where nothing the
-        # general path does for such an update is left out. No rule, kind check, executable
-        # rule or update check reads the arguments, nothing is settled, and no context has to
-        # be made current (a node type that always needs one has no such path).
-        args_fast = None
+        # The update loop's common cases, an update of every argument alone and argument-level
+        # edits alone, none with an owner (cgn__stage_kernel_args_unowned, cgn__stage_arg_edits):
+        # paths of their own, taken only where nothing the general path does for such an update
+        # is left out. No rule, kind check, executable rule or update check reads the arguments,
+        # nothing is settled, and no context has to be made current (a node type that always
+        # needs one has no such path). Emitted after the field gates and `requires`.
+        fast_paths = []
         args_f, kernel_f = n.role(ROLE_ARGS), n.role(ROLE_KERNEL)
+        edits_f = n.role(ROLE_ARG_EDITS)
         arg_rules = any(args_f is not None and args_f.name in r.fields for r in n.rules)
         if (args_f is not None and kernel_f is not None and not arg_rules
                 and not args_f.type.check and not kernel_f.type.check
@@ -519,12 +521,30 @@ class NodeView:
                             f"!{node}_needs_context(&txn, cur)")
             else:
                 ctx_free = f"cgn__driver->version >= {n.context_free_from}"
-            take = wrap_call(INDENT * (3 if ctx_free else 2), Call(
-                "params = cgn__stage_kernel_args_unowned(", (
+            ind = INDENT * (3 if ctx_free else 2)
+            # Before the field gates and `requires` when neither concerns the field alone.
+            early = not args_f.since and not args_f.requires
+            fast_paths.append(dict(
+                bit=self.bit(args_f), extra=[], ctx_free=ctx_free, args=args_f.name, early=early,
+                cuda=args_f.cuda, num=f"update->num_{args_f.name}",
+                doc="new values for every argument of the same kernel",
+                take=wrap_call(ind, Call("params = cgn__stage_kernel_args_unowned(", (
                     "&txn", f"cur->{kernel_f.name}", f"update->{args_f.name}",
-                    f"update->num_{args_f.name}", "&copies"), ");"))
-            args_fast = dict(bit=self.bit(args_f), name=args_f.name, cuda=args_f.cuda,
-                             ctx_free=ctx_free, take=take)
+                    f"update->num_{args_f.name}", "&copies"), ");"))))
+            if edits_f is not None and not edits_f.type.check and not edits_f.type.exec_check:
+                edits = f"update->{edits_f.name}_edits"
+                take = ([ind + "st = cgn__stage_arg_edits(&txn, &" + edits + ", &copies, "
+                         "&params, where);"] if not ctx_free else
+                        wrap_call(ind, Call("st = cgn__stage_arg_edits(", (
+                            "&txn", "&" + edits, "&copies", "&params", "where"), ");")))
+                fast_paths.append(dict(
+                    bit=self.bit(edits_f), ctx_free=ctx_free, args=args_f.name,
+                    early=not edits_f.since and not edits_f.requires,
+                    extra=[f"{edits}.count > 0", f"cgn__arg_edits_unowned(&{edits})"],
+                    cuda=args_f.cuda, num=None,
+                    doc="arguments replaced by index, the others kept",
+                    take=take + [ind + "if (st != CGN_OK)",
+                                 ind + INDENT + "return cgn__txn_fail(&txn, st);"]))
 
         def apply(call, fn, indent=INDENT):
             if call is None:
@@ -540,7 +560,7 @@ class NodeView:
             def_apply_fast=apply(n.set, f"{node}_set_raw", INDENT * 3),
             exec_apply_fast=apply(n.exec_set, f"{node}_exec_set_raw", INDENT * 3))
         return dict(
-            args_fast=args_fast,
+            fast_paths=fast_paths,
             ctx_enter=ctx_enter, context_when=_or_lines(n.context_when, " " * 12)
             if n.context_when else None, member=n.member, **setters,
             origin=self.origin, node=node, desc=self.desc, update=self.update, P=self.P,

@@ -164,11 +164,12 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
          * owner before or after, no context to make current.
          * Anything else, and every error, takes the general path below. */
         cgn_kernel_desc *cur = txn.cur_state;
-        const cgn_arg *copies;
+        const cgn_arg *copies = cur->args;
         void **params = NULL;
-        if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur))
+        if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur)) {
             params = cgn__stage_kernel_args_unowned(&txn, cur->kernel, update->args,
                                                     update->num_args, &copies);
+        }
         if (params != NULL) {
             CUgraphNodeParams p;
             _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
@@ -192,6 +193,35 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
             return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel requires args", where);
         if ((set & CGN_KERNEL_SET_KERNEL_OWNER) && !(set & CGN_KERNEL_SET_KERNEL))
             return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel_owner requires kernel", where);
+    }
+    if (set == CGN_KERNEL_SET_ARG && cgn__txn_current_attachment(&txn) == NULL &&
+        update->arg_edits.count > 0 &&
+        cgn__arg_edits_unowned(&update->arg_edits)) {
+        /* An update loop's common case: arguments replaced by index, the others kept, no
+         * owner before or after, no context to make current.
+         * Anything else, and every error, takes the general path below. */
+        cgn_kernel_desc *cur = txn.cur_state;
+        const cgn_arg *copies = cur->args;
+        void **params = NULL;
+        if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur)) {
+            st = cgn__stage_arg_edits(&txn, &update->arg_edits, &copies, &params, where);
+            if (st != CGN_OK)
+                return cgn__txn_fail(&txn, st);
+        }
+        if (params != NULL) {
+            CUgraphNodeParams p;
+            _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
+            cgn__zero_words(&p.kernel, sizeof p.kernel);
+            p.kernel.kernelParams = params;
+            kernel_build(cur, cgn__txn_context(&txn), &p);
+            st = cgn__txn_applied(&txn, kernel_set_raw(&txn, &p), "cuGraphKernelNodeSetParams",
+                                  where);
+            if (st != CGN_OK)
+                return st;
+            cur->args = copies; /* the commit: the state names the new block */
+            cgn__txn_publish_update_storage(&txn);
+            return CGN_OK;
+        }
     }
     cgn_kernel_desc d = *(const cgn_kernel_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_KERNEL_SET_KERNEL) {
@@ -278,11 +308,12 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
          * owner before or after, no context to make current.
          * Anything else, and every error, takes the general path below. */
         cgn_kernel_desc *cur = txn.cur_state;
-        const cgn_arg *copies;
+        const cgn_arg *copies = cur->args;
         void **params = NULL;
-        if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur))
+        if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur)) {
             params = cgn__stage_kernel_args_unowned(&txn, cur->kernel, update->args,
                                                     update->num_args, &copies);
+        }
         if (params != NULL) {
             CUgraphNodeParams p;
             _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
@@ -307,6 +338,36 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
             return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel requires args", where);
         if ((set & CGN_KERNEL_SET_KERNEL_OWNER) && !(set & CGN_KERNEL_SET_KERNEL))
             return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel_owner requires kernel", where);
+    }
+    if (set == CGN_KERNEL_SET_ARG && cgn__txn_current_attachment(&txn) == NULL &&
+        update->arg_edits.count > 0 &&
+        cgn__arg_edits_unowned(&update->arg_edits)) {
+        /* An update loop's common case: arguments replaced by index, the others kept, no
+         * owner before or after, no context to make current.
+         * Anything else, and every error, takes the general path below. */
+        cgn_kernel_desc *cur = txn.cur_state;
+        const cgn_arg *copies = cur->args;
+        void **params = NULL;
+        if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur)) {
+            st = cgn__stage_arg_edits(&txn, &update->arg_edits, &copies, &params, where);
+            if (st != CGN_OK)
+                return cgn__txn_fail(&txn, st);
+        }
+        if (params != NULL) {
+            CUgraphNodeParams p;
+            _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
+            cgn__zero_words(&p.kernel, sizeof p.kernel);
+            p.kernel.kernelParams = params;
+            kernel_build(cur, cgn__txn_context(&txn), &p);
+            st = cgn__txn_applied(&txn, kernel_exec_set_raw(&txn, &p),
+                                  "cuGraphExecKernelNodeSetParams", where);
+            if (st != CGN_OK)
+                return cgn__exec_refused(st, set, kernel_field_names,
+                                         kernel_driver_rules, 7);
+            cur->args = copies; /* the commit: the state names the new block */
+            cgn__txn_publish_update_storage(&txn);
+            return CGN_OK;
+        }
     }
     cgn_kernel_desc d = *(const cgn_kernel_desc *)cgn__txn_current_state(&txn);
     if (set & CGN_KERNEL_SET_KERNEL) {

@@ -1,8 +1,8 @@
-/* The update loop's common case, new values for every argument of the same kernel with no owner
- * (the generated path of its own, cgn__stage_kernel_args_unowned), on the fake driver (label
- * unit) and on a GPU (label gpu): what each executable and the definition run after many such
- * updates, a failed setter in the middle of the loop, blocks shared with executables and
- * embeddings, and the updates that path leaves to the general one. */
+/* The update loop's common cases, new values for every argument of the same kernel and
+ * arguments replaced by index, with no owner (the generated paths of their own), on the fake
+ * driver (label unit) and on a GPU (label gpu): what each executable and the definition run
+ * after many such updates, a failed setter in the middle of the loop, blocks shared with
+ * executables and embeddings, and the updates those paths leave to the general one. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -183,6 +183,87 @@ static void test_shared_blocks_keep_their_values(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+static cgn_status edit(cgn_exec *e, cgn_node *n, uint32_t index, const void *value, size_t size,
+                       cgn_owner *owner) {
+    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_arg(&u, index, value, size, owner);
+    return e ? cgn_kernel_exec_update(e, n, &u) : cgn_kernel_node_update(n, &u);
+}
+
+/* Argument-level edits in a loop at each level: one argument, then the other, then both in one
+ * update; a failed setter and refused edits in between change nothing. */
+static void test_edit_loop_at_both_levels(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *n;
+    cgn_graph *g = fill_graph(env, 0, 1, &n);
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_kernel_desc got;
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        uint32_t base = level ? 100 : 0;
+        for (uint32_t v = 2; v < 12; v++) {
+            uint32_t value = base + v;
+            OK(edit(x, n, 1, &value, sizeof value, NULL));
+            OK(x ? cgn_kernel_exec_get(x, n, &got) : cgn_kernel_node_get(n, &got));
+            assert_int_equal(value_of(&got), base + v);
+            assert_int_equal(x ? cgn_test_run_read(env, x, 0) : run_graph(env, g, 0), base + v);
+        }
+        /* The pointer alone: the value stays. */
+        OK(edit(x, n, 0, &env->buf[1], sizeof env->buf[1], NULL));
+        assert_int_equal(x ? cgn_test_run_read(env, x, 1) : run_graph(env, g, 1), base + 11);
+        /* Both in one update. */
+        uint32_t both = base + 50;
+        cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_arg(&u, 0, &env->buf[0], sizeof env->buf[0], NULL);
+        cgn_kernel_update_set_arg(&u, 1, &both, sizeof both, NULL);
+        OK(x ? cgn_kernel_exec_update(x, n, &u) : cgn_kernel_node_update(n, &u));
+        assert_int_equal(x ? cgn_test_run_read(env, x, 0) : run_graph(env, g, 0), base + 50);
+        /* Refused before any driver call: an index past the kernel's, a size not its own. */
+        uint32_t bad = 9;
+        uint64_t wide = 9;
+        cgn_fault_reset_counts();
+        assert_int_equal(edit(x, n, 2, &bad, sizeof bad, NULL), CGN_ERROR_INVALID_VALUE);
+        assert_int_equal(edit(x, n, 1, &wide, sizeof wide, NULL), CGN_ERROR_INVALID_VALUE);
+        assert_int_equal(cgn_fault_setter_calls(), 0);
+        /* A failed setter. */
+        uint32_t lost = base + 60;
+        cgn_fault_arm(1, CUDA_ERROR_INVALID_VALUE);
+        assert_int_not_equal(edit(x, n, 1, &lost, sizeof lost, NULL), CGN_OK);
+        cgn_fault_entry which;
+        assert_true(cgn_fault_triggered(&which));
+        assert_true(cgn_fault_is_setter(which));
+        cgn_fault_disarm();
+        OK(x ? cgn_kernel_exec_get(x, n, &got) : cgn_kernel_node_get(n, &got));
+        assert_int_equal(value_of(&got), base + 50);
+        assert_int_equal(x ? cgn_test_run_read(env, x, 0) : run_graph(env, g, 0), base + 50);
+        for (uint32_t v = 70; v < 74; v++) {
+            uint32_t value = base + v;
+            OK(edit(x, n, 1, &value, sizeof value, NULL));
+            assert_int_equal(x ? cgn_test_run_read(env, x, 0) : run_graph(env, g, 0), base + v);
+        }
+    }
+    /* The definition was never changed by the executable's loop, nor the other way round. */
+    OK(cgn_kernel_node_get(n, &got));
+    assert_int_equal(value_of(&got), 73);
+    OK(cgn_kernel_exec_get(e, n, &got));
+    assert_int_equal(value_of(&got), 173);
+    /* An edit with an owner: retained while the version lives, released after. */
+    long refs = atomic_load(&env->owner[1]->refs);
+    OK(edit(NULL, n, 0, &env->buf[1], sizeof env->buf[1], env->owner[1]));
+    assert_int_equal(atomic_load(&env->owner[1]->refs), refs + 1);
+    assert_int_equal(run_graph(env, g, 1), 73);
+    uint32_t after = 74;
+    OK(edit(NULL, n, 1, &after, sizeof after, NULL)); /* the owned pointer stays */
+    assert_int_equal(atomic_load(&env->owner[1]->refs), refs + 1);
+    OK(edit(NULL, n, 0, &env->buf[0], sizeof env->buf[0], NULL));
+    OK(cgn_exec_destroy(e));
+    assert_true(cgn_test_settle(env));
+    assert_int_equal(atomic_load(&env->owner[1]->refs), refs);
+    assert_int_equal(run_graph(env, g, 0), 74);
+    OK(cgn_graph_destroy(g));
+}
+
 /* What the loop's path leaves to the general one, mixed into a loop: arguments with an owner
  * (retained while the version lives, released after), a size the kernel does not take (refused,
  * nothing changed), an argument-level edit, a new grid, and a CUfunction node (its context). */
@@ -275,6 +356,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_shared_blocks_keep_their_values,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_other_updates_between, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_edit_loop_at_both_levels, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
