@@ -55,3 +55,11 @@ uint8_t cgn_test_run_read(cgn_test_env *env, cgn_exec *e, int buf) {
     env->backend->read(env, env->buf[buf], got, sizeof got);
     return got[0];
 }
+
+uint8_t cgn_test_run_graph_read(cgn_test_env *env, cgn_graph *g, int buf) {
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    uint8_t got = cgn_test_run_read(env, e, buf);
+    OK(cgn_exec_destroy(e));
+    return got;
+}

@@ -33,5 +33,7 @@ void cgn_test_fill_graph(cgn_test_env *env, cgn_graph **graph_out, cgn_node **no
                          cgn_exec **exec_out);
 /* Runs exec once from zeroed buffers and returns byte 0 of buffer `buf`. */
 uint8_t cgn_test_run_read(cgn_test_env *env, cgn_exec *e, int buf);
+/* The same with an executable of g made for the run and destroyed after it. */
+uint8_t cgn_test_run_graph_read(cgn_test_env *env, cgn_graph *g, int buf);
 
 #endif /* CGN_TESTS_CGN_TEST_FIXTURE_H */

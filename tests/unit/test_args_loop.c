@@ -58,14 +58,6 @@ static uint32_t value_of(const cgn_kernel_desc *d) {
     return v;
 }
 
-static uint8_t run_graph(cgn_test_env *env, cgn_graph *g, int buf) {
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
-    uint8_t got = cgn_test_run_read(env, e, buf);
-    OK(cgn_exec_destroy(e));
-    return got;
-}
-
 /* Twelve updates in a row at each level: after every one, the node's parameters and what the
  * definition and the executable run are the latest values, and neither level sees the other's. */
 static void test_loop_at_both_levels(void **state) {
@@ -81,7 +73,7 @@ static void test_loop_at_both_levels(void **state) {
         OK(cgn_kernel_node_get(n, &got));
         assert_int_equal(value_of(&got), v);
         assert_ptr_not_equal(got.args, a.args); /* cgn's copy, not the caller's array */
-        assert_int_equal(run_graph(env, g, 0), v);
+        assert_int_equal(cgn_test_run_graph_read(env, g, 0), v);
         OK(cgn_kernel_exec_update(e, n, set_args(env, &a, 0, 100 + v)));
         OK(cgn_kernel_exec_get(e, n, &got));
         assert_int_equal(value_of(&got), 100 + v);
@@ -124,13 +116,15 @@ static void test_failed_setter_mid_loop(void **state) {
         assert_non_null(strstr(cgn_last_error(), "CUDA_ERROR_INVALID_VALUE"));
         OK(level ? cgn_kernel_exec_get(e, n, &got) : cgn_kernel_node_get(n, &got));
         assert_int_equal(value_of(&got), 4);
-        assert_int_equal(level ? cgn_test_run_read(env, e, 0) : run_graph(env, g, 0), 4);
+        assert_int_equal(level ? cgn_test_run_read(env, e, 0) : cgn_test_run_graph_read(env, g, 0),
+                         4);
         for (uint32_t v = 20; v < 24; v++) {
             OK(level ? cgn_kernel_exec_update(e, n, set_args(env, &a, 0, v))
                      : cgn_kernel_node_update(n, set_args(env, &a, 0, v)));
             OK(level ? cgn_kernel_exec_get(e, n, &got) : cgn_kernel_node_get(n, &got));
             assert_int_equal(value_of(&got), v);
-            assert_int_equal(level ? cgn_test_run_read(env, e, 0) : run_graph(env, g, 0), v);
+            assert_int_equal(
+                level ? cgn_test_run_read(env, e, 0) : cgn_test_run_graph_read(env, g, 0), v);
         }
     }
     OK(cgn_exec_destroy(e));
@@ -162,21 +156,21 @@ static void test_shared_blocks_keep_their_values(void **state) {
     }
     assert_int_equal(cgn_test_run_read(env, e4, 0), 4);
     assert_int_equal(cgn_test_run_read(env, e5, 0), 5);
-    assert_int_equal(run_graph(env, parent, 0), 4);
-    assert_int_equal(run_graph(env, g, 0), 10);
+    assert_int_equal(cgn_test_run_graph_read(env, parent, 0), 4);
+    assert_int_equal(cgn_test_run_graph_read(env, g, 0), 10);
     /* The same with the executable's own loop: e5's updates leave e4 and the definition. */
     for (uint32_t v = 30; v < 36; v++)
         OK(cgn_kernel_exec_update(e5, n, set_args(env, &a, 0, v)));
     assert_int_equal(cgn_test_run_read(env, e5, 0), 35);
     assert_int_equal(cgn_test_run_read(env, e4, 0), 4);
-    assert_int_equal(run_graph(env, g, 0), 10);
+    assert_int_equal(cgn_test_run_graph_read(env, g, 0), 10);
     /* The embedded copy's node loops on its own blocks. */
     cgn_node *inner;
     OK(cgn_child_graph_node_find(child, n, &inner));
     for (uint32_t v = 40; v < 44; v++)
         OK(cgn_kernel_node_update(inner, set_args(env, &a, 0, v)));
-    assert_int_equal(run_graph(env, parent, 0), 43);
-    assert_int_equal(run_graph(env, g, 0), 10);
+    assert_int_equal(cgn_test_run_graph_read(env, parent, 0), 43);
+    assert_int_equal(cgn_test_run_graph_read(env, g, 0), 10);
     OK(cgn_exec_destroy(e4));
     OK(cgn_exec_destroy(e5));
     OK(cgn_graph_destroy(parent));
@@ -207,18 +201,21 @@ static void test_edit_loop_at_both_levels(void **state) {
             OK(edit(x, n, 1, &value, sizeof value, NULL));
             OK(x ? cgn_kernel_exec_get(x, n, &got) : cgn_kernel_node_get(n, &got));
             assert_int_equal(value_of(&got), base + v);
-            assert_int_equal(x ? cgn_test_run_read(env, x, 0) : run_graph(env, g, 0), base + v);
+            assert_int_equal(x ? cgn_test_run_read(env, x, 0) : cgn_test_run_graph_read(env, g, 0),
+                             base + v);
         }
         /* The pointer alone: the value stays. */
         OK(edit(x, n, 0, &env->buf[1], sizeof env->buf[1], NULL));
-        assert_int_equal(x ? cgn_test_run_read(env, x, 1) : run_graph(env, g, 1), base + 11);
+        assert_int_equal(x ? cgn_test_run_read(env, x, 1) : cgn_test_run_graph_read(env, g, 1),
+                         base + 11);
         /* Both in one update. */
         uint32_t both = base + 50;
         cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
         cgn_kernel_update_set_arg(&u, 0, &env->buf[0], sizeof env->buf[0], NULL);
         cgn_kernel_update_set_arg(&u, 1, &both, sizeof both, NULL);
         OK(x ? cgn_kernel_exec_update(x, n, &u) : cgn_kernel_node_update(n, &u));
-        assert_int_equal(x ? cgn_test_run_read(env, x, 0) : run_graph(env, g, 0), base + 50);
+        assert_int_equal(x ? cgn_test_run_read(env, x, 0) : cgn_test_run_graph_read(env, g, 0),
+                         base + 50);
         /* Refused before any driver call: an index past the kernel's, a size not its own. */
         uint32_t bad = 9;
         uint64_t wide = 9;
@@ -236,11 +233,13 @@ static void test_edit_loop_at_both_levels(void **state) {
         cgn_fault_disarm();
         OK(x ? cgn_kernel_exec_get(x, n, &got) : cgn_kernel_node_get(n, &got));
         assert_int_equal(value_of(&got), base + 50);
-        assert_int_equal(x ? cgn_test_run_read(env, x, 0) : run_graph(env, g, 0), base + 50);
+        assert_int_equal(x ? cgn_test_run_read(env, x, 0) : cgn_test_run_graph_read(env, g, 0),
+                         base + 50);
         for (uint32_t v = 70; v < 74; v++) {
             uint32_t value = base + v;
             OK(edit(x, n, 1, &value, sizeof value, NULL));
-            assert_int_equal(x ? cgn_test_run_read(env, x, 0) : run_graph(env, g, 0), base + v);
+            assert_int_equal(x ? cgn_test_run_read(env, x, 0) : cgn_test_run_graph_read(env, g, 0),
+                             base + v);
         }
     }
     /* The definition was never changed by the executable's loop, nor the other way round. */
@@ -252,7 +251,7 @@ static void test_edit_loop_at_both_levels(void **state) {
     long refs = atomic_load(&env->owner[1]->refs);
     OK(edit(NULL, n, 0, &env->buf[1], sizeof env->buf[1], env->owner[1]));
     assert_int_equal(atomic_load(&env->owner[1]->refs), refs + 1);
-    assert_int_equal(run_graph(env, g, 1), 73);
+    assert_int_equal(cgn_test_run_graph_read(env, g, 1), 73);
     uint32_t after = 74;
     OK(edit(NULL, n, 1, &after, sizeof after, NULL)); /* the owned pointer stays */
     assert_int_equal(atomic_load(&env->owner[1]->refs), refs + 1);
@@ -260,7 +259,7 @@ static void test_edit_loop_at_both_levels(void **state) {
     OK(cgn_exec_destroy(e));
     assert_true(cgn_test_settle(env));
     assert_int_equal(atomic_load(&env->owner[1]->refs), refs);
-    assert_int_equal(run_graph(env, g, 0), 74);
+    assert_int_equal(cgn_test_run_graph_read(env, g, 0), 74);
     OK(cgn_graph_destroy(g));
 }
 
@@ -281,12 +280,12 @@ static void test_other_updates_between(void **state) {
     a.args[0].owner = env->owner[1];
     OK(cgn_kernel_node_update(n, &a.u));
     assert_int_equal(atomic_load(&env->owner[1]->refs), refs + 1);
-    assert_int_equal(run_graph(env, g, 1), 6);
+    assert_int_equal(cgn_test_run_graph_read(env, g, 1), 6);
     for (uint32_t v = 7; v < 10; v++) /* unowned again: the owned version is replaced */
         OK(cgn_kernel_node_update(n, set_args(env, &a, 1, v)));
     assert_true(cgn_test_settle(env));
     assert_int_equal(atomic_load(&env->owner[1]->refs), refs);
-    assert_int_equal(run_graph(env, g, 1), 9);
+    assert_int_equal(cgn_test_run_graph_read(env, g, 1), 9);
     /* A size the kernel does not take: refused before any driver call. */
     uint64_t wide = 11;
     set_args(env, &a, 1, 0);
@@ -301,11 +300,11 @@ static void test_other_updates_between(void **state) {
     cgn_kernel_update edit = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_arg(&edit, 1, &edited, sizeof edited, NULL);
     OK(cgn_kernel_node_update(n, &edit));
-    assert_int_equal(run_graph(env, g, 1), 12);
+    assert_int_equal(cgn_test_run_graph_read(env, g, 1), 12);
     for (uint32_t v = 13; v < 16; v++) {
         OK(cgn_kernel_node_update(n, set_args(env, &a, 1, v)));
         OK(cgn_kernel_node_update(n, &edit));
-        assert_int_equal(run_graph(env, g, 1), 12);
+        assert_int_equal(cgn_test_run_graph_read(env, g, 1), 12);
     }
     OK(cgn_kernel_node_update(n, set_args(env, &a, 1, 16)));
     cgn_kernel_update grid = CGN_KERNEL_UPDATE_INIT;
@@ -314,7 +313,7 @@ static void test_other_updates_between(void **state) {
     OK(cgn_kernel_node_get(n, &got));
     assert_int_equal(value_of(&got), 16);
     assert_int_equal(got.grid.x, 2);
-    assert_int_equal(run_graph(env, g, 1), 16);
+    assert_int_equal(cgn_test_run_graph_read(env, g, 1), 16);
     OK(cgn_graph_destroy(g));
 
     /* add_one(p) comes as a CUfunction: its updates make the node's context current. */
@@ -337,7 +336,7 @@ static void test_other_updates_between(void **state) {
         assert_int_equal(env->backend->current_context(env), CGN_TEST_CTX_NONE);
         env->backend->set_context(env, CGN_TEST_CTX_OWN);
         OK(st);
-        assert_int_equal(run_graph(env, g, i & 1), 1);
+        assert_int_equal(cgn_test_run_graph_read(env, g, i & 1), 1);
     }
     OK(cgn_graph_destroy(g));
 }

@@ -37,17 +37,6 @@ static cgn_node *add_child(cgn_graph *parent, cgn_graph *source) {
     return node;
 }
 
-static uint8_t launch_and_read(cgn_test_env *env, cgn_graph *g, int buf) {
-    cgn_exec *e;
-    unsigned char zeros[CGN_TEST_BUF_SIZE] = {0}, got[CGN_TEST_BUF_SIZE];
-    env->backend->write(env, env->buf[buf], zeros, sizeof zeros);
-    OK(cgn_graph_instantiate(g, &e));
-    OK(env->backend->launch(env, e));
-    env->backend->read(env, env->buf[buf], got, sizeof got);
-    OK(cgn_exec_destroy(e));
-    return got[0];
-}
-
 static void test_same_hierarchy_rejected_untouched(void **state) {
     cgn_test_env *env = *state;
     cgn_node *fill;
@@ -67,7 +56,7 @@ static void test_same_hierarchy_rejected_untouched(void **state) {
     cgn_graph *still;
     OK(cgn_child_graph_node_embedded(child, &still));
     assert_ptr_equal(still, embedded);
-    assert_int_equal(launch_and_read(env, parent, 0), 0x11);
+    assert_int_equal(cgn_test_run_graph_read(env, parent, 0), 0x11);
     /* Embedding the parent into a graph of its own hierarchy is refused at add too. */
     cgn_child_graph_desc d = CGN_CHILD_GRAPH_DESC_INIT;
     d.graph = parent;
@@ -98,8 +87,8 @@ static void test_update_inside_embedding(void **state) {
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_value(&u, 0x5a, 1);
     OK(cgn_memset_node_update(inner, &u));
-    assert_int_equal(launch_and_read(env, parent, 0), 0x5a); /* the embedding changed */
-    assert_int_equal(launch_and_read(env, source, 0), 0x11); /* the source did not */
+    assert_int_equal(cgn_test_run_graph_read(env, parent, 0), 0x5a); /* the embedding changed */
+    assert_int_equal(cgn_test_run_graph_read(env, source, 0), 0x11); /* the source did not */
     cgn_memset_desc got;
     OK(cgn_memset_node_get(fill, &got));
     assert_int_equal(got.value, 0x11);
@@ -143,7 +132,7 @@ static void test_replacement_invalidates_old_embedding(void **state) {
     OK(env->backend->launch(env, old_exec));
     env->backend->read(env, env->buf[0], got, sizeof got);
     assert_int_equal(got[0], 0x11);
-    assert_int_equal(launch_and_read(env, parent, 1), 0x33);
+    assert_int_equal(cgn_test_run_graph_read(env, parent, 1), 0x33);
     OK(cgn_exec_destroy(old_exec));
     OK(cgn_graph_destroy(parent));
     OK(cgn_graph_destroy(g0));
@@ -167,8 +156,8 @@ static void test_nested_embedding(void **state) {
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_value(&u, 0x66, 1);
     OK(cgn_memset_node_update(deep, &u));
-    assert_int_equal(launch_and_read(env, parent, 2), 0x66);
-    assert_int_equal(launch_and_read(env, middle, 2), 0x44);
+    assert_int_equal(cgn_test_run_graph_read(env, parent, 2), 0x66);
+    assert_int_equal(cgn_test_run_graph_read(env, middle, 2), 0x44);
     /* Destroying the top child node retires everything below it. */
     OK(cgn_node_destroy(top_child));
     assert_false(cgn_node_is_alive(copy_of_middle_child));
@@ -190,7 +179,7 @@ static void test_embedding_keeps_owners_of_its_copy(void **state) {
     OK(cgn_graph_destroy(source)); /* the embedded copy still holds owner 3 */
     cgn_collect();
     assert_int_equal(env->released[3], 0);
-    assert_int_equal(launch_and_read(env, parent, 3), 0x77);
+    assert_int_equal(cgn_test_run_graph_read(env, parent, 3), 0x77);
     OK(cgn_graph_destroy(parent));
     assert_true(cgn_test_wait_released(env, 3, 1));
 }
@@ -212,7 +201,8 @@ static void test_child_node_destroy_releases_copy_owners(void **state) {
     assert_int_equal(env->released[1], 0); /* the executable still holds the copy */
     OK(cgn_exec_destroy(exec));
     assert_true(cgn_test_wait_released(env, 1, 1));
-    assert_int_equal(launch_and_read(env, parent, 1), 0); /* the parent no longer fills it */
+    assert_int_equal(cgn_test_run_graph_read(env, parent, 1),
+                     0); /* the parent no longer fills it */
     OK(cgn_graph_destroy(parent));
 }
 

@@ -66,15 +66,6 @@ static size_t count_nodes(const cgn_graph *g) {
     return count;
 }
 
-/* Instantiates g, runs it once from zeroed buffers, destroys the executable: byte 0 of buf. */
-static uint8_t run_once(cgn_test_env *env, cgn_graph *g, int buf) {
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
-    uint8_t got = cgn_test_run_read(env, e, buf);
-    OK(cgn_exec_destroy(e));
-    return got;
-}
-
 static void test_if_runs_body_only_when_set(void **state) {
     cgn_test_env *env = *state;
     for (uint32_t value = 0; value <= 2; value++) {
@@ -93,7 +84,7 @@ static void test_if_runs_body_only_when_set(void **state) {
         assert_int_equal(got.handle_default, value);
         assert_int_equal(got.handle_assign, 1);
         assert_true(got.handle != 0);
-        assert_int_equal(run_once(env, g, 0), value != 0 ? 0x11 : 0);
+        assert_int_equal(cgn_test_run_graph_read(env, g, 0), value != 0 ? 0x11 : 0);
         OK(cgn_graph_destroy(g));
     }
 }
@@ -107,14 +98,14 @@ static void test_body_update_reaches_new_instantiation(void **state) {
     cgn_memset_desc fill = cgn_test_fill_desc(env, 1, 0x11, 1);
     cgn_node *inner;
     OK(cgn_graph_add_memset(body, NULL, 0, &fill, &inner));
-    assert_int_equal(run_once(env, g, 1), 0x11);
+    assert_int_equal(cgn_test_run_graph_read(env, g, 1), 0x11);
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_value(&u, 0x22, 1);
     OK(cgn_memset_node_update(inner, &u));
     cgn_memset_desc now;
     OK(cgn_memset_node_get(inner, &now));
     assert_int_equal(now.value, 0x22);
-    assert_int_equal(run_once(env, g, 1), 0x22);
+    assert_int_equal(cgn_test_run_graph_read(env, g, 1), 0x22);
     OK(cgn_graph_destroy(g));
 }
 
@@ -242,7 +233,7 @@ static void test_condition_set_before_the_node(void **state) {
         OK(cgn_graph_add_kernel(first_body, NULL, 0, &k, &set));
         cgn_memset_desc fill = cgn_test_fill_desc(env, 3, 0x41, 1);
         OK(cgn_graph_add_memset(second_body, NULL, 0, &fill, &inner));
-        assert_int_equal(run_once(env, g, 3), value != 0 ? 0x41 : 0);
+        assert_int_equal(cgn_test_run_graph_read(env, g, 3), value != 0 ? 0x41 : 0);
         OK(cgn_graph_destroy(g));
     }
 }
@@ -375,7 +366,7 @@ static void test_switch_runs_body_of_value(void **state) {
         assert_int_equal(got.type, 2);
         assert_int_equal(got.size, 3);
         assert_int_equal(got.handle_default, value);
-        assert_int_equal(run_once(env, g, 0), value < 3 ? 0x10 + value : 0);
+        assert_int_equal(cgn_test_run_graph_read(env, g, 0), value < 3 ? 0x10 + value : 0);
         OK(cgn_graph_destroy(g));
     }
 }
@@ -394,11 +385,11 @@ static void test_if_else_runs_else_on_zero(void **state) {
         OK(cgn_conditional_node_get(cond, &got));
         assert_int_equal(got.type, 0);
         assert_int_equal(got.size, 2);
-        assert_int_equal(run_once(env, g, 1), value != 0 ? 0x21 : 0x20);
+        assert_int_equal(cgn_test_run_graph_read(env, g, 1), value != 0 ? 0x21 : 0x20);
         cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
         cgn_memset_update_set_value(&u, 0x2e, 1);
         OK(cgn_memset_node_update(else_fill, &u));
-        assert_int_equal(run_once(env, g, 1), value != 0 ? 0x21 : 0x2e);
+        assert_int_equal(cgn_test_run_graph_read(env, g, 1), value != 0 ? 0x21 : 0x2e);
         OK(cgn_graph_destroy(g));
     }
 }
@@ -431,12 +422,12 @@ static void test_switch_set_by_kernel(void **state) {
     cgn_kernel_update ku = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_arg(&ku, 0, &h, sizeof h, NULL);
     OK(cgn_kernel_node_update(set, &ku));
-    assert_int_equal(run_once(env, g, 2), 0x52);
+    assert_int_equal(cgn_test_run_graph_read(env, g, 2), 0x52);
     ku = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
     uint32_t one = 1;
     cgn_kernel_update_set_arg(&ku, 1, &one, sizeof one, NULL);
     OK(cgn_kernel_node_update(set, &ku));
-    assert_int_equal(run_once(env, g, 2), 0x51);
+    assert_int_equal(cgn_test_run_graph_read(env, g, 2), 0x51);
     OK(cgn_graph_destroy(g));
 }
 
@@ -606,7 +597,7 @@ static void test_switch_nested_in_else(void **state) {
         add_cond_n(ifb[1], NULL, 0, 2, 2, value, swb);
         add_fill(env, swb[0], 0, 0x70, 0);
         add_fill(env, swb[1], 0, 0x71, 0);
-        assert_int_equal(run_once(env, g, 0), 0x70 + value);
+        assert_int_equal(cgn_test_run_graph_read(env, g, 0), 0x70 + value);
         OK(cgn_graph_destroy(g));
     }
 }
@@ -708,7 +699,7 @@ static void test_body_handles_and_nesting(void **state) {
     cgn_memset_desc fill = cgn_test_fill_desc(env, 2, 0x51, 1);
     cgn_node *m;
     OK(cgn_graph_add_memset(inner_body, NULL, 0, &fill, &m));
-    assert_int_equal(run_once(env, g, 2), 0x51);
+    assert_int_equal(cgn_test_run_graph_read(env, g, 2), 0x51);
     cgn_test_env_drop_owners(env);
     cgn_collect();
     assert_int_equal(env->released[2], 0); /* the nested body's memset holds owner 2 */
@@ -718,7 +709,7 @@ static void test_body_handles_and_nesting(void **state) {
     assert_non_null(strstr(cgn_last_error(), "CUDA cannot destroy its conditional handle"));
     assert_int_equal(cgn_node_destroy(nested), CGN_ERROR_NOT_SUPPORTED);
     assert_true(cgn_node_is_alive(cond) && cgn_node_is_alive(nested) && cgn_node_is_alive(m));
-    assert_int_equal(run_once(env, g, 2), 0x51);
+    assert_int_equal(cgn_test_run_graph_read(env, g, 2), 0x51);
     OK(cgn_graph_destroy(g)); /* the bodies go with it, and their nodes' owners */
     assert_true(cgn_test_wait_released(env, 2, 1));
     cgn_node *x;
