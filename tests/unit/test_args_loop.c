@@ -341,6 +341,392 @@ static void test_other_updates_between(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+static cgn_status update_at(cgn_exec *e, cgn_node *n, const cgn_kernel_update *u) {
+    return e ? cgn_kernel_exec_update(e, n, u) : cgn_kernel_node_update(n, u);
+}
+
+static void get_at(cgn_exec *e, cgn_node *n, cgn_kernel_desc *got) {
+    OK(e ? cgn_kernel_exec_get(e, n, got) : cgn_kernel_node_get(n, got));
+}
+
+static uint8_t run_at(cgn_test_env *env, cgn_exec *e, cgn_graph *g, int buf) {
+    return e ? cgn_test_run_read(env, e, buf) : cgn_test_run_graph_read(env, g, buf);
+}
+
+/* Updates in the loop's steady state whose `set` is not exactly the loop's: every field set
+ * is applied, and a field whose bit is not set is never read, though a reused update still
+ * holds a valid value for it (cgn_kernel_update_reset). */
+static void test_loop_reads_only_the_fields_set(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *n;
+    cgn_graph *g = fill_graph(env, 0, 1, &n);
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    args_update a;
+    cgn_kernel_desc got;
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        uint32_t base = level ? 100 : 0;
+        for (uint32_t v = 2; v < 5; v++) /* the steady state: a spare block of this layout */
+            OK(update_at(x, n, set_args(env, &a, 0, base + v)));
+        /* Every argument and the grid in one update: both apply. */
+        set_args(env, &a, 0, base + 5);
+        cgn_kernel_update_set_grid(&a.u, CGN_DIM3(2, 1, 1));
+        OK(update_at(x, n, &a.u));
+        get_at(x, n, &got);
+        assert_int_equal(value_of(&got), base + 5);
+        assert_int_equal(got.grid.x, 2);
+        /* The grid alone, from the reused update whose args now read base + 6: not applied. */
+        cgn_kernel_update_reset(&a.u);
+        a.value = base + 6;
+        cgn_kernel_update_set_grid(&a.u, CGN_DIM3(3, 1, 1));
+        OK(update_at(x, n, &a.u));
+        get_at(x, n, &got);
+        assert_int_equal(value_of(&got), base + 5);
+        assert_int_equal(got.grid.x, 3);
+        /* An edit the caller took back by clearing its bit: the grid alone again. */
+        uint32_t dropped = base + 7;
+        cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_arg(&u, 1, &dropped, sizeof dropped, NULL);
+        u.set = CGN_KERNEL_SET_GRID;
+        u.grid = CGN_DIM3(1, 1, 1);
+        OK(update_at(x, n, &u));
+        get_at(x, n, &got);
+        assert_int_equal(value_of(&got), base + 5);
+        assert_int_equal(got.grid.x, 1);
+        assert_int_equal(run_at(env, x, g, 0), base + 5);
+        /* An edit and the grid in one update: both apply. */
+        uint32_t edited = base + 9;
+        u = (cgn_kernel_update)CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_arg(&u, 1, &edited, sizeof edited, NULL);
+        cgn_kernel_update_set_grid(&u, CGN_DIM3(2, 1, 1));
+        OK(update_at(x, n, &u));
+        get_at(x, n, &got);
+        assert_int_equal(value_of(&got), base + 9);
+        assert_int_equal(got.grid.x, 2);
+        /* Two arguments announced, no array: refused before any driver call. */
+        set_args(env, &a, 0, base + 10);
+        a.u.args = NULL;
+        cgn_fault_reset_counts();
+        assert_int_equal(update_at(x, n, &a.u), CGN_ERROR_INVALID_ARGUMENT);
+        assert_int_equal(cgn_fault_setter_calls(), 0);
+        /* The kernel alone, with valid args and edits left in the update: refused before any
+         * driver call (kernel requires args), nothing changed. */
+        set_args(env, &a, 0, base + 8);
+        cgn_kernel_update_set_arg(&a.u, 1, &dropped, sizeof dropped, NULL);
+        a.u.set = CGN_KERNEL_SET_KERNEL;
+        a.u.kernel = cgn_test_kernel(env, "fill_u32");
+        cgn_fault_reset_counts();
+        assert_int_equal(update_at(x, n, &a.u), CGN_ERROR_MISSING_FIELD);
+        assert_int_equal(cgn_fault_setter_calls(), 0);
+        get_at(x, n, &got);
+        assert_int_equal(value_of(&got), base + 9);
+        assert_int_equal(run_at(env, x, g, 0), base + 9);
+    }
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* Before 13.0 the setter needs the node's context current (spec: context_free_from): the
+ * loop's updates at both levels, whole-list and by index, make it current around the call
+ * and put the caller's state back. */
+static void test_loop_before_13_makes_the_context_current(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *n;
+    cgn_graph *g = fill_graph(env, 0, 1, &n);
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    int version;
+    OK(cgn_driver_version(&version));
+    cgn_fault_set_version(12080);
+    args_update a;
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        for (uint32_t v = 2; v < 8; v++) {
+            env->backend->set_context(env, CGN_TEST_CTX_NONE);
+            cgn_fault_reset_counts();
+            cgn_status st;
+            if (v % 2) {
+                st = update_at(x, n, set_args(env, &a, 0, v));
+            } else {
+                cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+                cgn_kernel_update_set_arg(&u, 1, &v, sizeof v, NULL);
+                st = update_at(x, n, &u);
+            }
+            long pushed = cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent);
+            int now = env->backend->current_context(env);
+            env->backend->set_context(env, CGN_TEST_CTX_OWN);
+            OK(st);
+            assert_int_equal(pushed, 1);
+            assert_int_equal(now, CGN_TEST_CTX_NONE);
+            assert_int_equal(run_at(env, x, g, 0), v);
+        }
+    }
+    cgn_fault_set_version(version);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* Each loop update, whole-list or by index, is one setter call (not the loop's path and then
+ * the general one), and a failed one names that setter. */
+static void test_loop_update_is_one_setter_call(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *n;
+    cgn_graph *g = fill_graph(env, 0, 1, &n);
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    args_update a;
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        for (uint32_t v = 2; v < 10; v++) {
+            cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+            if (v % 2)
+                set_args(env, &a, 0, v);
+            else
+                cgn_kernel_update_set_arg(&u, 1, &v, sizeof v, NULL);
+            cgn_fault_reset_counts();
+            OK(update_at(x, n, v % 2 ? &a.u : &u));
+            assert_int_equal(cgn_fault_setter_calls(), 1);
+            assert_int_equal(run_at(env, x, g, 0), v);
+        }
+        for (int by_index = 0; by_index < 2; by_index++) {
+            uint32_t lost = 60;
+            cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+            cgn_kernel_update_set_arg(&u, 1, &lost, sizeof lost, NULL);
+            cgn_fault_arm(1, CUDA_ERROR_INVALID_VALUE);
+            assert_int_equal(update_at(x, n, by_index ? &u : set_args(env, &a, 0, lost)),
+                             CGN_ERROR_DRIVER);
+            cgn_fault_disarm();
+            const char *msg = cgn_last_error();
+            assert_non_null(strstr(msg, x ? "cuGraphExecKernelNodeSetParams"
+                                          : "cuGraphKernelNodeSetParams"));
+            /* An executable says which fields it refused. */
+            if (x)
+                assert_non_null(strstr(msg, by_index ? "(fields set: arg); nothing changed"
+                                                     : "(fields set: args); nothing changed"));
+            assert_int_equal(run_at(env, x, g, 0), 9);
+        }
+    }
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* Owned arguments, at either level, take the general path: every owner of a whole list is
+ * retained, a version with an owner leaves the loop's path to the general one, and a
+ * whole-list update or an edit that drops the owned argument releases the owner while an edit
+ * of another argument keeps it. */
+static void test_owned_version_then_loop_at_both_levels(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *n;
+    cgn_graph *g = fill_graph(env, 0, 1, &n);
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    args_update a;
+    long refs = atomic_load(&env->owner[1]->refs), refs2 = atomic_load(&env->owner[2]->refs);
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        for (uint32_t v = 2; v < 5; v++)
+            OK(update_at(x, n, set_args(env, &a, 0, v)));
+        set_args(env, &a, 1, 6); /* every argument owned */
+        a.args[0].owner = env->owner[1];
+        a.args[1].owner = env->owner[2];
+        OK(update_at(x, n, &a.u));
+        assert_int_equal(atomic_load(&env->owner[1]->refs), refs + 1);
+        assert_int_equal(atomic_load(&env->owner[2]->refs), refs2 + 1);
+        OK(update_at(x, n, set_args(env, &a, 1, 7))); /* unowned: the owners go */
+        assert_true(cgn_test_settle(env));
+        assert_int_equal(atomic_load(&env->owner[1]->refs), refs);
+        assert_int_equal(atomic_load(&env->owner[2]->refs), refs2);
+        assert_int_equal(run_at(env, x, g, 1), 7);
+        set_args(env, &a, 1, 8);
+        a.args[0].owner = env->owner[1];
+        OK(update_at(x, n, &a.u));
+        uint32_t value = 9;
+        OK(edit(x, n, 1, &value, sizeof value, NULL)); /* the owned pointer stays */
+        cgn_collect();
+        assert_int_equal(atomic_load(&env->owner[1]->refs), refs + 1);
+        OK(edit(x, n, 0, &env->buf[0], sizeof env->buf[0], NULL)); /* and goes */
+        assert_true(cgn_test_settle(env));
+        assert_int_equal(atomic_load(&env->owner[1]->refs), refs);
+        assert_int_equal(run_at(env, x, g, 0), 9);
+        /* Two edits in one update, only the second owned: retained all the same. */
+        cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+        value = 10;
+        cgn_kernel_update_set_arg(&u, 1, &value, sizeof value, NULL);
+        cgn_kernel_update_set_arg(&u, 0, &env->buf[1], sizeof env->buf[1], env->owner[1]);
+        OK(update_at(x, n, &u));
+        assert_int_equal(atomic_load(&env->owner[1]->refs), refs + 1);
+        assert_int_equal(run_at(env, x, g, 1), 10);
+        OK(edit(x, n, 0, &env->buf[0], sizeof env->buf[0], NULL));
+        assert_true(cgn_test_settle(env));
+        assert_int_equal(atomic_load(&env->owner[1]->refs), refs);
+    }
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* add_one(p) as a CUfunction: every update of its node, at either level, whole-list or by
+ * index, makes the node's context current around the setter (the loop's path never runs
+ * then) and puts the caller's state back. */
+static void test_function_node_loop_makes_its_context_current(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    cgn_arg one[1] = {cgn_test_arg_buf(env, 0, 0)};
+    cgn_kernel_desc d = CGN_KERNEL_DESC_INIT;
+    d.kernel = cgn_test_kernel(env, "add_one");
+    d.grid = d.block = CGN_DIM3(1, 1, 1);
+    d.args = one;
+    d.num_args = 1;
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    CUdeviceptr target = 0;
+    cgn_arg moved[1] = {CGN_ARG(target)};
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        for (int i = 0; i < 6; i++) {
+            target = env->buf[i & 1];
+            cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+            if (i < 3)
+                cgn_kernel_update_set_args(&u, moved, 1);
+            else
+                cgn_kernel_update_set_arg(&u, 0, &target, sizeof target, NULL);
+            env->backend->set_context(env, CGN_TEST_CTX_NONE);
+            cgn_fault_reset_counts();
+            cgn_status st = update_at(x, n, &u);
+            long pushed = cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent);
+            int now = env->backend->current_context(env);
+            env->backend->set_context(env, CGN_TEST_CTX_OWN);
+            OK(st);
+            assert_int_equal(pushed, 1);
+            assert_int_equal(now, CGN_TEST_CTX_NONE);
+            assert_int_equal(run_at(env, x, g, i & 1), 1);
+        }
+    }
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* An update loop allocates nothing (docs/design.md): the replaced block is the next update's
+ * spare, so at either level, whole-list or by index, cgn's copies of the arguments come from
+ * the same two blocks however long the loop runs. */
+static void test_loop_reuses_two_blocks(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *n;
+    cgn_graph *g = fill_graph(env, 0, 1, &n);
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    args_update a;
+    cgn_kernel_desc got;
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        for (int by_index = 0; by_index < 2; by_index++) {
+            const cgn_arg *seen[2] = {NULL, NULL};
+            for (uint32_t v = 2; v < 16; v++) {
+                if (by_index)
+                    OK(edit(x, n, 1, &v, sizeof v, NULL));
+                else
+                    OK(update_at(x, n, set_args(env, &a, 0, v)));
+                get_at(x, n, &got);
+                assert_int_equal(value_of(&got), v);
+                if (v < 6)
+                    continue; /* the blocks the executable shared with the definition go */
+                if (seen[v % 2] == NULL)
+                    seen[v % 2] = got.args;
+                assert_ptr_equal(got.args, seen[v % 2]);
+                assert_ptr_not_equal(seen[0], seen[1]);
+            }
+        }
+    }
+    assert_int_equal(run_at(env, e, g, 0), 15);
+    assert_int_equal(cgn_test_run_graph_read(env, g, 0), 15);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* The gates between the loop's two paths, at both levels: argument-level edits need 12.4
+ * (exactly 12.4 is enough), and kernel_owner without kernel is refused as such. */
+static void test_gates_between_the_loop_paths(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *n;
+    cgn_graph *g = fill_graph(env, 0, 1, &n);
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    int version;
+    OK(cgn_driver_version(&version));
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        uint32_t value = 5 + (uint32_t)level;
+        cgn_fault_set_version(12030);
+        cgn_fault_reset_counts();
+        assert_int_equal(edit(x, n, 1, &value, sizeof value, NULL), CGN_ERROR_DRIVER_TOO_OLD);
+        assert_non_null(strstr(cgn_last_error(), "kernel updates that set arg need CUDA driver "
+                                                 "12.4 or newer; this driver is 12.3"));
+        assert_int_equal(cgn_fault_setter_calls(), 0);
+        cgn_fault_set_version(12040);
+        OK(edit(x, n, 1, &value, sizeof value, NULL));
+        cgn_fault_set_version(version);
+        assert_int_equal(run_at(env, x, g, 0), value);
+        cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+        u.set = CGN_KERNEL_SET_KERNEL_OWNER;
+        assert_int_equal(update_at(x, n, &u), CGN_ERROR_MISSING_FIELD);
+        assert_non_null(strstr(cgn_last_error(), "kernel_owner requires kernel"));
+    }
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* Argument lists the kernel cannot take, each right after the loop's steady state (a spare of
+ * the layout): refused before any driver call, at either level, whatever is wrong with every
+ * argument or with one of them, and nothing changes. */
+static void test_loop_refuses_bad_argument_lists(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *n;
+    cgn_graph *g = fill_graph(env, 0, 1, &n);
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    args_update a;
+    cgn_kernel_desc got;
+    uint64_t wide[2] = {0, 0};
+    uint32_t narrow = 0;
+    uint16_t tiny = 0;
+    const struct {
+        int bad_value;            /* arguments with a NULL value, from the first */
+        size_t size0, size1;      /* the sizes given: the kernel takes 8 and 4 */
+        cgn_status status;
+    } cases[] = {
+        {0, sizeof wide, sizeof wide[0], CGN_ERROR_INVALID_VALUE}, /* both too large */
+        {0, sizeof narrow, sizeof tiny, CGN_ERROR_INVALID_VALUE},  /* both too small */
+        {0, 8, sizeof wide[0], CGN_ERROR_INVALID_VALUE},           /* the second too large */
+        {0, 0, 0, CGN_ERROR_INVALID_ARGUMENT},                      /* no bytes at all */
+        {2, 8, 4, CGN_ERROR_INVALID_ARGUMENT},                      /* no values at all */
+        {1, 8, 4, CGN_ERROR_INVALID_ARGUMENT},                      /* the first has none */
+    };
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            uint32_t v = 10 * (uint32_t)c + (uint32_t)level;
+            for (uint32_t i = 0; i < 3; i++)
+                OK(update_at(x, n, set_args(env, &a, 0, v + i)));
+            set_args(env, &a, 0, 99);
+            a.args[0].value = cases[c].bad_value >= 1 ? NULL : (const void *)wide;
+            a.args[0].size = cases[c].size0;
+            a.args[1].value = cases[c].bad_value >= 2 ? NULL : (const void *)wide;
+            a.args[1].size = cases[c].size1;
+            cgn_fault_reset_counts();
+            assert_int_equal(update_at(x, n, &a.u), cases[c].status);
+            assert_int_equal(cgn_fault_setter_calls(), 0);
+            get_at(x, n, &got);
+            assert_int_equal(value_of(&got), v + 2);
+            assert_int_equal(run_at(env, x, g, 0), v + 2);
+        }
+    }
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
 int main(void) {
     cgn_test_env probe; /* a GPU build without a device skips (77) */
     int rc = cgn_test_env_open(&probe);
@@ -358,6 +744,22 @@ int main(void) {
                                         cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_edit_loop_at_both_levels, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_loop_reads_only_the_fields_set,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_loop_before_13_makes_the_context_current,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_loop_update_is_one_setter_call,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_owned_version_then_loop_at_both_levels,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_function_node_loop_makes_its_context_current,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_loop_reuses_two_blocks, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_gates_between_the_loop_paths,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_loop_refuses_bad_argument_lists,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
