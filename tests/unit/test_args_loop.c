@@ -646,6 +646,46 @@ static void test_loop_reuses_two_blocks(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* A kernel change to one with a larger argument block leaves the old, smaller block as the
+ * spare; the next edit cannot use it and writes a fresh block, and the small spare must then be
+ * freed, not dropped (the leak checks of the ASan and valgrind builds see it), at both levels. */
+static void test_edit_after_a_larger_kernel_frees_the_spare(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    cgn_arg one[1] = {cgn_test_arg_buf(env, 0, 0)};
+    cgn_kernel_desc d = CGN_KERNEL_DESC_INIT;
+    d.kernel = cgn_test_kernel(env, "write_config");
+    d.grid = d.block = CGN_DIM3(1, 1, 1);
+    d.args = one;
+    d.num_args = 1;
+    cgn_node *n;
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        for (int i = 0; i < 2; i++) { /* a block of write_config's layout as the spare */
+            cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+            cgn_kernel_update_set_args(&u, one, 1);
+            OK(update_at(x, n, &u));
+        }
+        args_update a;
+        set_args(env, &a, 0, 5);
+        cgn_kernel_update_set_kernel(&a.u, cgn_test_kernel(env, "fill_u32"), NULL, a.args, 2);
+        OK(update_at(x, n, &a.u));
+        for (uint32_t v = 6; v < 9; v++) {
+            OK(edit(x, n, 1, &v, sizeof v, NULL));
+            cgn_kernel_desc got;
+            get_at(x, n, &got);
+            assert_int_equal(value_of(&got), v);
+        }
+        assert_int_equal(x ? cgn_test_run_read(env, x, 0) : cgn_test_run_graph_read(env, g, 0), 8);
+    }
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
 /* The gates between the loop's two paths, at both levels: argument-level edits need 12.4
  * (exactly 12.4 is enough), and kernel_owner without kernel is refused as such. */
 static void test_gates_between_the_loop_paths(void **state) {
@@ -744,6 +784,8 @@ int main(void) {
                                         cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_edit_loop_at_both_levels, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_edit_after_a_larger_kernel_frees_the_spare,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_loop_reads_only_the_fields_set,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_loop_before_13_makes_the_context_current,
