@@ -1,5 +1,6 @@
 /* The shared cmocka fixture (see cgn_test_fixture.h). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cgn_fault.h"
 #include "cgn_test_fixture.h"
@@ -62,4 +63,15 @@ uint8_t cgn_test_run_graph_read(cgn_test_env *env, cgn_graph *g, int buf) {
     uint8_t got = cgn_test_run_read(env, e, buf);
     OK(cgn_exec_destroy(e));
     return got;
+}
+
+void cgn_test_assert_message(const char *want) {
+    if (strcmp(cgn_last_error(), want) != 0)
+        fail_msg("message \"%s\", expected \"%s\"", cgn_last_error(), want);
+}
+
+size_t cgn_test_count_nodes(const cgn_graph *g) {
+    size_t count = 0;
+    OK(cgn_graph_nodes(g, NULL, &count));
+    return count;
 }

@@ -21,6 +21,11 @@
             fail_msg("%s: %s (%s)", #call, cgn_status_name(ok_st_), cgn_last_error());            \
     } while (0)
 
+/* Fails unless cgn_last_error() is exactly `want`, showing both. */
+void cgn_test_assert_message(const char *want);
+/* The number of live nodes of g (cgn_graph_nodes). */
+size_t cgn_test_count_nodes(const cgn_graph *g);
+
 /* *state becomes the cgn_test_env. */
 int cgn_test_fixture_setup(void **state);
 int cgn_test_fixture_teardown(void **state);

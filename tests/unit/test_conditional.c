@@ -60,12 +60,6 @@ static cgn_node *add_fill(cgn_test_env *env, cgn_graph *body, int buf, uint32_t 
     return node;
 }
 
-static size_t count_nodes(const cgn_graph *g) {
-    size_t count = 0;
-    OK(cgn_graph_nodes(g, NULL, &count));
-    return count;
-}
-
 static void test_if_runs_body_only_when_set(void **state) {
     cgn_test_env *env = *state;
     for (uint32_t value = 0; value <= 2; value++) {
@@ -75,8 +69,8 @@ static void test_if_runs_body_only_when_set(void **state) {
         cgn_memset_desc fill = cgn_test_fill_desc(env, 0, 0x11, 1);
         cgn_node *inner;
         OK(cgn_graph_add_memset(body, NULL, 0, &fill, &inner));
-        assert_int_equal(count_nodes(g), 1); /* the body's node is not the parent's */
-        assert_int_equal(count_nodes(body), 1);
+        assert_int_equal(cgn_test_count_nodes(g), 1); /* the body's node is not the parent's */
+        assert_int_equal(cgn_test_count_nodes(body), 1);
         cgn_conditional_desc got;
         OK(cgn_conditional_node_get(cond, &got));
         assert_int_equal(got.type, 0);
@@ -273,7 +267,7 @@ static void test_refused_descs_change_nothing(void **state) {
     }
     assert_int_equal(cgn_fault_total_calls(), 0); /* refused before any driver call */
     assert_int_equal(cgn__handles_live(), live);
-    assert_int_equal(count_nodes(g), 0);
+    assert_int_equal(cgn_test_count_nodes(g), 0);
     cgn_conditional_desc d = CGN_CONDITIONAL_DESC_INIT;
     assert_int_equal(d.size, 1); /* one body by default */
     assert_int_equal(cgn_graph_add_conditional(g, NULL, 0, NULL, NULL), CGN_ERROR_INVALID_ARGUMENT);
@@ -297,7 +291,7 @@ static void test_old_driver_refused(void **state) {
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphConditionalHandleCreate), 0);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphAddNode), 0);
     cgn_fault_set_version(version);
-    assert_int_equal(count_nodes(g), 0);
+    assert_int_equal(cgn_test_count_nodes(g), 0);
     OK(cgn_graph_destroy(g));
 }
 
@@ -336,14 +330,14 @@ static void test_multi_body_forms_need_12_8(void **state) {
         }
     }
     assert_int_equal(cgn__handles_live(), live);
-    assert_int_equal(count_nodes(g), 0);
+    assert_int_equal(cgn_test_count_nodes(g), 0);
     /* 12.7: IF with one body and WHILE are added as before. */
     cgn_fault_set_version(12070);
     cgn_graph *body;
     add_cond(g, NULL, 0, 0, 0, &body);
     add_cond(g, NULL, 0, 1, 0, &body);
     cgn_fault_set_version(version);
-    assert_int_equal(count_nodes(g), 2);
+    assert_int_equal(cgn_test_count_nodes(g), 2);
     OK(cgn_graph_destroy(g));
 }
 
@@ -359,8 +353,8 @@ static void test_switch_runs_body_of_value(void **state) {
             add_fill(env, bodies[i], 0, 0x10 + (uint32_t)i, 0);
         assert_true(bodies[0] != bodies[1] && bodies[1] != bodies[2] && bodies[0] != bodies[2]);
         for (int i = 0; i < 3; i++)
-            assert_int_equal(count_nodes(bodies[i]), 1);
-        assert_int_equal(count_nodes(g), 1);
+            assert_int_equal(cgn_test_count_nodes(bodies[i]), 1);
+        assert_int_equal(cgn_test_count_nodes(g), 1);
         cgn_conditional_desc got;
         OK(cgn_conditional_node_get(sw, &got));
         assert_int_equal(got.type, 2);
@@ -579,7 +573,7 @@ static void test_switch_driver_failures(void **state) {
         }
         assert_int_equal(st, CGN_ERROR_DRIVER);
         assert_null(node);
-        assert_int_equal(count_nodes(g), 0);
+        assert_int_equal(cgn_test_count_nodes(g), 0);
         assert_int_equal(cgn__handles_live(), before);
         OK(cgn_graph_destroy(g));
     }
@@ -630,7 +624,7 @@ static void test_driver_failures(void **state) {
         }
         assert_int_equal(st, CGN_ERROR_DRIVER);
         assert_null(node);
-        assert_int_equal(count_nodes(g), 0);
+        assert_int_equal(cgn_test_count_nodes(g), 0);
         assert_int_equal(cgn__handles_live(), before);
         OK(cgn_graph_destroy(g));
     }
@@ -670,7 +664,7 @@ static void test_child_graph_restrictions(void **state) {
     assert_int_equal(cgn_graph_add_conditional(embedded, NULL, 0, &d, &node),
                      CGN_ERROR_NOT_SUPPORTED);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphConditionalHandleCreate), 0);
-    assert_int_equal(count_nodes(embedded), 1);
+    assert_int_equal(cgn_test_count_nodes(embedded), 1);
     OK(cgn_graph_destroy(parent));
     OK(cgn_graph_destroy(plain));
     OK(cgn_graph_destroy(src));

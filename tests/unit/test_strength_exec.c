@@ -24,11 +24,6 @@
 #include "fake_driver.h"
 #include "runtime.h"
 
-static void assert_message(const char *want) {
-    if (strcmp(cgn_last_error(), want) != 0)
-        fail_msg("message \"%s\", expected \"%s\"", cgn_last_error(), want);
-}
-
 #define REFRESH_RULE                                                                               \
     "; rule: an executable keeps its topology (nodes added or destroyed after the instantiation "  \
     "need a new executable)"
@@ -56,7 +51,7 @@ static void test_refresh_refuses_node_of_another_type(void **state) {
              "cgn_exec_update_from_graph: graph %p has a node of another type at this position "
              "(node %p)" REFRESH_RULE,
              (void *)g, (void *)other);
-    assert_message(want);
+    cgn_test_assert_message(want);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecUpdate), 0);
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
     OK(cgn_exec_destroy(e));
@@ -86,7 +81,7 @@ static void test_refresh_refuses_node_added_in_a_destroyed_slot(void **state) {
              "with at this position (nodes were destroyed and others added since) (node %p)"
              REFRESH_RULE,
              (void *)g, (void *)c);
-    assert_message(want);
+    cgn_test_assert_message(want);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecUpdate), 0);
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
     OK(cgn_exec_destroy(e));
@@ -114,7 +109,7 @@ static void test_refresh_refuses_fewer_nodes(void **state) {
              "cgn_exec_update_from_graph: graph %p has fewer nodes than the executable's copy"
              REFRESH_RULE,
              (void *)g);
-    assert_message(want);
+    cgn_test_assert_message(want);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphExecUpdate), 0);
     assert_int_equal(cgn_test_run_read(env, e, 1), 0x22);
     OK(cgn_exec_destroy(e));
@@ -152,7 +147,7 @@ static void test_exec_child_graph_topology_is_checked(void **state) {
              "cgn_child_graph_exec_update: field graph: graph %p has fewer nodes than the "
              "executable's copy" CHILD_RULE,
              (void *)fewer);
-    assert_message(want);
+    cgn_test_assert_message(want);
     assert_int_equal(cgn_fault_setter_calls(), 0);
 
     OK(cgn_graph_create(&typed));
@@ -166,7 +161,7 @@ static void test_exec_child_graph_topology_is_checked(void **state) {
              "cgn_child_graph_exec_update: field graph: graph %p has a node of another type at "
              "this position (node %p)" CHILD_RULE,
              (void *)typed, (void *)y);
-    assert_message(want);
+    cgn_test_assert_message(want);
     assert_int_equal(cgn_fault_setter_calls(), 0);
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
 
@@ -256,7 +251,7 @@ static void test_refresh_refusal_names_result_and_node(void **state) {
                  "cgn_exec_update_from_graph: cuGraphExecUpdate returned "
                  "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE: %s; the executable is unchanged",
                  results[i].name);
-        assert_message(want);
+        cgn_test_assert_message(want);
     }
     refusing_result = CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED;
     refusing_node = raw_a;
@@ -266,7 +261,7 @@ static void test_refresh_refusal_names_result_and_node(void **state) {
              "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE: CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED "
              "at node %p (memset); the executable is unchanged",
              (void *)a);
-    assert_message(want);
+    cgn_test_assert_message(want);
     refusing_node = raw_b;
     assert_int_equal(cgn_exec_update_from_graph(e, g), CGN_ERROR_DRIVER);
     snprintf(want, sizeof want,
@@ -274,7 +269,7 @@ static void test_refresh_refusal_names_result_and_node(void **state) {
              "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE: CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED "
              "at node %p (empty); the executable is unchanged",
              (void *)b);
-    assert_message(want);
+    cgn_test_assert_message(want);
 
     cgn_driver_install(refusing_inner);
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
@@ -333,13 +328,13 @@ static void test_not_a_handle_message(void **state) {
         void *p = (void *)values[i];
         assert_int_equal(cgn_graph_destroy((cgn_graph *)p), CGN_ERROR_INVALID_ARGUMENT);
         snprintf(want, sizeof want, "cgn_graph_destroy: graph %p is not a cgn handle", p);
-        assert_message(want);
+        cgn_test_assert_message(want);
         assert_int_equal(cgn_exec_launch((cgn_exec *)p, NULL), CGN_ERROR_INVALID_ARGUMENT);
         snprintf(want, sizeof want, "cgn_exec_launch: exec %p is not a cgn handle", p);
-        assert_message(want);
+        cgn_test_assert_message(want);
         assert_int_equal(cgn_node_destroy((cgn_node *)p), CGN_ERROR_INVALID_ARGUMENT);
         snprintf(want, sizeof want, "cgn_node_destroy: node %p is not a cgn handle", p);
-        assert_message(want);
+        cgn_test_assert_message(want);
     }
     OK(cgn_graph_destroy(g));
 }
@@ -381,7 +376,7 @@ static void test_exec_child_graph_other_dependencies_refused(void **state) {
              "cgn_child_graph_exec_update: field graph: graph %p has different dependencies "
              "(node %p)" CHILD_RULE,
              (void *)other, (void *)z);
-    assert_message(want);
+    cgn_test_assert_message(want);
     assert_int_equal(cgn_fault_setter_calls(), 0);
     assert_int_equal(cgn_test_run_read(env, e, 2), 0x13);
 
@@ -427,7 +422,7 @@ static void test_exec_child_graph_nested_topology_is_checked(void **state) {
              "cgn_child_graph_exec_update: field graph: graph %p has fewer nodes than the "
              "executable's copy" CHILD_RULE,
              (void *)other);
-    assert_message(want);
+    cgn_test_assert_message(want);
     assert_int_equal(cgn_fault_setter_calls(), 0);
     assert_int_equal(cgn_test_run_read(env, e, 1), 0x12);
 
@@ -485,7 +480,7 @@ static void test_instantiate_lost_embedding_message(void **state) {
              "cgn_graph_instantiate: embedded graph %p could not be located after its child "
              "node was replaced",
              (void *)embedded);
-    assert_message(want);
+    cgn_test_assert_message(want);
     assert_null(e);
 
     OK(cgn_graph_destroy(parent));
@@ -596,7 +591,8 @@ static void test_exec_update_version_gate_boundary(void **state) {
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_value(&u, 0x22, 1);
     assert_int_equal(cgn_memset_exec_update(e, n, &u), CGN_ERROR_DRIVER_TOO_OLD);
-    assert_message("executable node updates need CUDA driver 12.2 or newer; this driver is 12.1");
+    cgn_test_assert_message(
+        "executable node updates need CUDA driver 12.2 or newer; this driver is 12.1");
     cgn_fault_set_version(12020);
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
     OK(cgn_memset_exec_update(e, n, &u));
@@ -620,7 +616,8 @@ static void test_node_destroy_driver_failure(void **state) {
     cgn_fault_entry which;
     assert_true(cgn_fault_triggered(&which));
     assert_int_equal(which, CGN_FAULT_cuGraphDestroyNode);
-    assert_message("cgn_node_destroy: cuGraphDestroyNode returned CUDA_ERROR_INVALID_VALUE (1)");
+    cgn_test_assert_message(
+        "cgn_node_destroy: cuGraphDestroyNode returned CUDA_ERROR_INVALID_VALUE (1)");
     assert_int_equal(cgn_node_is_alive(n), 1);
     OK(cgn_graph_instantiate(g, &e));
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
@@ -709,14 +706,14 @@ static void test_null_argument_messages(void **state) {
     OK(cgn_graph_create(&g));
     OK(cgn_graph_add_empty(g, NULL, 0, &n));
     assert_int_equal(cgn_graph_raw(g, NULL), CGN_ERROR_INVALID_ARGUMENT);
-    assert_message("cgn_graph_raw: raw_out is NULL");
+    cgn_test_assert_message("cgn_graph_raw: raw_out is NULL");
     assert_int_equal(cgn_node_graph(n, NULL), CGN_ERROR_INVALID_ARGUMENT);
-    assert_message("cgn_node_graph: graph_out is NULL");
+    cgn_test_assert_message("cgn_node_graph: graph_out is NULL");
     assert_int_equal(cgn_node_graph(NULL, &out), CGN_ERROR_INVALID_ARGUMENT);
-    assert_message("cgn_node_graph: node is NULL");
+    cgn_test_assert_message("cgn_node_graph: node is NULL");
     assert_null(out);
     assert_int_equal(cgn_graph_destroy(NULL), CGN_ERROR_INVALID_ARGUMENT);
-    assert_message("cgn_graph_destroy: graph is NULL");
+    cgn_test_assert_message("cgn_graph_destroy: graph is NULL");
     OK(cgn_node_graph(n, &out));
     assert_ptr_equal(out, g);
     OK(cgn_graph_destroy(g));

@@ -32,11 +32,6 @@ static const cgn_driver_table *drv(void) {
     return cgn__driver;
 }
 
-static void assert_message(const char *want) {
-    if (strcmp(cgn_last_error(), want) != 0)
-        fail_msg("message \"%s\", expected \"%s\"", cgn_last_error(), want);
-}
-
 /* ---- the driver loader ----------------------------------------------------------------------- */
 
 /* What a child saw; plain data, written back through a pipe. */
@@ -259,13 +254,16 @@ static void test_version_gates(void **state) {
 
     cgn_fault_set_version(12010); /* as a real 12.1: the 12.2 entry points are missing */
     assert_int_equal(cgn_memset_node_update(n, &u), CGN_ERROR_DRIVER_TOO_OLD);
-    assert_message("graph node updates need CUDA driver 12.2 or newer; this driver is 12.1");
+    cgn_test_assert_message(
+        "graph node updates need CUDA driver 12.2 or newer; this driver is 12.1");
     assert_int_equal(cgn_memset_exec_update(e, n, &u), CGN_ERROR_DRIVER_TOO_OLD);
-    assert_message("executable node updates need CUDA driver 12.2 or newer; this driver is 12.1");
+    cgn_test_assert_message(
+        "executable node updates need CUDA driver 12.2 or newer; this driver is 12.1");
     cgn_fault_set_version(11050);
     assert_int_equal(cgn_exec_node_set_enabled(e, n, 0), CGN_ERROR_DRIVER_TOO_OLD);
-    assert_message("enabling and disabling nodes need CUDA driver 11.6 or newer; this driver is "
-                   "11.5");
+    cgn_test_assert_message(
+        "enabling and disabling nodes need CUDA driver 11.6 or newer; this driver is "
+        "11.5");
     int enabled = -1;
     assert_int_equal(cgn_exec_node_get_enabled(e, n, &enabled), CGN_ERROR_DRIVER_TOO_OLD);
     cgn_fault_set_version(13000);
@@ -278,9 +276,11 @@ static void test_version_gates(void **state) {
     old.version = 12010;
     cgn_driver_install(&old);
     assert_int_equal(cgn_memset_node_update(n, &u), CGN_ERROR_DRIVER_TOO_OLD);
-    assert_message("graph node updates need CUDA driver 12.2 or newer; this driver is 12.1");
+    cgn_test_assert_message(
+        "graph node updates need CUDA driver 12.2 or newer; this driver is 12.1");
     assert_int_equal(cgn_memset_exec_update(e, n, &u), CGN_ERROR_DRIVER_TOO_OLD);
-    assert_message("executable node updates need CUDA driver 12.2 or newer; this driver is 12.1");
+    cgn_test_assert_message(
+        "executable node updates need CUDA driver 12.2 or newer; this driver is 12.1");
     old.version = 12020; /* and 12.2 is enough */
     OK(cgn_memset_node_update(n, &u));
     OK(cgn_memset_exec_update(e, n, &u));
@@ -338,12 +338,13 @@ static void test_exec_refused_names_driver_rule(void **state) {
     cgn_kernel_update_set_kernel(&ku, env->backend->foreign_kernel(env, "add_one"), NULL, args, 1);
     assert_int_equal(cgn_kernel_exec_update(e, n, &ku), CGN_ERROR_INVALID_VALUE);
     assert_int_equal(cgn_last_status(), CGN_ERROR_INVALID_VALUE);
-    assert_message("cgn_kernel_exec_update: cuGraphExecKernelNodeSetParams returned "
-                   "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
-                   "(fields set: kernel kernel_owner args); rules only the driver checks: field "
-                   "kernel: rule: an executable's kernel node cannot move to another context (a "
-                   "CUfunction owned by another context, or a function that newly uses dynamic "
-                   "parallelism or device-side graph launch); nothing changed");
+    cgn_test_assert_message(
+        "cgn_kernel_exec_update: cuGraphExecKernelNodeSetParams returned "
+        "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
+        "(fields set: kernel kernel_owner args); rules only the driver checks: field "
+        "kernel: rule: an executable's kernel node cannot move to another context (a "
+        "CUfunction owned by another context, or a function that newly uses dynamic "
+        "parallelism or device-side graph launch); nothing changed");
     cgn_kernel_desc got;
     OK(cgn_kernel_exec_get(e, n, &got));
     assert_memory_equal(&got.kernel, &kd.kernel, sizeof kd.kernel);
@@ -369,31 +370,34 @@ static void test_exec_refused_lists_fields_and_rules(void **state) {
     REFUSE_EXEC_SET(CUDA_ERROR_INVALID_VALUE, cgn_memset_exec_update(e, n, &both), st);
     assert_int_equal(st, CGN_ERROR_INVALID_VALUE);
     assert_int_equal(cgn_last_status(), CGN_ERROR_INVALID_VALUE);
-    assert_message("cgn_memset_exec_update: cuGraphExecMemsetNodeSetParams returned "
-                   "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
-                   "(fields set: dst dst_owner width); rules only the driver checks: field dst: "
-                   "rule: an executable's memset writes memory of the context it was instantiated "
-                   "with; field width: rule: a 1-D memset may change its width only while it fits "
-                   "the work the executable set up for it; nothing changed");
+    cgn_test_assert_message(
+        "cgn_memset_exec_update: cuGraphExecMemsetNodeSetParams returned "
+        "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
+        "(fields set: dst dst_owner width); rules only the driver checks: field dst: "
+        "rule: an executable's memset writes memory of the context it was instantiated "
+        "with; field width: rule: a 1-D memset may change its width only while it fits "
+        "the work the executable set up for it; nothing changed");
 
     cgn_memset_update one = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_width(&one, 4);
     REFUSE_EXEC_SET(CUDA_ERROR_INVALID_VALUE, cgn_memset_exec_update(e, n, &one), st);
     assert_int_equal(st, CGN_ERROR_INVALID_VALUE);
-    assert_message("cgn_memset_exec_update: cuGraphExecMemsetNodeSetParams returned "
-                   "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
-                   "(fields set: width); rules only the driver checks: field width: rule: a 1-D "
-                   "memset may change its width only while it fits the work the executable set up "
-                   "for it; nothing changed");
+    cgn_test_assert_message(
+        "cgn_memset_exec_update: cuGraphExecMemsetNodeSetParams returned "
+        "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
+        "(fields set: width); rules only the driver checks: field width: rule: a 1-D "
+        "memset may change its width only while it fits the work the executable set up "
+        "for it; nothing changed");
 
     cgn_memset_update value = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_value(&value, 0x22, 1);
     REFUSE_EXEC_SET(CUDA_ERROR_INVALID_VALUE, cgn_memset_exec_update(e, n, &value), st);
     assert_int_equal(st, CGN_ERROR_DRIVER);
     assert_int_equal(cgn_last_status(), CGN_ERROR_DRIVER);
-    assert_message("cgn_memset_exec_update: cuGraphExecMemsetNodeSetParams returned "
-                   "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
-                   "(fields set: value element_size); nothing changed");
+    cgn_test_assert_message(
+        "cgn_memset_exec_update: cuGraphExecMemsetNodeSetParams returned "
+        "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
+        "(fields set: value element_size); nothing changed");
 
     cgn_memset_desc got;
     OK(cgn_memset_exec_get(e, n, &got));
@@ -424,9 +428,10 @@ static void test_exec_refused_without_rule(void **state) {
     cgn_event_record_update_set_event(&eu, dead, NULL);
     assert_int_equal(cgn_event_record_exec_update(e, n, &eu), CGN_ERROR_DRIVER);
     assert_int_equal(cgn_last_status(), CGN_ERROR_DRIVER);
-    assert_message("cgn_event_record_exec_update: cuGraphExecEventRecordNodeSetEvent returned "
-                   "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
-                   "(fields set: event event_owner); nothing changed");
+    cgn_test_assert_message(
+        "cgn_event_record_exec_update: cuGraphExecEventRecordNodeSetEvent returned "
+        "CUDA_ERROR_INVALID_VALUE (1); the driver refused this change in the executable "
+        "(fields set: event event_owner); nothing changed");
     cgn_event_record_desc got;
     OK(cgn_event_record_exec_get(e, n, &got));
     assert_ptr_equal(got.event, ev);
@@ -508,7 +513,7 @@ static void test_cuda_only_node_named(void **state) {
              "cgn_exec_node_set_enabled: node %p is a CUDA-only node; CUDA enables and disables "
              "kernel, memset and memcpy nodes only",
              (void *)a);
-    assert_message(want);
+    cgn_test_assert_message(want);
     OK(cgn_exec_destroy(e));
     OK(cgn_graph_destroy(g));
 }
@@ -629,7 +634,8 @@ static void test_kernel_grid_depth_zero(void **state) {
     kd.num_args = 1;
     assert_int_equal(cgn_graph_add_kernel(g, NULL, 0, &kd, &n), CGN_ERROR_INVALID_VALUE);
     assert_int_equal(cgn_last_status(), CGN_ERROR_INVALID_VALUE);
-    assert_message("cgn_graph_add_kernel: grid dimensions must be at least 1, not (2, 3, 0)");
+    cgn_test_assert_message(
+        "cgn_graph_add_kernel: grid dimensions must be at least 1, not (2, 3, 0)");
     assert_null(n);
     CUgraph raw;
     OK(cgn_graph_raw(g, &raw));
@@ -701,7 +707,7 @@ static void test_adopt_node_count_too_large(void **state) {
     assert_int_equal(cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &g), CGN_ERROR_OUT_OF_MEMORY);
     char want[128];
     snprintf(want, sizeof want, "cgn_graph_adopt: %zu nodes do not fit in memory", huge_count);
-    assert_message(want);
+    cgn_test_assert_message(want);
     assert_null(g);
     cgn_fault_install(env->backend->driver(env));
     assert_int_equal(cgn_fake_graph_node_count(raw), 1);
@@ -739,7 +745,7 @@ static void test_embedded_copy_of_unsupported_node(void **state) {
     snprintf(want, sizeof want,
              "cgn_node_check_updatable: node %p cannot be updated by cgn: it is %s", (void *)c,
              why);
-    assert_message(want);
+    cgn_test_assert_message(want);
 
     cgn_graph *g;
     cgn_node *child, *embedded;
@@ -753,7 +759,7 @@ static void test_embedded_copy_of_unsupported_node(void **state) {
     snprintf(want, sizeof want,
              "cgn_node_check_updatable: node %p cannot be updated by cgn: it is %s",
              (void *)embedded, why);
-    assert_message(want);
+    cgn_test_assert_message(want);
     cgn_memcpy_update u = CGN_MEMCPY_UPDATE_INIT;
     cgn_memcpy_update_set_size(&u, 2);
     assert_int_equal(cgn_memcpy_node_update(embedded, &u), CGN_ERROR_NOT_SUPPORTED);
@@ -785,9 +791,10 @@ static void test_driver_failure_without_error_names(void **state) {
     cgn_event_record_update eu = CGN_EVENT_RECORD_UPDATE_INIT;
     cgn_event_record_update_set_event(&eu, dead, NULL);
     assert_int_equal(cgn_event_record_exec_update(e, n, &eu), CGN_ERROR_DRIVER);
-    assert_message("cgn_event_record_exec_update: cuGraphExecEventRecordNodeSetEvent returned "
-                   "an unknown CUresult (1); the driver refused this change in the executable "
-                   "(fields set: event event_owner); nothing changed");
+    cgn_test_assert_message(
+        "cgn_event_record_exec_update: cuGraphExecEventRecordNodeSetEvent returned "
+        "an unknown CUresult (1); the driver refused this change in the executable "
+        "(fields set: event event_owner); nothing changed");
     cgn_fault_install(env->backend->driver(env));
     OK(cgn_exec_destroy(e));
     OK(cgn_graph_destroy(g));
@@ -820,9 +827,11 @@ static void test_host_callback_gate_at_12_2(void **state) {
     old.version = 12010;
     cgn_driver_install(&old);
     assert_int_equal(cgn_host_callback_node_update(n, &u), CGN_ERROR_DRIVER_TOO_OLD);
-    assert_message("graph node updates need CUDA driver 12.2 or newer; this driver is 12.1");
+    cgn_test_assert_message(
+        "graph node updates need CUDA driver 12.2 or newer; this driver is 12.1");
     assert_int_equal(cgn_host_callback_exec_update(e, n, &u), CGN_ERROR_DRIVER_TOO_OLD);
-    assert_message("executable node updates need CUDA driver 12.2 or newer; this driver is 12.1");
+    cgn_test_assert_message(
+        "executable node updates need CUDA driver 12.2 or newer; this driver is 12.1");
     old.version = 12020;
     OK(cgn_host_callback_node_update(n, &u));
     OK(cgn_host_callback_exec_update(e, n, &u));
@@ -920,9 +929,9 @@ static void test_driver_proc_null_arguments(void **state) {
     (void)state;
     void *pfn = NULL;
     assert_int_equal(cgn_driver_proc(NULL, 12000, &pfn), CGN_ERROR_INVALID_ARGUMENT);
-    assert_message("cgn_driver_proc: symbol and pfn_out must not be NULL");
+    cgn_test_assert_message("cgn_driver_proc: symbol and pfn_out must not be NULL");
     assert_int_equal(cgn_driver_proc("cuInit", 2000, NULL), CGN_ERROR_INVALID_ARGUMENT);
-    assert_message("cgn_driver_proc: symbol and pfn_out must not be NULL");
+    cgn_test_assert_message("cgn_driver_proc: symbol and pfn_out must not be NULL");
 }
 
 /* A node of a type cgn does not know (the driver's type reported for one raw node: one of a
@@ -961,7 +970,7 @@ static void test_ext_semas_node_named(void **state) {
              "cgn_node_check_updatable: node %p cannot be updated by cgn: it is a node of a CUDA "
              "node type cgn does not know",
              (void *)n);
-    assert_message(want);
+    cgn_test_assert_message(want);
     OK(cgn_graph_destroy(g));
 }
 

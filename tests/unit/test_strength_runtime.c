@@ -29,11 +29,6 @@ static const cgn_driver_table *drv(void) {
     return cgn__driver;
 }
 
-static void assert_message(const char *want) {
-    if (strcmp(cgn_last_error(), want) != 0)
-        fail_msg("message \"%s\", expected \"%s\"", cgn_last_error(), want);
-}
-
 static void assert_message_starts(const char *prefix) {
     if (strncmp(cgn_last_error(), prefix, strlen(prefix)) != 0)
         fail_msg("message \"%s\" does not start with \"%s\"", cgn_last_error(), prefix);
@@ -226,7 +221,7 @@ static void test_kernel_with_more_parameters_than_the_stack_holds(void **state) 
     uint32_t wrong = 0;
     args[66] = CGN_ARG(wrong);
     assert_int_equal(cgn_graph_add_kernel(g, NULL, 0, &kd, &n), CGN_ERROR_INVALID_VALUE);
-    assert_message("cgn_graph_add_kernel: kernel wide argument 66 is 2 bytes; 4 given");
+    cgn_test_assert_message("cgn_graph_add_kernel: kernel wide argument 66 is 2 bytes; 4 given");
     args[66] = (cgn_arg){&vals[66], wide_sizes[66], NULL};
     assert_int_equal(node_count(g), 0);
     kd.num_args = 69;
@@ -282,7 +277,7 @@ static void test_kernel_with_more_parameters_than_the_stack_holds(void **state) 
         char want_msg[120];
         snprintf(want_msg, sizeof want_msg,
                  "cgn_graph_add_kernel: the driver reported 70 parameters, then %zu", j - 71);
-        assert_message(want_msg);
+        cgn_test_assert_message(want_msg);
         assert_null(m);
         assert_int_equal(node_count(g), 1);
     }
@@ -510,7 +505,8 @@ static void test_adopt_edge_to_an_unlisted_node(void **state) {
     cgn_status st = cgn_graph_adopt(raw, 0, &g);
     alarm(0);
     assert_int_equal(st, CGN_ERROR_DRIVER);
-    assert_message("cgn_graph_adopt: cuGraphGetEdges named a node cuGraphGetNodes did not list");
+    cgn_test_assert_message(
+        "cgn_graph_adopt: cuGraphGetEdges named a node cuGraphGetNodes did not list");
     assert_null(g);
     assert_int_equal(cgn__handles_live(), live);
     spy.bogus_edge = 0;
@@ -629,7 +625,7 @@ static void test_adopt_listing_orders(void **state) {
             spy.node_order = spy.edge_order = order;
             cgn_graph *g = NULL;
             assert_int_equal(cgn_graph_adopt(raw, 0, &g), CGN_ERROR_DRIVER);
-            assert_message("cgn_graph_adopt: the graph's edges form a cycle");
+            cgn_test_assert_message("cgn_graph_adopt: the graph's edges form a cycle");
             assert_null(g);
             assert_int_equal(cgn__handles_live(), live);
         }
@@ -838,8 +834,9 @@ static void test_no_context_message(void **state) {
     long calls = cgn_fault_total_calls();
     env->backend->set_context(env, CGN_TEST_CTX_OWN);
     assert_int_equal(st, CGN_ERROR_NO_CONTEXT);
-    assert_message("cgn_graph_add_memset: no CUDA context is current; make one current first "
-                   "(e.g. cuDevicePrimaryCtxRetain + cuCtxSetCurrent)");
+    cgn_test_assert_message(
+        "cgn_graph_add_memset: no CUDA context is current; make one current first "
+        "(e.g. cuDevicePrimaryCtxRetain + cuCtxSetCurrent)");
     assert_int_equal(calls, 1);
     assert_null(n);
     assert_int_equal(node_count(g), 0);
@@ -1098,7 +1095,7 @@ static void test_destroy_after_raw_launches(void **state) {
             if (entry == CGN_FAULT_cuGraphExecDestroy) {
                 assert_message_starts("cgn_exec_destroy: cuGraphExecDestroy returned");
             } else {
-                assert_message(want);
+                cgn_test_assert_message(want);
                 refused++;
             }
             OK(cgn_exec_launch(e, NULL)); /* still alive */

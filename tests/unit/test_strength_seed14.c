@@ -27,11 +27,6 @@
 #include "fake_driver.h"
 #include "runtime.h"
 
-static void assert_message(const char *want) {
-    if (strcmp(cgn_last_error(), want) != 0)
-        fail_msg("message \"%s\", expected \"%s\"", cgn_last_error(), want);
-}
-
 /* A kernel node of `k` (no arguments) in g. */
 static cgn_node *add_kernel(cgn_graph *g, cgn_kernel k) {
     cgn_kernel_desc kd = CGN_KERNEL_DESC_INIT;
@@ -121,7 +116,7 @@ static void test_conditional_missing_body_message(void **state) {
                  "cgn_conditional_node_body: conditional node %p has no body %u (it has 3, from "
                  "index 0; its desc's size)",
                  (void *)node, missing[i]);
-        assert_message(want);
+        cgn_test_assert_message(want);
     }
     OK(cgn_graph_destroy(g));
 }
@@ -187,7 +182,7 @@ static void test_refresh_refusal_names_node_after_child_graph(void **state) {
                  "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE: CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_"
                  "CHANGED at node %p (empty); the executable is unchanged",
                  (void *)cases[i].node);
-        assert_message(want);
+        cgn_test_assert_message(want);
     }
     cgn_driver_install(inner_table);
     OK(cgn_exec_update_from_graph(e, g));

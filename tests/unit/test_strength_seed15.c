@@ -26,17 +26,6 @@
 
 #define CU_OK(call) assert_int_equal((call), CUDA_SUCCESS)
 
-static void assert_message(const char *want) {
-    if (strcmp(cgn_last_error(), want) != 0)
-        fail_msg("message \"%s\", expected \"%s\"", cgn_last_error(), want);
-}
-
-static size_t count_nodes(const cgn_graph *g) {
-    size_t count = 0;
-    OK(cgn_graph_nodes(g, NULL, &count));
-    return count;
-}
-
 /* ---- failing one large allocation ------------------------------------------------------------ */
 
 void *__real_malloc(size_t size);
@@ -71,15 +60,15 @@ static void test_listing_calls_refuse_null_count(void **state) {
     cgn_node *out[4] = {NULL, NULL, NULL, NULL};
 
     assert_int_equal(cgn_graph_nodes(g, NULL, NULL), CGN_ERROR_INVALID_ARGUMENT);
-    assert_message("cgn_graph_nodes: count must not be NULL");
+    cgn_test_assert_message("cgn_graph_nodes: count must not be NULL");
     assert_int_equal(cgn_graph_nodes(g, out, NULL), CGN_ERROR_INVALID_ARGUMENT);
-    assert_message("cgn_graph_nodes: count must not be NULL");
+    cgn_test_assert_message("cgn_graph_nodes: count must not be NULL");
     assert_null(out[0]);
 
     assert_int_equal(cgn_node_dependencies(b, out, NULL), CGN_ERROR_INVALID_ARGUMENT);
-    assert_message("cgn_node_dependencies: count must not be NULL");
+    cgn_test_assert_message("cgn_node_dependencies: count must not be NULL");
     assert_int_equal(cgn_node_dependents(a, out, NULL), CGN_ERROR_INVALID_ARGUMENT);
-    assert_message("cgn_node_dependents: count must not be NULL");
+    cgn_test_assert_message("cgn_node_dependents: count must not be NULL");
     assert_null(out[0]);
 
     /* With a count, the same calls list the nodes. */
@@ -118,7 +107,7 @@ static void test_set_enabled_driver_failures(void **state) {
         snprintf(want, sizeof want,
                  "cgn_exec_node_set_enabled: %s returned CUDA_ERROR_UNKNOWN (999)",
                  cgn_fault_entry_name(entry));
-        assert_message(want);
+        cgn_test_assert_message(want);
         assert_int_equal(env->backend->current_context(env), CGN_TEST_CTX_OWN);
         int enabled = 7;
         OK(cgn_exec_node_get_enabled(e, n, &enabled));
@@ -147,19 +136,19 @@ static void test_add_conditional_refuses_null_node_out(void **state) {
     d.size = 2;
     size_t handles = cgn_fake_conditional_handles();
     assert_int_equal(cgn_graph_add_conditional(g, NULL, 0, &d, NULL), CGN_ERROR_INVALID_ARGUMENT);
-    assert_message("cgn_graph_add_conditional: desc and node_out must not be NULL");
-    assert_int_equal(count_nodes(g), 0);
+    cgn_test_assert_message("cgn_graph_add_conditional: desc and node_out must not be NULL");
+    assert_int_equal(cgn_test_count_nodes(g), 0);
     assert_int_equal(cgn_fake_conditional_handles(), handles);
     cgn_node *node = NULL;
     assert_int_equal(cgn_graph_add_conditional(g, NULL, 0, NULL, &node),
                      CGN_ERROR_INVALID_ARGUMENT);
-    assert_message("cgn_graph_add_conditional: desc and node_out must not be NULL");
+    cgn_test_assert_message("cgn_graph_add_conditional: desc and node_out must not be NULL");
     assert_null(node);
-    assert_int_equal(count_nodes(g), 0);
+    assert_int_equal(cgn_test_count_nodes(g), 0);
     /* The same desc with a node_out is added. */
     OK(cgn_graph_add_conditional(g, NULL, 0, &d, &node));
     assert_non_null(node);
-    assert_int_equal(count_nodes(g), 1);
+    assert_int_equal(cgn_test_count_nodes(g), 1);
     OK(cgn_graph_destroy(g));
 }
 
@@ -235,11 +224,12 @@ static void test_ext_sem_array_copy_out_of_memory(void **state) {
     fail_malloc.at_least = 0;
     assert_true(fail_malloc.failed);
     assert_int_equal(st, CGN_ERROR_OUT_OF_MEMORY);
-    assert_message("cgn_graph_add_ext_sem_wait: no host memory for a copy of sems (48 elements)");
+    cgn_test_assert_message(
+        "cgn_graph_add_ext_sem_wait: no host memory for a copy of sems (48 elements)");
     assert_null(n);
-    assert_int_equal(count_nodes(g), 0);
+    assert_int_equal(cgn_test_count_nodes(g), 0);
     OK(cgn_graph_add_ext_sem_wait(g, NULL, 0, &w, &n)); /* with memory it goes through */
-    assert_int_equal(count_nodes(g), 1);
+    assert_int_equal(cgn_test_count_nodes(g), 1);
 
     static CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS signal_params[N];
     cgn_ext_sem_signal_desc s = CGN_EXT_SEM_SIGNAL_DESC_INIT;
@@ -253,9 +243,10 @@ static void test_ext_sem_array_copy_out_of_memory(void **state) {
     fail_malloc.at_least = 0;
     assert_true(fail_malloc.failed);
     assert_int_equal(st, CGN_ERROR_OUT_OF_MEMORY);
-    assert_message("cgn_graph_add_ext_sem_signal: no host memory for a copy of sems (48 elements)");
+    cgn_test_assert_message(
+        "cgn_graph_add_ext_sem_signal: no host memory for a copy of sems (48 elements)");
     assert_null(m);
-    assert_int_equal(count_nodes(g), 1);
+    assert_int_equal(cgn_test_count_nodes(g), 1);
     OK(cgn_graph_destroy(g));
 }
 

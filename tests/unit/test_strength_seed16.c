@@ -21,17 +21,6 @@
 #include "fake_driver.h"
 #include "runtime.h"
 
-static void assert_message(const char *want) {
-    if (strcmp(cgn_last_error(), want) != 0)
-        fail_msg("message \"%s\", expected \"%s\"", cgn_last_error(), want);
-}
-
-static size_t count_nodes(const cgn_graph *g) {
-    size_t count = 0;
-    OK(cgn_graph_nodes(g, NULL, &count));
-    return count;
-}
-
 /* ---- a kernel's name in a message ------------------------------------------------------------ */
 
 /* Adds a node of k with two 8-byte arguments, which the kernel (one argument of 8 bytes)
@@ -45,11 +34,11 @@ static void expect_two_args_refused(cgn_graph *g, cgn_kernel k, const char *mess
     kd.args = two;
     kd.num_args = 2;
     cgn_node *n = NULL;
-    size_t before = count_nodes(g);
+    size_t before = cgn_test_count_nodes(g);
     assert_int_equal(cgn_graph_add_kernel(g, NULL, 0, &kd, &n), CGN_ERROR_INVALID_VALUE);
-    assert_message(message);
+    cgn_test_assert_message(message);
     assert_null(n);
-    assert_int_equal(count_nodes(g), before);
+    assert_int_equal(cgn_test_count_nodes(g), before);
 }
 
 /* A message naming a kernel asks the name of the entry that matches the handle: cuFuncGetName
@@ -111,14 +100,14 @@ static void test_kernel_name_asks_only_the_matching_entry(void **state) {
 
 static void expect_wait_refused(cgn_graph *g, const cgn_ext_sem_wait_desc *d, cgn_status want,
                                 const char *message) {
-    size_t before = count_nodes(g);
+    size_t before = cgn_test_count_nodes(g);
     cgn_node *n = NULL;
     cgn_fault_reset_counts();
     assert_int_equal(cgn_graph_add_ext_sem_wait(g, NULL, 0, d, &n), want);
-    assert_message(message);
+    cgn_test_assert_message(message);
     assert_null(n);
     assert_int_equal(cgn_fault_total_calls(), 0);
-    assert_int_equal(count_nodes(g), before);
+    assert_int_equal(cgn_test_count_nodes(g), before);
     assert_int_equal(cgn_fake_graph_node_count(cgn__graph_record(g)->raw), before);
 }
 
@@ -161,7 +150,7 @@ static void test_ext_sem_wait_add_checks_arrays(void **state) {
     d.num_sems = 2;
     cgn_node *n = NULL;
     OK(cgn_graph_add_ext_sem_wait(g, NULL, 0, &d, &n));
-    assert_int_equal(count_nodes(g), 1);
+    assert_int_equal(cgn_test_count_nodes(g), 1);
     cgn_ext_sem_wait_desc got;
     OK(cgn_ext_sem_wait_node_get(n, &got));
     assert_int_equal(got.num_sems, 2);

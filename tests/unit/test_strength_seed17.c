@@ -25,17 +25,6 @@
 
 #define CU_OK(call) assert_int_equal((call), CUDA_SUCCESS)
 
-static void assert_message(const char *want) {
-    if (strcmp(cgn_last_error(), want) != 0)
-        fail_msg("message \"%s\", expected \"%s\"", cgn_last_error(), want);
-}
-
-static size_t count_nodes(const cgn_graph *g) {
-    size_t count = 0;
-    OK(cgn_graph_nodes(g, NULL, &count));
-    return count;
-}
-
 static CUgraphNode raw_of(const cgn_node *n) {
     CUgraphNode raw;
     OK(cgn_node_raw(n, &raw));
@@ -178,7 +167,7 @@ static void test_nested_embedding_ignores_failed_output(void **state) {
              "cgn_graph_instantiate: embedded graph %p could not be located after its child "
              "node was replaced",
              (void *)nested_embedded);
-    assert_message(want);
+    cgn_test_assert_message(want);
     assert_null(e);
 
     OK(cgn_graph_destroy(parent));
@@ -237,9 +226,9 @@ static void test_conditional_bodies_out_of_handles(void **state) {
     cgn_status st = cgn_graph_add_conditional(g, NULL, 0, &d, &n);
     chunks.fail = 0;
     assert_int_equal(st, CGN_ERROR_OUT_OF_MEMORY);
-    assert_message("cgn_graph_add_conditional: out of host memory for handles");
+    cgn_test_assert_message("cgn_graph_add_conditional: out of host memory for handles");
     assert_null(n);
-    assert_int_equal(count_nodes(g), 0);
+    assert_int_equal(cgn_test_count_nodes(g), 0);
     assert_int_equal(cgn__handles_live(), live);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphConditionalHandleCreate), 0);
     assert_int_equal(cgn_fake_graph_node_count(cgn__graph_record(g)->raw), 0);

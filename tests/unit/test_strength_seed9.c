@@ -768,12 +768,6 @@ static void test_single_grave_collected_by_next_call(void **state) {
 
 /* ---- refreshing a child node whose embedding was replaced behind cgn's back ------------------ */
 
-static size_t count_nodes(const cgn_graph *g) {
-    size_t count = 0;
-    OK(cgn_graph_nodes(g, NULL, &count));
-    return count;
-}
-
 /* The raw child node is made to embed graphs of 2, 3, ... empty nodes in turn (with
  * cuGraphNodeSetParams); after each, cgn_node_refresh records the new embedding, whatever the
  * order of the driver's handles: the embedded graph is a new one whenever its handle differs,
@@ -806,7 +800,7 @@ static void test_refresh_replaced_embedding_any_handle(void **state) {
         OK(cgn_node_refresh(child));
         cgn_graph *embedded;
         OK(cgn_child_graph_node_embedded(child, &embedded));
-        assert_int_equal(count_nodes(embedded), num);
+        assert_int_equal(cgn_test_count_nodes(embedded), num);
         recorded = now;
     }
     OK(cgn_graph_destroy(g));

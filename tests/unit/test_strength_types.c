@@ -46,12 +46,6 @@ void *__wrap_malloc(size_t size) {
 
 static void ignore_release(void *resource) { (void)resource; }
 
-static size_t count_nodes(cgn_graph *g) {
-    size_t n = 0;
-    OK(cgn_graph_nodes(g, NULL, &n));
-    return n;
-}
-
 /* ---- messages -------------------------------------------------------------------------------- */
 
 /* NULL arguments of the batch_mem_op adder and updater, and an owner without its memcpy_3d
@@ -100,14 +94,14 @@ static void test_types_argument_messages(void **state) {
 
 static void expect_3d_refused(cgn_graph *g, const cgn_memcpy_3d_desc *d, cgn_status want,
                               const char *message) {
-    size_t before = count_nodes(g);
+    size_t before = cgn_test_count_nodes(g);
     cgn_node *n = NULL;
     cgn_fault_reset_counts();
     assert_int_equal(cgn_graph_add_memcpy_3d(g, NULL, 0, d, &n), want);
     assert_message(message);
     assert_null(n);
     assert_int_equal(cgn_fault_total_calls(), 0);
-    assert_int_equal(count_nodes(g), before);
+    assert_int_equal(cgn_test_count_nodes(g), before);
 }
 
 /* Each check names its own numbers: a destination of 2^30 slices of 2^40 rows overflows at the
@@ -179,7 +173,7 @@ static void test_memcpy_3d_add_driver_failures(void **state) {
         failed++;
         assert_int_not_equal(st, CGN_OK);
         assert_null(n);
-        assert_int_equal(count_nodes(g), 0);
+        assert_int_equal(cgn_test_count_nodes(g), 0);
         size_t raw_count = 0;
         CU_OK(env->backend->driver(env)->cuGraphGetNodes(raw, NULL, &raw_count));
         assert_int_equal(raw_count, 0);
@@ -187,7 +181,7 @@ static void test_memcpy_3d_add_driver_failures(void **state) {
         assert_int_equal(owner_refs(env->owner[1]), refs1);
     }
     assert_true(failed >= 2); /* at least the memory-type queries and the add */
-    assert_int_equal(count_nodes(g), 1);
+    assert_int_equal(cgn_test_count_nodes(g), 1);
     OK(cgn_graph_destroy(g));
 }
 
@@ -207,7 +201,7 @@ static void test_mem_alloc_device_round_trip(void **state) {
     assert_int_equal(cgn_graph_add_mem_alloc(g, NULL, 0, &d, &n), CGN_ERROR_DRIVER);
     assert_non_null(strstr(cgn_last_error(), "cuGraphAddMemAllocNode"));
     assert_null(n);
-    assert_int_equal(count_nodes(g), 0);
+    assert_int_equal(cgn_test_count_nodes(g), 0);
     d.device = 0;
     OK(cgn_graph_add_mem_alloc(g, NULL, 0, &d, &n));
     cgn_mem_alloc_desc got;
@@ -341,7 +335,7 @@ static void test_mem_nodes_null_arguments(void **state) {
     assert_message("cgn_graph_add_mem_free: desc and node_out must not be NULL");
     assert_null(n);
     assert_int_equal(cgn_fault_total_calls(), 0);
-    assert_int_equal(count_nodes(g), 1);
+    assert_int_equal(cgn_test_count_nodes(g), 1);
 
     cgn_memset_desc m = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, &alloc, 1, &m, &fill));
@@ -480,7 +474,7 @@ static void test_memcpy_3d_two_slices_do_not_fit(void **state) {
     d.depth = 1;
     cgn_node *n = NULL;
     OK(cgn_graph_add_memcpy_3d(g, NULL, 0, &d, &n));
-    assert_int_equal(count_nodes(g), 1);
+    assert_int_equal(cgn_test_count_nodes(g), 1);
     OK(cgn_graph_destroy(g));
 }
 
@@ -820,7 +814,7 @@ static void test_conditional_needs_both_entries(void **state) {
                                                  "need CUDA driver 12.3 or newer"));
         assert_null(n);
         assert_int_equal(spy.calls, 0);
-        assert_int_equal(count_nodes(g), 0);
+        assert_int_equal(cgn_test_count_nodes(g), 0);
     }
     OK(cgn_graph_destroy(g));
 }
@@ -846,7 +840,7 @@ static void test_conditional_handle_create_fails(void **state) {
         }
         assert_int_not_equal(st, CGN_OK);
         assert_null(n);
-        assert_int_equal(count_nodes(g), 0);
+        assert_int_equal(cgn_test_count_nodes(g), 0);
         if (entry == CGN_FAULT_cuGraphConditionalHandleCreate) {
             seen = 1;
             assert_int_equal(st, CGN_ERROR_DRIVER);
@@ -855,7 +849,7 @@ static void test_conditional_handle_create_fails(void **state) {
         }
     }
     assert_true(seen);
-    assert_int_equal(count_nodes(g), 1);
+    assert_int_equal(cgn_test_count_nodes(g), 1);
     OK(cgn_graph_destroy(g));
 }
 
