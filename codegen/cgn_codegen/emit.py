@@ -533,10 +533,8 @@ class NodeView:
                     f"update->num_{args_f.name}", "&copies"), ");"))))
             if edits_f is not None and not edits_f.type.check and not edits_f.type.exec_check:
                 edits = f"update->{edits_f.name}_edits"
-                take = ([ind + "st = cgn__stage_arg_edits(&txn, &" + edits + ", &copies, "
-                         "&params, where);"] if not ctx_free else
-                        wrap_call(ind, Call("st = cgn__stage_arg_edits(", (
-                            "&txn", "&" + edits, "&copies", "&params", "where"), ");")))
+                take = wrap_call(ind, Call("st = cgn__stage_arg_edits(", (
+                    "&txn", "&" + edits, "&copies", "&params", "where"), ");"))
                 fast_paths.append(dict(
                     bit=self.bit(edits_f), ctx_free=ctx_free, args=args_f.name,
                     early=not edits_f.since and not edits_f.requires,
