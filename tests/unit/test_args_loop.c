@@ -50,6 +50,19 @@ static cgn_kernel_update *set_args(cgn_test_env *env, args_update *a, int buf, u
     return &a->u;
 }
 
+/* At definition level (e NULL) or in executable e. */
+static cgn_status update_at(cgn_exec *e, cgn_node *n, const cgn_kernel_update *u) {
+    return e ? cgn_kernel_exec_update(e, n, u) : cgn_kernel_node_update(n, u);
+}
+
+static void get_at(cgn_exec *e, cgn_node *n, cgn_kernel_desc *got) {
+    OK(e ? cgn_kernel_exec_get(e, n, got) : cgn_kernel_node_get(n, got));
+}
+
+static uint8_t run_at(cgn_test_env *env, cgn_exec *e, cgn_graph *g, int buf) {
+    return e ? cgn_test_run_read(env, e, buf) : cgn_test_run_graph_read(env, g, buf);
+}
+
 static uint32_t value_of(const cgn_kernel_desc *d) {
     uint32_t v;
     assert_int_equal(d->num_args, 2);
@@ -101,30 +114,26 @@ static void test_failed_setter_mid_loop(void **state) {
     args_update a;
     cgn_kernel_desc got;
     for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
         for (uint32_t v = 2; v < 5; v++) /* the steady state: a spare block of this layout */
-            OK(level ? cgn_kernel_exec_update(e, n, set_args(env, &a, 0, v))
-                     : cgn_kernel_node_update(n, set_args(env, &a, 0, v)));
+            OK(update_at(x, n, set_args(env, &a, 0, v)));
         cgn_fault_reset_counts();
         cgn_fault_arm(1, CUDA_ERROR_INVALID_VALUE);
-        cgn_status st = level ? cgn_kernel_exec_update(e, n, set_args(env, &a, 0, 9))
-                              : cgn_kernel_node_update(n, set_args(env, &a, 0, 9));
+        cgn_status st = update_at(x, n, set_args(env, &a, 0, 9));
         cgn_fault_entry which;
         assert_true(cgn_fault_triggered(&which));
         assert_true(cgn_fault_is_setter(which));
         cgn_fault_disarm();
         assert_int_not_equal(st, CGN_OK);
         assert_non_null(strstr(cgn_last_error(), "CUDA_ERROR_INVALID_VALUE"));
-        OK(level ? cgn_kernel_exec_get(e, n, &got) : cgn_kernel_node_get(n, &got));
+        get_at(x, n, &got);
         assert_int_equal(value_of(&got), 4);
-        assert_int_equal(level ? cgn_test_run_read(env, e, 0) : cgn_test_run_graph_read(env, g, 0),
-                         4);
+        assert_int_equal(run_at(env, x, g, 0), 4);
         for (uint32_t v = 20; v < 24; v++) {
-            OK(level ? cgn_kernel_exec_update(e, n, set_args(env, &a, 0, v))
-                     : cgn_kernel_node_update(n, set_args(env, &a, 0, v)));
-            OK(level ? cgn_kernel_exec_get(e, n, &got) : cgn_kernel_node_get(n, &got));
+            OK(update_at(x, n, set_args(env, &a, 0, v)));
+            get_at(x, n, &got);
             assert_int_equal(value_of(&got), v);
-            assert_int_equal(
-                level ? cgn_test_run_read(env, e, 0) : cgn_test_run_graph_read(env, g, 0), v);
+            assert_int_equal(run_at(env, x, g, 0), v);
         }
     }
     OK(cgn_exec_destroy(e));
@@ -181,7 +190,7 @@ static cgn_status edit(cgn_exec *e, cgn_node *n, uint32_t index, const void *val
                        cgn_owner *owner) {
     cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_arg(&u, index, value, size, owner);
-    return e ? cgn_kernel_exec_update(e, n, &u) : cgn_kernel_node_update(n, &u);
+    return update_at(e, n, &u);
 }
 
 /* Argument-level edits in a loop at each level: one argument, then the other, then both in one
@@ -199,23 +208,20 @@ static void test_edit_loop_at_both_levels(void **state) {
         for (uint32_t v = 2; v < 12; v++) {
             uint32_t value = base + v;
             OK(edit(x, n, 1, &value, sizeof value, NULL));
-            OK(x ? cgn_kernel_exec_get(x, n, &got) : cgn_kernel_node_get(n, &got));
+            get_at(x, n, &got);
             assert_int_equal(value_of(&got), base + v);
-            assert_int_equal(x ? cgn_test_run_read(env, x, 0) : cgn_test_run_graph_read(env, g, 0),
-                             base + v);
+            assert_int_equal(run_at(env, x, g, 0), base + v);
         }
         /* The pointer alone: the value stays. */
         OK(edit(x, n, 0, &env->buf[1], sizeof env->buf[1], NULL));
-        assert_int_equal(x ? cgn_test_run_read(env, x, 1) : cgn_test_run_graph_read(env, g, 1),
-                         base + 11);
+        assert_int_equal(run_at(env, x, g, 1), base + 11);
         /* Both in one update. */
         uint32_t both = base + 50;
         cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
         cgn_kernel_update_set_arg(&u, 0, &env->buf[0], sizeof env->buf[0], NULL);
         cgn_kernel_update_set_arg(&u, 1, &both, sizeof both, NULL);
-        OK(x ? cgn_kernel_exec_update(x, n, &u) : cgn_kernel_node_update(n, &u));
-        assert_int_equal(x ? cgn_test_run_read(env, x, 0) : cgn_test_run_graph_read(env, g, 0),
-                         base + 50);
+        OK(update_at(x, n, &u));
+        assert_int_equal(run_at(env, x, g, 0), base + 50);
         /* Refused before any driver call: an index past the kernel's, a size not its own. */
         uint32_t bad = 9;
         uint64_t wide = 9;
@@ -231,15 +237,13 @@ static void test_edit_loop_at_both_levels(void **state) {
         assert_true(cgn_fault_triggered(&which));
         assert_true(cgn_fault_is_setter(which));
         cgn_fault_disarm();
-        OK(x ? cgn_kernel_exec_get(x, n, &got) : cgn_kernel_node_get(n, &got));
+        get_at(x, n, &got);
         assert_int_equal(value_of(&got), base + 50);
-        assert_int_equal(x ? cgn_test_run_read(env, x, 0) : cgn_test_run_graph_read(env, g, 0),
-                         base + 50);
+        assert_int_equal(run_at(env, x, g, 0), base + 50);
         for (uint32_t v = 70; v < 74; v++) {
             uint32_t value = base + v;
             OK(edit(x, n, 1, &value, sizeof value, NULL));
-            assert_int_equal(x ? cgn_test_run_read(env, x, 0) : cgn_test_run_graph_read(env, g, 0),
-                             base + v);
+            assert_int_equal(run_at(env, x, g, 0), base + v);
         }
     }
     /* The definition was never changed by the executable's loop, nor the other way round. */
@@ -339,18 +343,6 @@ static void test_other_updates_between(void **state) {
         assert_int_equal(cgn_test_run_graph_read(env, g, i & 1), 1);
     }
     OK(cgn_graph_destroy(g));
-}
-
-static cgn_status update_at(cgn_exec *e, cgn_node *n, const cgn_kernel_update *u) {
-    return e ? cgn_kernel_exec_update(e, n, u) : cgn_kernel_node_update(n, u);
-}
-
-static void get_at(cgn_exec *e, cgn_node *n, cgn_kernel_desc *got) {
-    OK(e ? cgn_kernel_exec_get(e, n, got) : cgn_kernel_node_get(n, got));
-}
-
-static uint8_t run_at(cgn_test_env *env, cgn_exec *e, cgn_graph *g, int buf) {
-    return e ? cgn_test_run_read(env, e, buf) : cgn_test_run_graph_read(env, g, buf);
 }
 
 /* Updates in the loop's steady state whose `set` is not exactly the loop's: every field set
@@ -680,7 +672,7 @@ static void test_edit_after_a_larger_kernel_frees_the_spare(void **state) {
             get_at(x, n, &got);
             assert_int_equal(value_of(&got), v);
         }
-        assert_int_equal(x ? cgn_test_run_read(env, x, 0) : cgn_test_run_graph_read(env, g, 0), 8);
+        assert_int_equal(run_at(env, x, g, 0), 8);
     }
     OK(cgn_exec_destroy(e));
     OK(cgn_graph_destroy(g));
