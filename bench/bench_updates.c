@@ -3,7 +3,7 @@
  *   bench_updates            on the GPU (real driver)
  *   bench_updates --fake     on the fake driver, short: a smoke test that keeps the code alive
  * Options: --quick (short batches), --only SECTION[,SECTION...] (def, exec, arg, loop,
- * retention, size, adopt, memory, exec_memory), --cycles N (exec_memory cycles; default
+ * retention, size, adopt, memory, exec_memory, insitu), --cycles N (exec_memory cycles; default
  * 1,000,000, 20,000 when short), --max-seconds S (stop exec_memory early after S seconds and say
  * so).
  * Exit status 1 when an accounting check fails (owners not released exactly once, released off
@@ -960,6 +960,123 @@ static int typed_kernel_setters(kernel_set_fn *set, exec_kernel_set_fn *exec_set
     return 1;
 }
 
+/* ---- cgn's own time right after a driver call ------------------------------------------------ */
+
+/* Lines for the calibration rows: 64 cache lines, each naming the next in a fixed order. */
+typedef struct bench_line {
+    alignas(64) size_t next;
+} bench_line;
+static bench_line chase_lines[64];
+static volatile size_t chase_sink;
+
+/* Follows `depth` lines, each load waiting for the one before (a handle -> record -> block
+ * chain, as cgn's lookups are). */
+static void __attribute__((noinline)) chase(int depth) {
+    size_t at = 0;
+    for (int d = 0; d < depth; d++)
+        at = chase_lines[at].next;
+    chase_sink = at;
+}
+
+/* Reads `lines` lines, none waiting for another. */
+static void __attribute__((noinline)) touch(int lines) {
+    size_t sum = 0;
+    for (int l = 0; l < lines; l++)
+        sum += chase_lines[l].next;
+    chase_sink = sum;
+}
+
+/* Where the definition-level gap goes that "cgn alone" (setter stubbed, a tight loop) does not
+ * explain: the same cgn update with its setter stubbed, timed right after a real driver call
+ * (raw + cgn, minus raw, interleaved), against the same update in a tight loop; and, to
+ * calibrate, what reading lines costs after a driver call and in a tight loop. */
+static void bench_insitu(void) {
+    kernel_set_fn set_typed;
+    exec_kernel_set_fn exec_set_typed;
+    if (!typed_kernel_setters(&set_typed, &exec_set_typed))
+        return; /* the rows compare with the driver's typed setter only */
+    (void)exec_set_typed;
+    cgn_node *node;
+    cgn_graph *g = cgn_graph_of(1, &node);
+    CUgraphNode raw_node;
+    CUgraphNodeParams p;
+    void *kparams[2];
+    CUgraph rg = raw_graph_of(1, &raw_node, &p, kparams);
+    CUDA_KERNEL_NODE_PARAMS_v2 *kp = (CUDA_KERNEL_NODE_PARAMS_v2 *)&p.kernel;
+    for (size_t l = 0; l < 64; l++)
+        chase_lines[l].next = (l * 37 + 11) % 64; /* one cycle through all 64 lines */
+    cgn_arg args[2][2] = {{CGN_ARG(buf_a), CGN_ARG(scalar_values[0])},
+                          {CGN_ARG(buf_a), CGN_ARG(scalar_values[1])}};
+    cgn_kernel_update u[2] = {CGN_KERNEL_UPDATE_INIT, CGN_KERNEL_UPDATE_INIT};
+    cgn_kernel_update_set_args(&u[0], args[0], 2);
+    cgn_kernel_update_set_args(&u[1], args[1], 2);
+#define RAW_CALL                                                                                   \
+    do {                                                                                           \
+        kparams[1] = &scalar_values[i & 1];                                                        \
+        CU(set_typed(raw_node, kp));                                                               \
+    } while (0)
+    double raw, real, none;
+    MEASURE_TRIO(raw, RAW_CALL, real, CHECK(cgn_kernel_node_update(node, &u[i & 1])), none,
+                 (void)0);
+    (void)none;
+    result("insitu.raw_typed", raw, "cuGraphKernelNodeSetParams, new scalar arg");
+    result("insitu.cgn_real", real, "cgn, new scalar arg, real setter (interleaved with raw)");
+
+    static cgn_driver_table stubbed;
+    stubbed = *drv;
+    stubbed.cuGraphNodeSetParams = null_set_params;
+    stubbed.cuGraphKernelNodeSetParams = null_kernel_set;
+    cgn_driver_install(&stubbed);
+    double raw2, both, alone;
+    MEASURE_TRIO(
+        raw2, RAW_CALL, both,
+        {
+            RAW_CALL;
+            CHECK(cgn_kernel_node_update(node, &u[i & 1]));
+        },
+        alone, CHECK(cgn_kernel_node_update(node, &u[i & 1])));
+    cgn_driver_install(drv);
+    result("insitu.raw_typed2", raw2, "the raw call of the stubbed rows");
+    result("insitu.cgn_stub_after_raw", both - raw2,
+           "cgn alone (setter stubbed) right after a raw call: (raw + cgn) - raw");
+    result("insitu.cgn_stub_alone", alone, "cgn alone (setter stubbed), tight loop");
+
+    static const int depths[] = {6, 24};
+    for (int c = 0; c < 2; c++) {
+        int d = depths[c];
+        double r, after_chase, chase_alone, r2, after_touch, touch_alone;
+        MEASURE_TRIO(
+            r, RAW_CALL, after_chase,
+            {
+                RAW_CALL;
+                chase(d);
+            },
+            chase_alone, chase(d));
+        MEASURE_TRIO(
+            r2, RAW_CALL, after_touch,
+            {
+                RAW_CALL;
+                touch(d);
+            },
+            touch_alone, touch(d));
+        char key[64], note[96];
+        snprintf(key, sizeof key, "insitu.chain%d_after_raw", d);
+        snprintf(note, sizeof note, "%d dependent line loads right after a raw call", d);
+        result(key, after_chase - r, note);
+        snprintf(key, sizeof key, "insitu.chain%d_alone", d);
+        snprintf(note, sizeof note, "%d dependent line loads, tight loop", d);
+        result(key, chase_alone, note);
+        snprintf(key, sizeof key, "insitu.lines%d_after_raw", d);
+        snprintf(note, sizeof note, "%d independent line loads right after a raw call", d);
+        result(key, after_touch - r2, note);
+        snprintf(key, sizeof key, "insitu.lines%d_alone", d);
+        snprintf(note, sizeof note, "%d independent line loads, tight loop", d);
+        result(key, touch_alone, note);
+    }
+#undef RAW_CALL
+    CHECK(cgn_graph_destroy(g));
+    CU(drv->cuGraphDestroy(rg));
+}
 
 /* Argument 0 (out) of a node as the driver has it. */
 static CUdeviceptr six_out_of(CUgraphNode raw) {
@@ -1658,7 +1775,7 @@ static int wanted(const char *only, const char *section) {
 static void usage(void) {
     fprintf(stderr, "usage: bench_updates [--fake] [--quick] [--only SECTION[,SECTION...]] "
                     "[--cycles N] [--max-seconds S]\n"
-                    "sections: def exec arg loop retention size adopt memory exec_memory\n");
+                    "sections: def exec arg loop retention size adopt memory exec_memory insitu\n");
     exit(2);
 }
 
@@ -1719,6 +1836,8 @@ int main(int argc, char **argv) {
         bench_memory();
     if (wanted(only, "exec_memory"))
         bench_exec_memory(cycles, max_seconds);
+    if (wanted(only, "insitu"))
+        bench_insitu();
     printf("benchmark finished%s\n", failures ? " with FAILED checks" : "");
     return failures ? 1 : 0;
 }
