@@ -9,6 +9,13 @@
 #include "cgn/cgn.h"
 #include "driver_entries.h"
 
+/* A function only failures call: compilers move the paths to it out of line (runtime.h). */
+#if defined(__GNUC__) || defined(__clang__)
+#define CGN__COLD __attribute__((cold))
+#else
+#define CGN__COLD
+#endif
+
 typedef struct cgn_driver_table {
     int version; /* cuDriverGetVersion result, 1000*major + 10*minor */
 #define CGN__DRIVER_FIELD(name, abi, need, params, args) CUresult (*name) params;
@@ -31,7 +38,7 @@ cgn_status cgn__driver_ready(void);
 
 /* Feature gate: CGN_ERROR_DRIVER_TOO_OLD with a message naming both versions when the driver is
  * older than `since` or lacks the feature's entry point (has_entry == 0). */
-cgn_status cgn__require_driver(int since, int has_entry, const char *feature);
+CGN__COLD cgn_status cgn__require_driver(int since, int has_entry, const char *feature);
 
 /* "CUDA_ERROR_INVALID_VALUE" for a CUresult, through the driver when it can name it. */
 const char *cgn__cu_name(CUresult r);

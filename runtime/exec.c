@@ -590,7 +590,6 @@ typedef struct cgn__grave {
 
 static cgn__grave *cgn__graves;
 static pthread_mutex_t cgn__graves_mutex = PTHREAD_MUTEX_INITIALIZER;
-atomic_size_t cgn__num_graves;
 
 /* Whether `event` has completed, asked with `ctx` current (events belong to a context). */
 static int cgn__event_done(CUevent event, CUcontext ctx) {
@@ -608,7 +607,7 @@ static int cgn__event_done(CUevent event, CUcontext ctx) {
 }
 
 size_t cgn__graves_collect(void) {
-    if (atomic_load_explicit(&cgn__num_graves, memory_order_acquire) == 0)
+    if (atomic_load_explicit(&cgn__pending.num_graves, memory_order_acquire) == 0)
         return 0;
     cgn__grave *done = NULL;
     pthread_mutex_lock(&cgn__graves_mutex);
@@ -618,7 +617,7 @@ size_t cgn__graves_collect(void) {
             *at = g->next;
             g->next = done;
             done = g;
-            atomic_fetch_sub_explicit(&cgn__num_graves, 1, memory_order_release);
+            atomic_fetch_sub_explicit(&cgn__pending.num_graves, 1, memory_order_release);
         } else {
             at = &g->next;
         }
@@ -742,7 +741,7 @@ cgn_status cgn_exec_destroy(cgn_exec *exec) {
         pthread_mutex_lock(&cgn__graves_mutex);
         grave->next = cgn__graves;
         cgn__graves = grave;
-        atomic_fetch_add_explicit(&cgn__num_graves, 1, memory_order_release);
+        atomic_fetch_add_explicit(&cgn__pending.num_graves, 1, memory_order_release);
         pthread_mutex_unlock(&cgn__graves_mutex);
     }
     cgn__shadows_free(e->shadows, e->num_shadows);

@@ -9,6 +9,7 @@
  * - cgn_owner_release() may be called from any thread, CUDA's host-node threads included; when
  *   it drops the last reference it pushes the owner onto a second stack.
  * Both stacks are drained by the next cgn call that may call CUDA, or by cgn_collect(). */
+#include <stdalign.h>
 #include <stdlib.h>
 
 #include "runtime.h"
@@ -16,8 +17,7 @@
 /* The release queues: multi-producer (any thread) push; a consumer takes a whole list with one
  * exchange. With the driver table, the handle table and the list of executables waiting on
  * launches (exec.c), the runtime's global state. */
-_Atomic(cgn__attachment *) cgn__released_head;
-_Atomic(cgn_owner *) cgn__owners_head;
+alignas(64) cgn__pending_work cgn__pending;
 
 cgn_status cgn_owner_create(void *resource, cgn_release_fn release, cgn_owner **owner_out) {
     if (owner_out == NULL)
@@ -61,10 +61,10 @@ cgn_status cgn_owner_release(cgn_owner *owner) {
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "cgn_owner_release: owner is NULL");
     if (atomic_fetch_sub_explicit(&owner->refs, 1, memory_order_acq_rel) != 1)
         return CGN_OK;
-    cgn_owner *head = atomic_load_explicit(&cgn__owners_head, memory_order_relaxed);
+    cgn_owner *head = atomic_load_explicit(&cgn__pending.owners_head, memory_order_relaxed);
     do
         owner->next_released = head;
-    while (!atomic_compare_exchange_weak_explicit(&cgn__owners_head, &head, owner,
+    while (!atomic_compare_exchange_weak_explicit(&cgn__pending.owners_head, &head, owner,
                                                   memory_order_release, memory_order_relaxed));
     return CGN_OK;
 }
@@ -104,10 +104,10 @@ void cgn__attachment_unref(cgn__attachment *a) {
  * only enqueues; the drain drops the user object's reference. */
 void cgn__attachment_released(void *attachment) {
     cgn__attachment *a = attachment;
-    cgn__attachment *head = atomic_load_explicit(&cgn__released_head, memory_order_relaxed);
+    cgn__attachment *head = atomic_load_explicit(&cgn__pending.released_head, memory_order_relaxed);
     do
         a->next_released = head;
-    while (!atomic_compare_exchange_weak_explicit(&cgn__released_head, &head, a,
+    while (!atomic_compare_exchange_weak_explicit(&cgn__pending.released_head, &head, a,
                                                   memory_order_release, memory_order_relaxed));
 }
 
@@ -115,8 +115,9 @@ static size_t cgn__drain(void) {
     size_t n = 0;
     for (;;) {
         cgn__attachment *a =
-            atomic_exchange_explicit(&cgn__released_head, NULL, memory_order_acquire);
-        cgn_owner *o = atomic_exchange_explicit(&cgn__owners_head, NULL, memory_order_acquire);
+            atomic_exchange_explicit(&cgn__pending.released_head, NULL, memory_order_acquire);
+        cgn_owner *o =
+            atomic_exchange_explicit(&cgn__pending.owners_head, NULL, memory_order_acquire);
         if (a == NULL && o == NULL)
             return n;
         while (a != NULL) {
@@ -135,10 +136,10 @@ static size_t cgn__drain(void) {
 }
 
 void cgn__collect_pending_now(void) {
-    if (atomic_load_explicit(&cgn__released_head, memory_order_relaxed) != NULL ||
-        atomic_load_explicit(&cgn__owners_head, memory_order_relaxed) != NULL)
+    if (atomic_load_explicit(&cgn__pending.released_head, memory_order_relaxed) != NULL ||
+        atomic_load_explicit(&cgn__pending.owners_head, memory_order_relaxed) != NULL)
         cgn__drain();
-    if (atomic_load_explicit(&cgn__num_graves, memory_order_relaxed) != 0)
+    if (atomic_load_explicit(&cgn__pending.num_graves, memory_order_relaxed) != 0)
         cgn__graves_collect();
 }
 

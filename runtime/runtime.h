@@ -18,21 +18,26 @@
 
 /* ---- errors -------------------------------------------------------------------------------- */
 
+/* Marks a function only failures call (CGN__COLD in driver.h): compilers then lay the branches
+ * that lead to it out of the update paths' straight line, which keeps those paths in fewer
+ * instruction-cache lines; that matters right after a driver call, which evicts them
+ * (docs/performance.md, "cgn's own time right after a driver call"). */
+
 /* Records status and a printf-style message as this thread's last error; returns status. */
-cgn_status cgn__fail(cgn_status status, const char *fmt, ...)
+CGN__COLD cgn_status cgn__fail(cgn_status status, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 /* Records a failed driver call: "<what>: cuX returned CUDA_ERROR_Y". */
-cgn_status cgn__fail_driver(CUresult r, const char *what);
+CGN__COLD cgn_status cgn__fail_driver(CUresult r, const char *what);
 
 /* After a refused executable-level mutation: names the fields the update set and the
  * executable-update rules only the driver can check for them (spec exec.driver_rules; NULL
  * where none), since the driver's own error names neither. A CUDA_ERROR_INVALID_VALUE for an
  * update that set such a field becomes CGN_ERROR_INVALID_VALUE. Returns the status. */
-cgn_status cgn__exec_refused(cgn_status st, uint64_t set, const char *const *field_names,
-                             const char *const *driver_rules, size_t num_fields);
+CGN__COLD cgn_status cgn__exec_refused(cgn_status st, uint64_t set, const char *const *field_names,
+                                       const char *const *driver_rules, size_t num_fields);
 /* The CUresult of this thread's last failed driver call (CUDA_SUCCESS when none). */
 CUresult cgn__last_cu_result(void);
 
@@ -141,8 +146,8 @@ static inline cgn__lookup cgn__handle_lookup(const void *handle, cgn__kind kind,
 
 /* Records a failed lookup as the last error ("<where>: <what> ... has been destroyed"...) and
  * returns its status: INVALID_ARGUMENT for NULL/invalid/wrong kind, DESTROYED for stale. */
-cgn_status cgn__lookup_failed(cgn__lookup result, const void *handle, const char *what,
-                              const char *where);
+CGN__COLD cgn_status cgn__lookup_failed(cgn__lookup result, const void *handle, const char *what,
+                                        const char *where);
 /* Live slots, for tests of bounded memory. */
 size_t cgn__handles_live(void);
 
@@ -175,17 +180,22 @@ void cgn__owner_release(cgn_owner *owner);
 /* What may be waiting for a user thread: attachments CUDA released, owners whose last
  * reference another thread dropped (owner.c), executables' graves (exec.c). Read inline by
  * cgn__collect_pending, so that the common call (nothing pending) costs three loads, no call. */
-extern _Atomic(cgn__attachment *) cgn__released_head;
-extern _Atomic(cgn_owner *) cgn__owners_head;
-extern atomic_size_t cgn__num_graves;
+typedef struct cgn__pending_work {
+    _Atomic(cgn__attachment *) released_head;
+    _Atomic(cgn_owner *) owners_head;
+    atomic_size_t num_graves;
+} cgn__pending_work;
+/* In one cache line (owner.c): every update reads all three. */
+extern cgn__pending_work cgn__pending;
 /* Runs what is pending (out of line). */
 void cgn__collect_pending_now(void);
 /* Runs pending release callbacks when CUDA or another thread released something; three atomic
  * loads when nothing is pending. User threads only. */
 static inline void cgn__collect_pending(void) {
-    if (atomic_load_explicit(&cgn__released_head, memory_order_relaxed) != NULL ||
-        atomic_load_explicit(&cgn__owners_head, memory_order_relaxed) != NULL ||
-        atomic_load_explicit(&cgn__num_graves, memory_order_relaxed) != 0)
+    /* One test of the three, not three branches. */
+    if (((uintptr_t)atomic_load_explicit(&cgn__pending.released_head, memory_order_relaxed) |
+         (uintptr_t)atomic_load_explicit(&cgn__pending.owners_head, memory_order_relaxed) |
+         (uintptr_t)atomic_load_explicit(&cgn__pending.num_graves, memory_order_relaxed)) != 0)
         cgn__collect_pending_now();
 }
 /* The user-object destructor given to CUDA: enqueues the attachment, nothing else. */
@@ -230,29 +240,33 @@ struct cgn__graph_rec {
 };
 
 struct cgn__node_rec {
+    /* What structure and identity need: read by graph operations, not by updates. */
     cgn__handle handle;
     cgn__graph_rec *graph;
     size_t index; /* position in graph->nodes */
+    size_t state_size;
+    cgn__handle *deps; /* dependencies, as node handles of the same graph (shrunk in
+                          place when one is destroyed, never reallocated) */
+    size_t num_deps;
+    cgn__graph_rec *embedded; /* child-graph node: its embedded graph's record; conditional
+                                 node: body 0, the others chained through next_body */
+    cgn__handle source;       /* node in an embedding: the node it was copied from */
+    CUgraphNode source_raw;
+    void *slab; /* CGN__PACKED_SLAB: the block holding the record */
+    /* What every update reads: 64 bytes together, last, so that a state packed after the record
+     * (nodes added by cgn and adopted ones) follows them in memory. An update runs right after
+     * the previous driver call evicted much of cgn's data; fewer lines, fewer misses. */
     CUgraphNode raw;
     cgn_node_type type;
     unsigned packed;        /* CGN__PACKED_*: parts living in the record's own allocation */
     CUcontext ctx;          /* current when the node was added; made current for updates */
     void *state;            /* the node type's generated desc struct, cgn-owned copy; its size
                                never changes (updates copy into it, never replace it) */
-    size_t state_size;
     void *storage;          /* cgn-owned block the state and params point into; refcounted and
                                shared with copies in embeddings and executables */
     void *spare;            /* a previous block held by this node alone, for reuse */
-    cgn__handle *deps;      /* dependencies, as node handles of the same graph (shrunk in
-                               place when one is destroyed, never reallocated) */
-    size_t num_deps;
-    cgn__graph_rec *embedded; /* child-graph node: its embedded graph's record; conditional
-                                 node: body 0, the others chained through next_body */
-    cgn__handle source;     /* node in an embedding: the node it was copied from */
-    CUgraphNode source_raw;
     cgn__attachment *attachment; /* owners of the current version; NULL when none */
-    const char *unsupported; /* adopted in a form cgn does not update: why (static text) */
-    void *slab;             /* CGN__PACKED_SLAB: the block holding the record */
+    const char *unsupported;     /* adopted in a form cgn does not update: why (static text) */
 };
 
 /* Whether code outside cgn may have changed node n behind cgn's back: only in a hierarchy whose
@@ -266,8 +280,9 @@ static inline void cgn__hier_expose(cgn__graph_rec *g) {
 }
 
 /* Parts of a node record allocated with it (adoption makes a record, its dependencies and its
- * state in one block, and the records of one graph in one slab): never freed or replaced on
- * their own; cgn__node_free knows. A record from calloc has none. */
+ * state in one block, and the records of one graph in one slab; cgn__add_begin a record and
+ * its state): never freed or replaced on their own; cgn__node_free knows. A record copied into
+ * an embedding (child.c) has none. */
 #define CGN__PACKED_DEPS 1u
 #define CGN__PACKED_STATE 2u
 #define CGN__PACKED_SLAB 4u /* the record is in n->slab, freed with the last record in it */
@@ -532,8 +547,8 @@ static inline void cgn__txn_start_update(cgn__txn *txn, cgn__node_rec *n, cgn__e
 }
 /* Definition update: resolves and checks the node (live, of `type`) and the driver gate
  * (cuGraphNodeSetParams, since `since`). Nothing to undo on failure. */
-cgn_status cgn__update_begin_checked(cgn__txn *txn, cgn_node *node, cgn_node_type type,
-                                     int since, const char *where);
+CGN__COLD cgn_status cgn__update_begin_checked(cgn__txn *txn, cgn_node *node, cgn_node_type type,
+                                               int since, const char *where);
 /* The same, with the common case inline (a live node of the type, a driver past the gate); the
  * rest, and every message, out of line. */
 CGN__ALWAYS_INLINE
@@ -552,8 +567,9 @@ static inline cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_no
 
 /* Executable-level update of `node` in `exec`: resolves both, finds the executable's copy of
  * the node and checks the gate (cuGraphExecNodeSetParams). Nothing to undo on failure. */
-cgn_status cgn__exec_update_begin_checked(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
-                                          cgn_node_type type, int since, const char *where);
+CGN__COLD cgn_status cgn__exec_update_begin_checked(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
+                                                    cgn_node_type type, int since,
+                                                    const char *where);
 
 /* Makes `saved` the calling thread's current context again if driver calls changed it. */
 void cgn__restore_context(CUcontext saved);
@@ -673,7 +689,8 @@ static inline void cgn__params_zeroed(CUgraphNodeParams *p) {
  * cuGraphExecNodeSetParams at executable level. On failure the transaction is rolled back. */
 cgn_status cgn__txn_apply(cgn__txn *txn, CUgraphNodeParams *params, const char *what);
 /* The failure path of the mutation: rolls back and reports `entry`'s result. */
-cgn_status cgn__txn_apply_failed(cgn__txn *txn, CUresult r, const char *what, const char *entry);
+CGN__COLD cgn_status cgn__txn_apply_failed(cgn__txn *txn, CUresult r, const char *what,
+                                           const char *entry);
 /* The mutation made by a typed setter the generated code called (spec: cuda.set, exec_set):
  * its result r, with the same rollback as cgn__txn_apply. */
 static inline cgn_status cgn__txn_applied(cgn__txn *txn, CUresult r, const char *entry,
@@ -748,7 +765,7 @@ static inline void cgn__txn_commit_update(cgn__txn *txn, const void *state, size
 
 /* Releases what the transaction prepared and restores the caller's context. Safe to call
  * after a failed apply (no-op then). */
-void cgn__txn_rollback(cgn__txn *txn);
+CGN__COLD void cgn__txn_rollback(cgn__txn *txn);
 
 /* Rollback for a failure found by generated code after cgn__txn_enter; returns st. */
 static inline cgn_status cgn__txn_fail(cgn__txn *txn, cgn_status st) {
@@ -1047,6 +1064,6 @@ const char *cgn__memcpy_3d_form(const CUgraphNodeParams *params);
 cgn_status cgn__exec_wrap(cgn__graph_rec *g, CUgraphExec raw, int borrowed, cgn_exec **exec_out,
                           const char *where);
 /* "cgn_memcpy_node_update: node 0x.. cannot be updated: it is ..." for an unsupported node. */
-cgn_status cgn__unsupported(const void *node, const char *why, const char *where);
+CGN__COLD cgn_status cgn__unsupported(const void *node, const char *why, const char *where);
 
 #endif /* CGN_RUNTIME_RUNTIME_H */

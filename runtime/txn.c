@@ -164,10 +164,15 @@ cgn_status cgn__add_begin(cgn__txn *txn, cgn_graph *graph, cgn_node *const *deps
     if (st == CGN_OK)
         st = cgn__collect_deps(txn, g, deps, num_deps, where);
     if (st == CGN_OK) {
-        txn->node = calloc(1, sizeof *txn->node);
-        txn->state = malloc(state_size ? state_size : 1);
-        if (txn->node == NULL || txn->state == NULL)
+        /* The state right after the record, next to the fields updates read (runtime.h). */
+        _Static_assert(sizeof(cgn__node_rec) % 16 == 0, "the state after it is aligned");
+        txn->node = calloc(1, sizeof *txn->node + (state_size ? state_size : 1));
+        if (txn->node == NULL) {
             st = cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
+        } else {
+            txn->node->packed = CGN__PACKED_STATE;
+            txn->state = txn->node + 1;
+        }
     }
     if (st == CGN_OK)
         st = cgn__handle_new(CGN__KIND_NODE, NULL, &txn->node->handle, where);
@@ -574,7 +579,6 @@ void cgn__txn_rollback(cgn__txn *txn) {
     if (txn->adding) {
         free(txn->deps_buf);
         free(txn->dep_handles);
-        free(txn->state);
         if (n != NULL && n->handle != 0)
             cgn__handle_free(n->handle);
         free(n);

@@ -753,13 +753,13 @@ static void test_single_grave_collected_by_next_call(void **state) {
     assert_true(env->backend->hold(env));
     OK(env->backend->launch_async(env, e));
     OK(cgn_exec_destroy(e));
-    assert_int_equal(atomic_load(&cgn__num_graves), 1);
+    assert_int_equal(atomic_load(&cgn__pending.num_graves), 1);
     env->backend->release(env);
     assert_int_equal(graveyard_releases, 0);
     cgn_graph *a, *b;
     OK(cgn_graph_create(&a));
     OK(cgn_graph_create(&b));
-    assert_int_equal(atomic_load(&cgn__num_graves), 0);
+    assert_int_equal(atomic_load(&cgn__pending.num_graves), 0);
     assert_int_equal(graveyard_releases, 1);
     OK(cgn_graph_destroy(a));
     OK(cgn_graph_destroy(b));
