@@ -134,6 +134,17 @@ def main():
     if "arg_update.cgn" in v:
         print("| cuda.core 1.2.0: no per-argument update (update(args=) replaces every argument) "
               "| — | n/a |")
+    if "insitu.raw_typed" in v:
+        print("| **cgn's own time right after a driver call (definition, new scalar)** | | |")
+    row("raw cuGraphKernelNodeSetParams", "insitu.raw_typed")
+    row("cgn, real setter, interleaved / raw", "insitu.cgn_real", "insitu.raw_typed")
+    row("cgn, setter stubbed, right after a raw call", "insitu.cgn_stub_after_raw")
+    row("cgn, setter stubbed, tight loop", "insitu.cgn_stub_alone")
+    for n in (6, 24):
+        row(f"{n} dependent line loads after a raw call", f"insitu.chain{n}_after_raw")
+        row(f"{n} dependent line loads, tight loop", f"insitu.chain{n}_alone")
+        row(f"{n} independent line loads after a raw call", f"insitu.lines{n}_after_raw")
+        row(f"{n} independent line loads, tight loop", f"insitu.lines{n}_alone")
     print("| **exec update + launch loop, host per iteration (sync every 64 not timed)** | | |")
     row("raw cuGraphExecNodeSetParams + cuGraphLaunch", "exec_loop.raw")
     row("cgn_kernel_exec_update(args) + cgn_exec_launch / raw", "exec_loop.cgn", "exec_loop.raw")
