@@ -884,6 +884,27 @@ static int cgn__host_readable(CUdeviceptr address) {
     return !(n < 0 && errno == EFAULT);
 }
 
+cgn_status cgn__check_host_extent(CUdeviceptr address, size_t first, size_t last, const char *field,
+                                  const char *where) {
+    if (last > UINTPTR_MAX - address)
+        return cgn__fail(CGN_ERROR_OUT_OF_RANGE,
+                         "%s: %s 0x%llx: the copy reaches %zu bytes past it, beyond the end of "
+                         "the address space",
+                         where, field, (unsigned long long)address, last);
+    const size_t ends[2] = {first, last};
+    for (int i = 0; i < 2; i++) {
+        if ((i == 0 && first == 0) || (i == 1 && last == first))
+            continue; /* the address itself is checked when it is set */
+        if (!cgn__host_readable(address + ends[i]))
+            return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                             "%s: %s 0x%llx is host memory, but byte %zu of the copy (0x%llx) "
+                             "is not mapped",
+                             where, field, (unsigned long long)address, ends[i],
+                             (unsigned long long)(address + ends[i]));
+    }
+    return CGN_OK;
+}
+
 /* Whether `address` lies in an allocation of a memory allocation node of the graph the node is
  * in or being added to (such nodes live in root graphs only). Definition level only: an
  * executable-level update must not read the definition graph, which another thread may be

@@ -58,6 +58,11 @@ def _split_assignments(indent: str, stmts) -> list:
 INLINE_STEP = "CGN__ALWAYS_INLINE static inline cgn_status"
 
 
+def _size_expr(expr: str) -> str:
+    """A C expression as a size_t argument (a plain number as it is)."""
+    return expr if expr.isdigit() else f"(size_t)({expr})"
+
+
 def _or_lines(expr: str, indent: str, width: int = 96) -> list:
     """A condition's top-level ` || ` alternatives, as few per line as fit `width` columns
     (continuation lines at `indent`); the first line gets no indent."""
@@ -108,6 +113,26 @@ class NodeView:
         self.add_bits = (f"({self.P}_SET_ALL & ~" + (only[0] if len(only) == 1 else
                                                      "(" + " | ".join(only) + ")") + ")"
                          if only else f"{self.P}_SET_ALL")
+
+    def _host_extent(self, e, by_name: dict) -> list:
+        """The check of a host operand's first and last bytes (spec `host_extent`), when its
+        address or a field the offsets read changes."""
+        if e is None:
+            return []
+        f = by_name[e.field]
+        bits = {self.bit(self.n.field(f.leader))}
+        for name in e.fields:
+            g = by_name[name]
+            bits.add(self.bit(self.n.field(g.leader)))
+        # The memory type first: for a device operand (the common case) one test.
+        return [f"if (d->{f.name}_memory_type == CU_MEMORYTYPE_HOST && d->{f.name} != 0 &&",
+                Call("    (changed & (", tuple(sorted(bits)), "))) {", " | "),
+                Call("    cgn_status st = cgn__check_host_extent(",
+                     (f"d->{f.name}", _size_expr(e.first), _size_expr(e.last),
+                      c_string(f.name), "where"), ");"),
+                "    if (st != CGN_OK)",
+                "        return st;",
+                "}"]
 
     def bit(self, f: Field) -> str:
         return f"{self.P}_SET_{f.name.upper()}"
@@ -363,7 +388,10 @@ class NodeView:
         checks = render_lines(INDENT, checks)
         check_voids = _voids(checks, ("d", "changed", "where"))
 
-        stage = render_lines(INDENT, [l for f in n.fields for l in self._snippet(f, f.type.stage)])
+        extents = {e.field: e for e in n.host_extents}
+        stage = render_lines(INDENT, [l for f in n.fields
+                                      for l in self._snippet(f, f.type.stage)
+                                      + self._host_extent(extents.get(f.name), by_name)])
         stage_voids = _voids(stage, ("txn", "d", "u", "changed", "p", "where"))
 
         owner_exprs = tuple(f"d->{m.format(name=f.name)}" for f in n.owners

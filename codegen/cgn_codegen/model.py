@@ -41,6 +41,15 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class HostExtent:
+    """The bytes an address field's host operand must have mapped: offsets from the address."""
+    field: str                  # the address field
+    first: str                  # C, fields prefixed with d->
+    last: str
+    fields: tuple = ()          # the fields first and last read: a change to one rechecks
+
+
+@dataclass(frozen=True)
 class ExecRule:
     """An executable-update rule: `when` (C over d-> and cur->) refuses the change."""
     when: str
@@ -119,6 +128,7 @@ class Node:
     exec_enable: bool = False   # cuGraphNodeSetEnabled supports the node type
     exec_rules: tuple = ()      # ExecRule
     driver_rules: tuple = ()    # (field name, rule text): rules only the driver checks
+    host_extents: tuple = ()    # HostExtent, one per address field that has `host_extent`
     updatable: bool = True      # spec: updatable (false: no update struct or functions)
     test_model: bool = True     # spec: test_model (false: launches change nothing observed)
     set: Optional[DriverCall] = None       # None: cuGraphNodeSetParams

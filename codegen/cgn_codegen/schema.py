@@ -115,6 +115,19 @@ FIELD = Map({
                    doc="The leader field (which must also be listed in `requires`): an update "
                        "setting the leader without this field resets this one to zero (an "
                        "owner follows the pointer it guards). A leader cannot itself follow."),
+    "host_extent": Key(Map({
+        "first": Key(Str(), doc="The offset from the address of the first byte the node's "
+                                "copy touches: a C expression over the desc, as in "
+                                "[Rule expressions](#rule-expressions)."),
+        "last": Key(Str(), doc="The offset of the last byte it touches (at least `first`)."),
+    }), required=False,
+        doc="Only on `address` fields: which bytes from the address the node reads or writes, "
+            "for a host operand. Besides the address itself (checked when the field is set), "
+            "cgn checks that these two bytes are mapped host memory whenever the field or a "
+            "field the expressions read changes and the operand is host memory: an operand "
+            "that runs into unmapped memory would crash the process at launch. The rules must "
+            "keep both offsets within size_t; that the address plus `last` fits the address "
+            "space is checked by cgn (CGN_ERROR_OUT_OF_RANGE)."),
     "output": Key(Bool(), required=False,
                   doc="true: the driver chooses the value when the node is added (it writes it "
                       "into the adder's params struct, as cuGraphAddMemAllocNode does with "

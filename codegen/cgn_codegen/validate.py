@@ -12,7 +12,8 @@ from .cfmt import one_line
 from .diag import Diagnostics
 from .fieldtypes import FIELD_TYPES, NODE_CHECKS, ROLE_ARG_EDITS, ROLE_ARGS, ROLE_KERNEL
 from .load import YMap, YNode, YScalar, YSeq
-from .model import Case, DriverCall, ExecInvalid, ExecRule, Field, Fill, Invalid, Node, Rule
+from .model import (Case, DriverCall, ExecInvalid, ExecRule, Field, Fill, HostExtent, Invalid, Node,
+                    Rule)
 from .schema import CU_NODE_TYPES, CU_PARAMS_MEMBERS, SPEC, Checker
 
 C_KEYWORDS = frozenset("""
@@ -89,6 +90,7 @@ class SpecValidator:
             owners = self._owners(fields) if ok("owners") else None
             rules = self._rules(fields)
             exec_rules = self._exec_rules(fields)
+            host_extents = self._host_extents(fields)
             cases = self._cases(fields) if isinstance(self.root.get("cases"), YSeq) else None
         cuda = self.root.get("cuda")
         fixed = ()
@@ -136,6 +138,7 @@ class SpecValidator:
             exec_enable=bool(enable.value) if enable is not None else False,
             exec_rules=tuple(exec_rules),
             driver_rules=tuple(self._driver_rules(fields)),
+            host_extents=tuple(host_extents),
             updatable=self.updatable,
             test_model=not (isinstance(r.get("test_model"), YScalar)
                             and r.get("test_model").value is False),
@@ -589,6 +592,41 @@ class SpecValidator:
                      f"or compute with; use its members (e.g. {bad.text}.x)")
             ok = False
         return ok
+
+    def _host_extents(self, fields: dict) -> list:
+        """`host_extent` of address fields: both offsets parse as rule expressions."""
+        out = []
+        for i, fnode in enumerate(self.root.get("fields").items):
+            if not isinstance(fnode, YMap) or fnode.get("host_extent") is None:
+                continue
+            if not self.checker.ok("fields", i):
+                continue
+            name = fnode.get("name").value
+            enode = fnode.get("host_extent")
+            if name not in fields or fields[name].type.name != "address":
+                self.err(fnode.key_node("host_extent").mark,
+                         f"field '{name}': `host_extent` is for `address` fields only (the "
+                         f"bytes a host operand must have mapped)")
+                continue
+            known = self._rule_names(fields)
+            types = self._arg_types(fields)
+            ok = True
+            for key in ("first", "last"):
+                ok = self._expr(enode.get(key), known, f"fields[{i}].host_extent.{key}",
+                                types) and ok
+            if not ok:
+                continue
+            read = set()
+            for key in ("first", "last"):
+                tokens, _ = cexpr.tokenize(enode.get(key).value)
+                read |= {known[t.text].name for t in cexpr.names(tokens) if t.text in known}
+            out.append(HostExtent(
+                field=name,
+                first=cexpr.rewrite(enode.get("first").value, set(known)),
+                last=cexpr.rewrite(enode.get("last").value, set(known)),
+                fields=tuple(sorted(read)),
+            ))
+        return out
 
     def _rules(self, fields: dict) -> list:
         rnode = self.root.get("rules")

@@ -39,8 +39,20 @@ CGN__ALWAYS_INLINE static inline cgn_status memcpy_stage(cgn__txn *txn, cgn_memc
         if (st != CGN_OK)
             return st;
     }
+    if (d->dst_memory_type == CU_MEMORYTYPE_HOST && d->dst != 0 &&
+        (changed & (CGN_MEMCPY_SET_DST | CGN_MEMCPY_SET_SIZE))) {
+        cgn_status st = cgn__check_host_extent(d->dst, 0, (size_t)(d->size - 1), "dst", where);
+        if (st != CGN_OK)
+            return st;
+    }
     if ((changed & CGN_MEMCPY_SET_SRC) && d->src != 0) {
         cgn_status st = cgn__detect_memory_type(txn, d->src, &d->src_memory_type, "src", where);
+        if (st != CGN_OK)
+            return st;
+    }
+    if (d->src_memory_type == CU_MEMORYTYPE_HOST && d->src != 0 &&
+        (changed & (CGN_MEMCPY_SET_SIZE | CGN_MEMCPY_SET_SRC))) {
+        cgn_status st = cgn__check_host_extent(d->src, 0, (size_t)(d->size - 1), "src", where);
         if (st != CGN_OK)
             return st;
     }

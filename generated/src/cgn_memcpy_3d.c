@@ -135,8 +135,32 @@ CGN__ALWAYS_INLINE static inline cgn_status memcpy_3d_stage(cgn__txn *txn, cgn_m
         if (st != CGN_OK)
             return st;
     }
+    if (d->dst_memory_type == CU_MEMORYTYPE_HOST && d->dst != 0 &&
+        (changed & (CGN_MEMCPY_3D_SET_DEPTH | CGN_MEMCPY_3D_SET_DST | CGN_MEMCPY_3D_SET_DST_HEIGHT |
+                    CGN_MEMCPY_3D_SET_DST_PITCH | CGN_MEMCPY_3D_SET_DST_X_IN_BYTES |
+                    CGN_MEMCPY_3D_SET_DST_Y | CGN_MEMCPY_3D_SET_DST_Z | CGN_MEMCPY_3D_SET_HEIGHT |
+                    CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES))) {
+        cgn_status st = cgn__check_host_extent(d->dst,
+                                               (size_t)((d->dst_z * d->dst_height + d->dst_y) * d->dst_pitch + d->dst_x_in_bytes),
+                                               (size_t)(((d->dst_z + d->depth - 1) * d->dst_height + d->dst_y + d->height - 1) * d->dst_pitch + d->dst_x_in_bytes + d->width_in_bytes - 1),
+                                               "dst", where);
+        if (st != CGN_OK)
+            return st;
+    }
     if ((changed & CGN_MEMCPY_3D_SET_SRC) && d->src != 0) {
         cgn_status st = cgn__detect_memory_type(txn, d->src, &d->src_memory_type, "src", where);
+        if (st != CGN_OK)
+            return st;
+    }
+    if (d->src_memory_type == CU_MEMORYTYPE_HOST && d->src != 0 &&
+        (changed & (CGN_MEMCPY_3D_SET_DEPTH | CGN_MEMCPY_3D_SET_HEIGHT | CGN_MEMCPY_3D_SET_SRC |
+                    CGN_MEMCPY_3D_SET_SRC_HEIGHT | CGN_MEMCPY_3D_SET_SRC_PITCH |
+                    CGN_MEMCPY_3D_SET_SRC_X_IN_BYTES | CGN_MEMCPY_3D_SET_SRC_Y |
+                    CGN_MEMCPY_3D_SET_SRC_Z | CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES))) {
+        cgn_status st = cgn__check_host_extent(d->src,
+                                               (size_t)((d->src_z * d->src_height + d->src_y) * d->src_pitch + d->src_x_in_bytes),
+                                               (size_t)(((d->src_z + d->depth - 1) * d->src_height + d->src_y + d->height - 1) * d->src_pitch + d->src_x_in_bytes + d->width_in_bytes - 1),
+                                               "src", where);
         if (st != CGN_OK)
             return st;
     }

@@ -1,0 +1,248 @@
+/* The bytes of a host copy operand (spec `host_extent`): a memcpy or memcpy_3d operand that is
+ * host memory must be mapped from the first to the last byte the copy touches, not only at its
+ * address, or the launch would fault in the driver's staging copy. Checked at add, at both
+ * update levels, and again when only the size or the shape changes; a refused call leaves the
+ * node and the executable as they were. On the fake driver, whose launch copies host operands
+ * with memcpy as the driver's pageable path would. (Found by the black-box tests: before, only
+ * the address itself was probed.) */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cgn_test_env.h"
+#include "cgn_test_fixture.h"
+
+/* A page of mapped host memory followed by an unmapped one: *end is the first unmapped byte. */
+typedef struct edge {
+    unsigned char *mapping;
+    unsigned char *end;
+    size_t page;
+} edge;
+
+static edge edge_open(void) {
+    edge e;
+    e.page = (size_t)sysconf(_SC_PAGESIZE);
+    e.mapping = mmap(NULL, 2 * e.page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(e.mapping != MAP_FAILED);
+    assert_int_equal(munmap(e.mapping + e.page, e.page), 0);
+    e.end = e.mapping + e.page;
+    memset(e.mapping, 0x5a, e.page);
+    return e;
+}
+
+static void edge_close(edge *e) {
+    assert_int_equal(munmap(e->mapping, e->page), 0);
+}
+
+/* `back` bytes before the end of the mapping, as a copy operand. */
+static CUdeviceptr before_end(const edge *e, size_t back) {
+    return (CUdeviceptr)(uintptr_t)(e->end - back);
+}
+
+static cgn_node *add_memcpy(cgn_graph *g, CUdeviceptr dst, CUdeviceptr src, size_t size) {
+    cgn_memcpy_desc d = CGN_MEMCPY_DESC_INIT;
+    d.dst = dst;
+    d.src = src;
+    d.size = size;
+    cgn_node *n = NULL;
+    OK(cgn_graph_add_memcpy(g, NULL, 0, &d, &n));
+    return n;
+}
+
+static void assert_memcpy_is(cgn_node *n, CUdeviceptr dst, CUdeviceptr src, size_t size) {
+    cgn_memcpy_desc got;
+    OK(cgn_memcpy_node_get(n, &got));
+    assert_int_equal(got.dst, dst);
+    assert_int_equal(got.src, src);
+    assert_int_equal(got.size, size);
+}
+
+/* An operand whose last byte is the mapping's last is accepted, one byte more is refused, at
+ * add, for either operand, with a message naming the operand and the byte. */
+static void test_add_checks_the_last_byte(void **state) {
+    cgn_test_env *env = *state;
+    edge e = edge_open();
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    add_memcpy(g, env->buf[0], before_end(&e, 64), 64); /* exactly to the end */
+    add_memcpy(g, before_end(&e, 64), env->buf[0], 64);
+
+    cgn_memcpy_desc d = CGN_MEMCPY_DESC_INIT;
+    d.dst = env->buf[0];
+    d.src = before_end(&e, 8);
+    d.size = 9;
+    cgn_node *n = NULL;
+    assert_int_equal(cgn_graph_add_memcpy(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
+    assert_null(n);
+    char want[256];
+    snprintf(want, sizeof want,
+             "cgn_graph_add_memcpy: src 0x%llx is host memory, but byte 8 of the copy (0x%llx) "
+             "is not mapped",
+             (unsigned long long)d.src, (unsigned long long)(uintptr_t)e.end);
+    cgn_test_assert_message(want);
+
+    d.src = env->buf[1];
+    d.dst = before_end(&e, 8);
+    d.size = 64;
+    assert_int_equal(cgn_graph_add_memcpy(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "dst 0x"));
+    assert_non_null(strstr(cgn_last_error(), "byte 63 of the copy"));
+    assert_int_equal(cgn_test_count_nodes(g), 2);
+    OK(cgn_graph_destroy(g));
+    edge_close(&e);
+}
+
+/* A definition-level update that grows only the size past the mapping is refused, and the
+ * node keeps its version; so is a new operand too short for the size it keeps. */
+static void test_update_of_size_alone_rechecks(void **state) {
+    cgn_test_env *env = *state;
+    edge e = edge_open();
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    CUdeviceptr src = before_end(&e, 32);
+    cgn_node *n = add_memcpy(g, env->buf[0], src, 32);
+
+    cgn_memcpy_update u = CGN_MEMCPY_UPDATE_INIT;
+    cgn_memcpy_update_set_size(&u, 33);
+    assert_int_equal(cgn_memcpy_node_update(n, &u), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "cgn_memcpy_node_update: src 0x"));
+    assert_non_null(strstr(cgn_last_error(), "byte 32 of the copy"));
+    assert_memcpy_is(n, env->buf[0], src, 32);
+
+    cgn_memcpy_update_reset(&u);
+    cgn_memcpy_update_set_size(&u, 16); /* shrinking is fine */
+    OK(cgn_memcpy_node_update(n, &u));
+    assert_memcpy_is(n, env->buf[0], src, 16);
+
+    cgn_memcpy_update_reset(&u);
+    cgn_memcpy_update_set_src(&u, before_end(&e, 8), NULL); /* 16 bytes from 8 before the end */
+    assert_int_equal(cgn_memcpy_node_update(n, &u), CGN_ERROR_INVALID_VALUE);
+    assert_memcpy_is(n, env->buf[0], src, 16);
+
+    /* A device operand is not host memory: its size is the driver's business, as before. */
+    cgn_node *dev = add_memcpy(g, env->buf[0], env->buf[1], 8);
+    cgn_memcpy_update_reset(&u);
+    cgn_memcpy_update_set_size(&u, 16);
+    OK(cgn_memcpy_node_update(dev, &u));
+    assert_memcpy_is(dev, env->buf[0], env->buf[1], 16);
+    OK(cgn_graph_destroy(g));
+    edge_close(&e);
+}
+
+/* At executable level: the executable's copy is checked against its own operands, and a
+ * refused update leaves it (and the definition) as they were; the launch still copies the old
+ * bytes. */
+static void test_exec_update_rechecks_its_copy(void **state) {
+    cgn_test_env *env = *state;
+    edge e = edge_open();
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    CUdeviceptr host = cgn_test_host(env, 0);
+    cgn_node *n = add_memcpy(g, env->buf[0], host, 8);
+    cgn_exec *x;
+    OK(cgn_graph_instantiate(g, &x));
+
+    cgn_memcpy_update u = CGN_MEMCPY_UPDATE_INIT;
+    cgn_memcpy_update_set_src(&u, before_end(&e, 4), NULL);
+    assert_int_equal(cgn_memcpy_exec_update(x, n, &u), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "cgn_memcpy_exec_update: src 0x"));
+    cgn_memcpy_desc got;
+    OK(cgn_memcpy_exec_get(x, n, &got));
+    assert_int_equal(got.src, host);
+    assert_int_equal(got.size, 8);
+
+    cgn_memcpy_update_reset(&u);
+    cgn_memcpy_update_set_src(&u, before_end(&e, 8), NULL); /* fits the 8 bytes */
+    OK(cgn_memcpy_exec_update(x, n, &u));
+    cgn_memcpy_update_reset(&u);
+    cgn_memcpy_update_set_size(&u, 9);
+    assert_int_equal(cgn_memcpy_exec_update(x, n, &u), CGN_ERROR_INVALID_VALUE);
+    OK(cgn_memcpy_exec_get(x, n, &got));
+    assert_int_equal(got.src, before_end(&e, 8));
+    assert_int_equal(got.size, 8);
+    OK(cgn_exec_launch(x, NULL)); /* copies the 8 mapped bytes */
+    OK(cgn_exec_destroy(x));
+    assert_memcpy_is(n, env->buf[0], host, 8);
+    OK(cgn_graph_destroy(g));
+    edge_close(&e);
+}
+
+/* A size that runs past the end of the address space is out of range, not probed. */
+static void test_size_beyond_the_address_space(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    cgn_memcpy_desc d = CGN_MEMCPY_DESC_INIT;
+    d.dst = env->buf[0];
+    d.src = cgn_test_host(env, 1);
+    d.size = SIZE_MAX;
+    cgn_node *n = NULL;
+    assert_int_equal(cgn_graph_add_memcpy(g, NULL, 0, &d, &n), CGN_ERROR_OUT_OF_RANGE);
+    assert_non_null(strstr(cgn_last_error(), "beyond the end of the address space"));
+    assert_int_equal(cgn_test_count_nodes(g), 0);
+    OK(cgn_graph_destroy(g));
+}
+
+/* memcpy_3d: the last byte is that of the last row of the last slice, the first that of the
+ * first row at the operand's offsets; a change of the shape alone is checked again. */
+static void test_memcpy_3d_rows_and_offsets(void **state) {
+    cgn_test_env *env = *state;
+    edge e = edge_open();
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    cgn_memcpy_3d_desc d = CGN_MEMCPY_3D_DESC_INIT;
+    d.dst = env->buf[0];
+    d.dst_pitch = 16;
+    d.src = before_end(&e, 64 + 8); /* rows at 0 and 64: the second ends at the last byte */
+    d.src_pitch = 64;
+    d.width_in_bytes = 8;
+    d.height = 2;
+    cgn_node *n = NULL;
+    OK(cgn_graph_add_memcpy_3d(g, NULL, 0, &d, &n));
+
+    cgn_memcpy_3d_update u = CGN_MEMCPY_3D_UPDATE_INIT;
+    cgn_memcpy_3d_update_set_height(&u, 3); /* a third row, past the mapping */
+    assert_int_equal(cgn_memcpy_3d_node_update(n, &u), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "byte 135 of the copy"));
+    cgn_memcpy_3d_desc got;
+    OK(cgn_memcpy_3d_node_get(n, &got));
+    assert_int_equal(got.height, 2);
+
+    /* The first row itself past the mapping: an offset of one row from an address that is
+     * mapped, one row of 8 bytes. */
+    cgn_memcpy_3d_desc one = d;
+    one.src = before_end(&e, 8);
+    one.src_pitch = 64;
+    one.src_y = 1;
+    one.height = 1;
+    cgn_node *m = NULL;
+    assert_int_equal(cgn_graph_add_memcpy_3d(g, NULL, 0, &one, &m), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "byte 64 of the copy"));
+    assert_int_equal(cgn_test_count_nodes(g), 1);
+    OK(cgn_graph_destroy(g));
+    edge_close(&e);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_add_checks_the_last_byte, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_update_of_size_alone_rechecks,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_exec_update_rechecks_its_copy,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_size_beyond_the_address_space,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_memcpy_3d_rows_and_offsets, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
