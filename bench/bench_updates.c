@@ -284,6 +284,16 @@ static CUresult null_kernel_exec_set(CUgraphExec exec, CUgraphNode node,
     return CUDA_SUCCESS;
 }
 
+/* Installs a copy of the driver table whose definition-level kernel setters (generic and typed)
+ * are stubs: "cgn alone". cgn_driver_install(drv) puts the real one back. */
+static void install_stub_def_setters(void) {
+    static cgn_driver_table stubbed;
+    stubbed = *drv;
+    stubbed.cuGraphNodeSetParams = null_set_params;
+    stubbed.cuGraphKernelNodeSetParams = null_kernel_set;
+    cgn_driver_install(&stubbed);
+}
+
 static void bench_owners_unchanged(void) {
     cgn_node *node;
     cgn_graph *g = cgn_graph_of(1, &node);
@@ -360,11 +370,7 @@ static void bench_owners_unchanged(void) {
     result("interleaved.grid.cgn", pair_cgn, "new grid, interleaved with raw");
 
     /* cgn's own CPU cost: the same updates with cuGraphNodeSetParams answered by a stub. */
-    static cgn_driver_table null_driver;
-    null_driver = *drv;
-    null_driver.cuGraphNodeSetParams = null_set_params;
-    null_driver.cuGraphKernelNodeSetParams = null_kernel_set;
-    cgn_driver_install(&null_driver);
+    install_stub_def_setters();
     double cpu_args, cpu_grid;
     MEASURE(cpu_args, CHECK(cgn_kernel_node_update(node, &u[i & 1])));
     MEASURE(cpu_grid, CHECK(cgn_kernel_node_update(node, &grid[i & 1])));
@@ -1022,11 +1028,7 @@ static void bench_insitu(void) {
     result("insitu.raw_typed", raw, "cuGraphKernelNodeSetParams, new scalar arg");
     result("insitu.cgn_real", real, "cgn, new scalar arg, real setter (interleaved with raw)");
 
-    static cgn_driver_table stubbed;
-    stubbed = *drv;
-    stubbed.cuGraphNodeSetParams = null_set_params;
-    stubbed.cuGraphKernelNodeSetParams = null_kernel_set;
-    cgn_driver_install(&stubbed);
+    install_stub_def_setters();
     double raw2, both, alone;
     MEASURE_TRIO(
         raw2, RAW_CALL, both,
