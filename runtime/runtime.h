@@ -963,11 +963,10 @@ void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kerne
 cgn_status cgn__detect_memory_type(const cgn__txn *txn, CUdeviceptr address,
                                    CUmemorytype *type_out, const char *field, const char *where);
 /* For a host operand (spec `host_extent`): the copy touches the bytes from address + first to
- * address + last. address + last must not wrap (CGN_ERROR_OUT_OF_RANGE). Host memory the driver
- * knows (pinned, registered) passes when both lie in its allocation (cuMemGetAddressRange);
- * otherwise both must be mapped, or the launch would fault in the driver's staging copy
- * (CGN_ERROR_INVALID_VALUE, naming the byte). Only the two ends are probed: a hole in the
- * middle of one operand is not looked for. */
+ * address + last; both must be mapped host memory, or the launch would fault in the driver's
+ * staging copy (CGN_ERROR_INVALID_VALUE, naming the byte), and address + last must not wrap
+ * (CGN_ERROR_OUT_OF_RANGE). Only the two ends are probed: a hole in the middle of one
+ * operand is not looked for. */
 cgn_status cgn__check_host_extent(CUdeviceptr address, size_t first, size_t last, const char *field,
                                   const char *where);
 

@@ -2131,22 +2131,6 @@ static CUresult impl_cuPointerGetAttribute(void *data, CUpointer_attribute a, CU
     return CUDA_SUCCESS;
 }
 
-/* Like the driver: the marked range (an allocation) holding p; an address the driver does not
- * know (pageable host memory) is CUDA_ERROR_NOT_FOUND, as the H200's driver answers
- * (tools/probe/host_range.c). */
-static CUresult impl_cuMemGetAddressRange(CUdeviceptr *base, size_t *size, CUdeviceptr p) {
-    for (size_t i = S.num_ranges; i-- > 0;) {
-        if (S.ranges[i].begin <= (uintptr_t)p && (uintptr_t)p < S.ranges[i].end) {
-            if (base)
-                *base = (CUdeviceptr)S.ranges[i].begin;
-            if (size)
-                *size = S.ranges[i].end - S.ranges[i].begin;
-            return CUDA_SUCCESS;
-        }
-    }
-    return CUDA_ERROR_NOT_FOUND;
-}
-
 /* ---- entry points: contexts (the calling thread's stack) ------------------------------------- */
 
 static CUresult impl_cuCtxGetCurrent(CUcontext *c)

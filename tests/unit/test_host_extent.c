@@ -19,7 +19,6 @@
 
 #include "cgn_test_env.h"
 #include "cgn_test_fixture.h"
-#include "fake_driver.h"
 
 /* A page of mapped host memory followed by an unmapped one: *end is the first unmapped byte. */
 typedef struct edge {
@@ -232,49 +231,18 @@ static void test_memcpy_3d_rows_and_offsets(void **state) {
     edge_close(&e);
 }
 
-/* Host memory the driver knows (pinned or registered; marked so on the fake) is checked against
- * its allocation (cuMemGetAddressRange), not probed: a range the driver reports is taken as it
- * is, even where (only on the fake) nothing is mapped. Past the allocation's end, and in memory
- * the driver does not know, the bytes are probed. */
-static void test_known_host_memory_by_its_allocation(void **state) {
-    cgn_test_env *env = *state;
-    edge e = edge_open();
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
-    /* A "pinned allocation" of 128 bytes, its second half past the mapping. */
-    cgn_fake_mark_memory(e.end - 64, 128, CU_MEMORYTYPE_HOST);
-    cgn_node *n = add_memcpy(g, env->buf[0], before_end(&e, 64), 128);
-    assert_memcpy_is(n, env->buf[0], before_end(&e, 64), 128);
-
-    /* A 64-byte allocation at the start of the page: a copy past its end into mapped memory
-     * is probed and accepted, one that reaches the unmapped page is refused. */
-    cgn_fake_mark_memory(e.mapping, 64, CU_MEMORYTYPE_HOST);
-    cgn_node *m = add_memcpy(g, env->buf[0], (CUdeviceptr)(uintptr_t)e.mapping, 64);
-    cgn_memcpy_update u = CGN_MEMCPY_UPDATE_INIT;
-    cgn_memcpy_update_set_size(&u, 256);
-    OK(cgn_memcpy_node_update(m, &u));
-    cgn_memcpy_update_reset(&u);
-    cgn_memcpy_update_set_size(&u, e.page + 1);
-    assert_int_equal(cgn_memcpy_node_update(m, &u), CGN_ERROR_INVALID_VALUE);
-    assert_memcpy_is(m, env->buf[0], (CUdeviceptr)(uintptr_t)e.mapping, 256);
-    OK(cgn_graph_destroy(g));
-    edge_close(&e);
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_add_checks_the_last_byte, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_update_of_size_alone_rechecks, cgn_test_fixture_setup,
-                                        cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_exec_update_rechecks_its_copy, cgn_test_fixture_setup,
-                                        cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_size_beyond_the_address_space, cgn_test_fixture_setup,
-                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_update_of_size_alone_rechecks,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_exec_update_rechecks_its_copy,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_size_beyond_the_address_space,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_memcpy_3d_rows_and_offsets, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_known_host_memory_by_its_allocation,
-                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
