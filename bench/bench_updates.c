@@ -761,6 +761,39 @@ static void bench_other_types(int fake) {
            "the same in a graph whose raw handle was handed out: read back first (interleaved)");
     CHECK(cgn_graph_destroy(exposed));
 
+    /* memcpy from pinned host memory: a new size, where cgn checks the copy against the pinned
+     * allocation (cuMemGetAddressRange) before the setter. GPU only (the fake has no pinned
+     * memory of this kind). */
+    if (!fake) {
+        void *pinned = NULL;
+        CU(cu.cuMemAllocHost(&pinned, 64));
+        CUgraphNodeParams hp = p;
+        hp.memcpy.copyParams.srcMemoryType = CU_MEMORYTYPE_HOST;
+        hp.memcpy.copyParams.srcDevice = 0;
+        hp.memcpy.copyParams.srcHost = pinned;
+        CUgraphNode raw_pinned;
+        CU(drv->cuGraphAddMemcpyNode(&raw_pinned, rg, NULL, 0, &hp.memcpy.copyParams,
+                                     cu.context));
+        cgn_memcpy_desc pd = md;
+        pd.src = (CUdeviceptr)(uintptr_t)pinned;
+        cgn_node *pinned_copy;
+        CHECK(cgn_graph_add_memcpy(g, NULL, 0, &pd, &pinned_copy));
+        double none;
+        MEASURE_TRIO(raw, {
+            hp.memcpy.copyParams.WidthInBytes = 8 + 8 * (size_t)(i & 1);
+            CU(drv->cuGraphNodeSetParams(raw_pinned, &hp));
+        }, mine, CHECK(cgn_memcpy_node_update(pinned_copy, &mu[i & 1])), none, (void)0);
+        (void)none;
+        result("other.memcpy_pinned_size.raw", raw,
+               "cuGraphNodeSetParams, new size, from pinned host memory (interleaved)");
+        result("other.memcpy_pinned_size.cgn", mine,
+               "cgn_memcpy_node_update(size), from pinned host memory: checked against its "
+               "allocation (interleaved)");
+        CHECK(cgn_node_destroy(pinned_copy));
+        CU(drv->cuGraphDestroyNode(raw_pinned));
+        CU(cu.cuMemFreeHost(pinned));
+    }
+
     /* host callback: a new function. */
     memset(&p, 0, sizeof p);
     p.type = CU_GRAPH_NODE_TYPE_HOST;

@@ -83,6 +83,10 @@ def main():
         if key == "memcpy_size":
             row("cgn: the same, graph's raw handle handed out (read back first) / raw",
                 "other.memcpy_size.cgn_exposed", "other.memcpy_size.raw")
+            row("raw cuGraphNodeSetParams: memcpy from pinned host memory, new size",
+                "other.memcpy_pinned_size.raw")
+            row("cgn: the same (checked against the pinned allocation) / raw",
+                "other.memcpy_pinned_size.cgn", "other.memcpy_pinned_size.raw", 1.15)
         else:  # the typed setter, the fastest raw path for these
             row(f"raw typed setter: {label}", f"other.{key}.raw_typed")
             row(f"cgn: {label} / raw typed setter", f"other.{key}.cgn",

@@ -966,7 +966,8 @@ cgn_status cgn__detect_memory_type(const cgn__txn *txn, CUdeviceptr address,
  * address + last; both must be mapped host memory, or the launch would fault in the driver's
  * staging copy (CGN_ERROR_INVALID_VALUE, naming the byte), and address + last must not wrap
  * (CGN_ERROR_OUT_OF_RANGE). Only the two ends are probed: a hole in the middle of one
- * operand is not looked for. */
+ * operand is not looked for. Each thread remembers its last few checked extents, so a size
+ * that moves within one makes no system call. */
 cgn_status cgn__check_host_extent(CUdeviceptr address, size_t first, size_t last, const char *field,
                                   const char *where);
 
