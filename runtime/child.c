@@ -114,7 +114,15 @@ cgn_status cgn__stage_child_graph(cgn__txn *txn, cgn_graph *source, CUgraph *raw
         return st;
     if (txn->exec != NULL) {
         /* Executable-level: CUDA updates the executable's copy of the child, which keeps its
-         * topology; cgn re-takes its copies of the nodes inside at commit. */
+         * topology; cgn re-takes its copies of the nodes inside at commit. The source rule is
+         * the definition's (one rule for both levels, as documented), though nothing is
+         * destroyed here: cgn_exec_update_from_graph refreshes from the definition instead. */
+        if (src->root->hier == txn->exec->hier)
+            return cgn__fail(CGN_ERROR_SAME_HIERARCHY,
+                             "%s: graph %p belongs to the executable's hierarchy; give a graph "
+                             "of another hierarchy (cgn_exec_update_from_graph refreshes the "
+                             "executable from its own)",
+                             where, (void *)source);
         st = cgn__exec_check_child_topology(txn->exec, txn->shadow, src, where);
         if (st != CGN_OK)
             return st;

@@ -191,7 +191,9 @@ CGN_API cgn_status cgn_exec_node_get_enabled(cgn_exec *exec, cgn_node *node, int
  * CGN_ERROR_DESTROYED once the child is replaced or the node destroyed. */
 CGN_API cgn_status cgn_child_graph_node_embedded(const cgn_node *node, cgn_graph **embedded_out);
 /* The copy, inside the graph embedded by child-graph node `node`, of `source_node` (a node of
- * the graph that was embedded). source_node must still be a valid handle. */
+ * the graph that was embedded). source_node may have been destroyed since (with its graph): it
+ * is compared by value, and a handle value is never reused. A node that was not in the graph
+ * embedded is CGN_ERROR_INVALID_VALUE. */
 CGN_API cgn_status cgn_child_graph_node_find(const cgn_node *node, const cgn_node *source_node,
                                              cgn_node **embedded_node_out);
 
