@@ -2724,6 +2724,19 @@ static fake_node *exec_pair(CUgraphExec e, CUgraphNode n, fake_exec **exec_out)
     return (exec && def) ? exec_node(exec, def) : NULL;
 }
 
+/* An executable-level child-graph update keeps the executable's nodes inside paired with the
+ * definition's embedded copies, as the real driver does (test_child_graph_gpu on the H200:
+ * an executable-level update of such a node after the replacement reaches the executable): the
+ * new snapshot takes the old one's pairing node by node (update_rule made sure the topology is
+ * the same). */
+static void carry_pairing(const fake_graph *from, fake_graph *to) {
+    for (size_t i = 0; i < from->num_nodes && i < to->num_nodes; i++) {
+        to->nodes[i]->orig_id = from->nodes[i]->orig_id;
+        if (from->nodes[i]->pl.child && to->nodes[i]->pl.child)
+            carry_pairing(from->nodes[i]->pl.child, to->nodes[i]->pl.child);
+    }
+}
+
 static CUresult impl_cuGraphExecNodeSetParams(CUgraphExec e, CUgraphNode n, CUgraphNodeParams *p)
 {
     fake_exec *exec = NULL;
@@ -2741,10 +2754,13 @@ static CUresult impl_cuGraphExecNodeSetParams(CUgraphExec e, CUgraphNode n, CUgr
     if (r != CUDA_SUCCESS)
         return r;
     CUgraphExecUpdateResultInfo info;
-    if (update_rule(&node->pl, &pl, NULL, &info) != CU_GRAPH_EXEC_UPDATE_SUCCESS)
+    if (update_rule(&node->pl, &pl, NULL, &info) != CU_GRAPH_EXEC_UPDATE_SUCCESS) {
         r = CUDA_ERROR_INVALID_VALUE;
-    else
+    } else {
+        if (node->pl.child && pl.child)
+            carry_pairing(node->pl.child, pl.child);
         r = exec_install_payload(exec, node, &pl);
+    }
     if (r != CUDA_SUCCESS)
         payload_free(&pl);
     return r;

@@ -206,6 +206,38 @@ static void test_child_node_destroy_releases_copy_owners(void **state) {
     OK(cgn_graph_destroy(parent));
 }
 
+/* After an executable-level replacement of the child's graph (same topology), the nodes inside
+ * are still addressed through the definition's embedded copies: an executable-level update of
+ * one reaches the executable, whose launch does the new work; the definition is unchanged. */
+static void test_exec_update_inside_after_exec_replacement(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *fill, *other_fill;
+    cgn_graph *source = fill_graph(env, 0, 0x11, &fill);
+    cgn_graph *other = fill_graph(env, 0, 0x22, &other_fill);
+    cgn_graph *parent;
+    OK(cgn_graph_create(&parent));
+    cgn_node *child = add_child(parent, source);
+    cgn_node *inner;
+    OK(cgn_child_graph_node_find(child, fill, &inner));
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(parent, &e));
+    cgn_child_graph_update r = CGN_CHILD_GRAPH_UPDATE_INIT;
+    cgn_child_graph_update_set_graph(&r, other);
+    OK(cgn_child_graph_exec_update(e, child, &r));
+    assert_int_equal(cgn_test_run_read(env, e, 0), 0x22);
+    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_value(&u, 0x33, 1);
+    OK(cgn_memset_exec_update(e, inner, &u));
+    assert_int_equal(cgn_test_run_read(env, e, 0), 0x33);
+    cgn_memset_desc got;
+    OK(cgn_memset_node_get(inner, &got));
+    assert_int_equal(got.value, 0x11);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(parent));
+    OK(cgn_graph_destroy(source));
+    OK(cgn_graph_destroy(other));
+}
+
 int main(void) {
     cgn_test_env probe; /* a GPU build without a device skips (77) */
     int rc = cgn_test_env_open(&probe);
@@ -224,6 +256,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_embedding_keeps_owners_of_its_copy,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_child_node_destroy_releases_copy_owners,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_exec_update_inside_after_exec_replacement,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
