@@ -2232,9 +2232,10 @@ static void drop_held(int ei, int c) {
     e->nheld = k;
 }
 
-/* cgn__retake: the shadows of a child's subtree take the source graph's nodes; the driver's
- * executable now has a clone of the source there (its nodes pair with the source's, enabled,
- * holding the source's references). */
+/* cgn__retake: the shadows of a child's subtree take the source graph's nodes' parameters; the
+ * driver's executable now has a clone of the source there (enabled, holding the source's
+ * references), whose nodes stay paired with the definition's copies, as on the H200 (the fake
+ * does the same since test_exec_update_inside_after_exec_replacement). */
 static void retake(int ei, int *at, int g) {
     mexec *e = M.e[ei];
     for (int i = 0; i < M.g[g].nnodes; i++) {
@@ -2247,7 +2248,6 @@ static void retake(int ei, int *at, int g) {
             s->kctx = kernel_ctx(&n->d, n->ctx);
         if (n->att != s->att)
             shadow_install(ei, s, n->att);
-        s->paired = ni;
         s->enabled = 1;
         held_add(e, n->att, s->parent);
         if (n->embedded >= 0)
@@ -2294,6 +2294,8 @@ static void op_exec_update(rd *r) {
             pred = CGN_ERROR_INVALID_VALUE;
         else
             pred = lookup_status(u.src, u.src.kind == H_MODEL ? M.g[u.src.idx].state : 0);
+        if (pred == CGN_OK && M.g[u.src.idx].root == e->root)
+            pred = CGN_ERROR_SAME_HIERARCHY; /* one source rule at both levels */
         if (pred == CGN_OK && !same_structure(e, si, u.src.idx))
             pred = CGN_ERROR_INVALID_VALUE;
         src_ok = pred == CGN_OK;
