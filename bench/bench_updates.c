@@ -761,9 +761,9 @@ static void bench_other_types(int fake) {
            "the same in a graph whose raw handle was handed out: read back first (interleaved)");
     CHECK(cgn_graph_destroy(exposed));
 
-    /* memcpy from pinned host memory: a new size, where cgn checks the copy against the pinned
-     * allocation (cuMemGetAddressRange) before the setter. GPU only (the fake has no pinned
-     * memory of this kind). */
+    /* memcpy from pinned host memory: a new size, where cgn checks that the copy's last byte is
+     * mapped (probed once, then found in the thread's cache of checked extents). GPU only (on
+     * the fake the host buffers are plain malloc). */
     if (!fake) {
         void *pinned = NULL;
         CU(cu.cuMemAllocHost(&pinned, 64));
@@ -787,8 +787,8 @@ static void bench_other_types(int fake) {
         result("other.memcpy_pinned_size.raw", raw,
                "cuGraphNodeSetParams, new size, from pinned host memory (interleaved)");
         result("other.memcpy_pinned_size.cgn", mine,
-               "cgn_memcpy_node_update(size), from pinned host memory: checked against its "
-               "allocation (interleaved)");
+               "cgn_memcpy_node_update(size), from pinned host memory: extent checked once, "
+               "then cached (interleaved)");
         CHECK(cgn_node_destroy(pinned_copy));
         CU(drv->cuGraphDestroyNode(raw_pinned));
         CU(cu.cuMemFreeHost(pinned));
