@@ -2848,7 +2848,8 @@ static int c3_rules(const mdesc *m) {
             return CGN_ERROR_INVALID_VALUE;
         if (a != 0 && z + dd > 1 && z + dd - 1 > (SIZE_MAX - (y + h - 1)) / hh)
             return CGN_ERROR_OUT_OF_RANGE;
-        if (a != 0 && (z + dd - 1) * hh + y + h > 1 &&
+        /* the last row's index, as the spec: the row count (one more) can wrap to 0 */
+        if (a != 0 && (z + dd - 1) * hh + y + h - 1 > 0 &&
             (z + dd - 1) * hh + y + h - 1 > (SIZE_MAX - (x + w)) / p)
             return CGN_ERROR_OUT_OF_RANGE;
     }
