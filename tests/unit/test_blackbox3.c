@@ -757,13 +757,10 @@ static void test_old_driver_edit_order(void **state) {
     CUdeviceptr other = env->buf[2];
     cgn_kernel_update v = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_arg(&v, 0, &other, sizeof other, NULL);
-    /* docs/adopt.md "Argument-level updates" says DRIVER_TOO_OLD here, its "Kernel nodes" bullet
-     * NOT_SUPPORTED naming the driver version; cgn gives the latter (test_blackbox3_bugs.c). */
-    cgn_status st = cgn_kernel_node_update(k, &v);
-    assert_true(st == CGN_ERROR_DRIVER_TOO_OLD || st == CGN_ERROR_NOT_SUPPORTED);
+    /* docs/adopt.md: unknown arguments, CGN_ERROR_NOT_SUPPORTED naming the driver version */
+    EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_kernel_node_update(k, &v));
     EXPECT_MSG("12.4");
-    st = cgn_kernel_exec_update(x, k, &v);
-    assert_true(st == CGN_ERROR_DRIVER_TOO_OLD || st == CGN_ERROR_NOT_SUPPORTED);
+    EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_kernel_exec_update(x, k, &v));
     EXPECT_MSG("12.4");
     cgn_arg all[1] = {CGN_ARG(other)};
     cgn_kernel_update w = CGN_KERNEL_UPDATE_INIT;
@@ -773,7 +770,18 @@ static void test_old_driver_edit_order(void **state) {
     OK(env->backend->launch(env, x));
     assert_int_equal(u32_at_dev(env, env->buf[1]), 0);
     assert_int_equal(u32_at_dev(env, env->buf[2]), 1);
-    /* (an argument edit after that one: test_blackbox3_bugs.c) */
+    /* after setting every argument the node is like any other (docs/adopt.md): edits work at
+     * the level that was set, and at the other one once it is set there too */
+    CUdeviceptr third = env->buf[3];
+    cgn_kernel_update_reset(&v);
+    cgn_kernel_update_set_arg(&v, 0, &third, sizeof third, NULL);
+    OK(cgn_kernel_exec_update(x, k, &v));
+    EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_kernel_node_update(k, &v));
+    OK(cgn_kernel_node_update(k, &w));
+    OK(cgn_kernel_node_update(k, &v));
+    zero_bufs(env);
+    OK(env->backend->launch(env, x));
+    assert_int_equal(u32_at_dev(env, env->buf[3]), 1);
     OK(cgn_exec_destroy(x));
     OK(cgn_graph_destroy(g));
 }
