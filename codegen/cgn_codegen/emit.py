@@ -114,16 +114,24 @@ class NodeView:
                                                      "(" + " | ".join(only) + ")") + ")"
                          if only else f"{self.P}_SET_ALL")
 
+    def _changed_bits(self, names, by_name: dict) -> set:
+        """The `set` bits of an update that changes one of the fields `names`: each field's own,
+        and its leader's for a follower (which changes with its leader, reset when set alone)."""
+        bits = set()
+        for name in names:
+            f = by_name[name]
+            bits.add(self.bit(f))
+            if f.follows:
+                bits.add(self.bit(by_name[f.follows]))
+        return bits
+
     def _host_extent(self, e, by_name: dict) -> list:
         """The check of a host operand's first and last bytes (spec `host_extent`), when its
         address or a field the offsets read changes."""
         if e is None:
             return []
         f = by_name[e.field]
-        bits = {self.bit(self.n.field(f.leader))}
-        for name in e.fields:
-            g = by_name[name]
-            bits.add(self.bit(self.n.field(g.leader)))
+        bits = self._changed_bits((e.field,) + e.fields, by_name)
         # The memory type first: for a device operand (the common case) one test.
         return [f"if (d->{f.name}_memory_type == CU_MEMORYTYPE_HOST && d->{f.name} != 0 &&",
                 Call("    (changed & (", tuple(sorted(bits)), "))) {", " | "),
@@ -362,13 +370,8 @@ class NodeView:
         by_name = {f.name: f for f in n.fields}
         for r in n.rules:
             # Checked when the update changes a field the rule reads: the version it replaces
-            # passed it already. A follower changes with its leader (reset when set alone).
-            bits = set()
-            for name in r.fields:
-                f = by_name[name]
-                bits.add(self.bit(f))
-                if f.follows:
-                    bits.add(self.bit(by_name[f.follows]))
+            # passed it already.
+            bits = self._changed_bits(r.fields, by_name)
             if bits:
                 line = INDENT + f"if ((changed & ({' | '.join(sorted(bits))})) && ({r.when}))"
                 if len(line) <= 100:

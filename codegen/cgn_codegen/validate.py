@@ -596,6 +596,8 @@ class SpecValidator:
     def _host_extents(self, fields: dict) -> list:
         """`host_extent` of address fields: both offsets parse as rule expressions."""
         out = []
+        known = self._rule_names(fields)
+        types = self._arg_types(fields)
         for i, fnode in enumerate(self.root.get("fields").items):
             if not isinstance(fnode, YMap) or fnode.get("host_extent") is None:
                 continue
@@ -608,8 +610,6 @@ class SpecValidator:
                          f"field '{name}': `host_extent` is for `address` fields only (the "
                          f"bytes a host operand must have mapped)")
                 continue
-            known = self._rule_names(fields)
-            types = self._arg_types(fields)
             ok = True
             for key in ("first", "last"):
                 ok = self._expr(enode.get(key), known, f"fields[{i}].host_extent.{key}",
