@@ -119,8 +119,9 @@
 #define ARENA_SAFE (ARENA_SIZE - 4096u)
 
 enum { ST_NONE = 0, ST_LIVE, ST_STALE, ST_ZOMBIE };
-/* PRED_ANY: the model cannot say what the driver does (an executable whose nodes the fake pairs
- * ambiguously, see mexec.confused); the call may succeed or fail, and the model follows. */
+/* PRED_ANY: the model cannot say what the driver does (whether an executable's destroy must
+ * drain with no context to do it in; what the fake makes of a node type cgn does not know); the
+ * call may succeed or fail, and the model follows. */
 enum { PRED_OK = 0, PRED_ANY_FAIL = -1, PRED_ANY = -2 };
 enum { H_MODEL, H_NULL, H_BOGUS, H_WRONG };
 
@@ -294,12 +295,6 @@ typedef struct mexec {
     /* the last launch surely got a fence: made with a version set at executable level installed
      * (cgn_only > 0), through cgn, with no fault, in a context of the executable's own */
     int last_fenced;
-    /* The model cannot say which of the driver's nodes a raw node handle reaches: after
-     * an executable-level child replacement made the fake pair two of its nodes with one
-     * handle (the fake re-pairs a replaced child's nodes with the source graph's nodes and
-     * answers with the first; the real driver keeps the original pairing). Driver-side
-     * outcomes of executable-level calls are then unknown, and the fake's copies unchecked. */
-    int confused;
 } mexec;
 
 typedef struct mowner {
@@ -2304,9 +2299,7 @@ static void op_exec_update(rd *r) {
         pred = CGN_ERROR_INVALID_VALUE;
     if (pred == CGN_OK && !noop) { /* the fake's cuGraphExecNodeSetParams */
         uint64_t ruled = u.set & ruled_bits(type);
-        if (e->confused) {
-            pred = PRED_ANY;
-        } else if (!addressable(s)) {
+        if (!addressable(s)) {
             pred = ruled ? CGN_ERROR_INVALID_VALUE : CGN_ERROR_DRIVER;
         } else if (type == CGN_NODE_KERNEL && kh[merged.kh].kernel < 0) {
             pred = CGN_ERROR_DRIVER; /* CUDA_ERROR_INVALID_HANDLE */
@@ -2348,10 +2341,6 @@ static void op_exec_update(rd *r) {
         drop_held(eh.idx, si);
         int at = si + 1;
         retake(eh.idx, &at, u.src.idx);
-        for (int i = 0; i < e->nsh; i++)
-            for (int j = i + 1; j < e->nsh; j++)
-                if (e->sh[i].paired == e->sh[j].paired)
-                    e->confused = 1;
     }
 }
 
@@ -2384,8 +2373,6 @@ static void op_exec_refresh(rd *r) {
         pred = CGN_ERROR_INVALID_VALUE;
     if (pred == CGN_OK && (M.g[gh.idx].broken || !fake_rules_ok(e, -1, gh.idx)))
         pred = CGN_ERROR_DRIVER;
-    if (pred == CGN_OK && e->confused)
-        pred = PRED_ANY; /* the driver's copies are not where cgn thinks */
     trace("exec_update_from_graph exec %d (kind %d) graph %d (kind %d) pred %s",
           eh.kind == H_MODEL ? eh.idx : -1, eh.kind, gh.kind == H_MODEL ? gh.idx : -1, gh.kind,
           sname(pred));
@@ -2413,7 +2400,6 @@ static void op_exec_refresh(rd *r) {
             e->sh[i].enabled = enabled[i];
             e->sh[i].paired = paired[i];
         }
-    e->confused = 0; /* the driver's copies are the graph's again */
 }
 
 static void op_enable(rd *r) {
@@ -2444,9 +2430,7 @@ static void op_enable(rd *r) {
     if (pred == CGN_OK && s->type != CGN_NODE_KERNEL && s->type != CGN_NODE_MEMSET &&
         s->type != CGN_NODE_MEMCPY_3D)
         pred = CGN_ERROR_NOT_SUPPORTED;
-    if (pred == CGN_OK && M.e[eh.idx]->confused)
-        pred = PRED_ANY;
-    else if (pred == CGN_OK && !addressable(s))
+    if (pred == CGN_OK && !addressable(s))
         pred = CGN_ERROR_DRIVER;
     trace("%s exec %d node %d on %d pred %s", get ? "get_enabled" : "set_enabled",
           eh.kind == H_MODEL ? eh.idx : -1, nh.kind == H_MODEL ? nh.idx : -1, on, sname(pred));
@@ -2457,7 +2441,7 @@ static void op_enable(rd *r) {
     fault_end();
     if (!check_status(get ? "cgn_exec_node_get_enabled" : "cgn_exec_node_set_enabled", st, pred))
         return;
-    if (get && got != s->enabled && !M.e[eh.idx]->confused)
+    if (get && got != s->enabled)
         FAIL("cgn_exec_node_get_enabled says %d; the model says %d", got, s->enabled);
     if (!get)
         s->enabled = on;
@@ -3918,9 +3902,7 @@ static void op_x_exec_update(rd *r) {
         pred = x_update_pred(type, &s->d, &u, 1, -1, &merged, &noop);
     if (pred == CGN_OK && !noop) { /* the fake's cuGraphExecNodeSetParams */
         uint64_t ruled = u.set & x_ruled(type);
-        if (e->confused)
-            pred = PRED_ANY;
-        else if (!addressable(s))
+        if (!addressable(s))
             pred = ruled ? CGN_ERROR_INVALID_VALUE : CGN_ERROR_DRIVER;
         else if (!x_fake_ok(type, &merged))
             pred = PRED_ANY_FAIL; /* INVALID_VALUE or a bad handle, as the driver says */
@@ -4726,7 +4708,7 @@ static void check_all(int strict) {
             if (st != CGN_OK)
                 FAIL("exec %d node %d: exec_get failed with %s", ei, s->node, sname(st));
             cmp_desc("exec_get", s->node, &s->d, &got);
-            if (!addressable(s) || e->confused)
+            if (!addressable(s))
                 continue;
             CUgraphNodeParams p;
             if (!cgn_fake_exec_node_params(e->raw, n->raw, &p))
