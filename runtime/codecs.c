@@ -1,13 +1,19 @@
 /* Field codecs: staging of field kinds that need cgn-owned copies or driver checks. They know
  * field kinds (kernel handles, argument lists, copy operands, byte payloads) and node forms
  * (a 1-D memcpy), never a node type's field names. */
+#define _DEFAULT_SOURCE 1 /* mincore, syscall */
 #include <errno.h>
 #include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/mman.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#endif
 
 #include "runtime.h"
 
@@ -888,20 +894,66 @@ static int cgn__host_readable(CUdeviceptr address) {
     return !(n < 0 && errno == EFAULT);
 }
 
+/* Whether this process can write the byte at `address`, found without changing it: the kernel
+ * adds 0 to the aligned 32-bit word that holds the byte (futex FUTEX_WAKE_OP, waking nobody), an
+ * atomic read-modify-write that fails with EFAULT where the page is not writable. Atomic, so a
+ * copy writing the same memory meanwhile (an executable in flight) loses nothing; a private page
+ * that was shared copy-on-write gets its own copy, as the copy's first write would. 1 when it
+ * cannot tell. */
+static int cgn__host_writable(CUdeviceptr address) {
+#if defined(__linux__) && defined(SYS_futex) && defined(FUTEX_WAKE_OP)
+    uint32_t *word = (uint32_t *)(uintptr_t)(address & ~(CUdeviceptr)3);
+    uint32_t nobody = 0;
+    long r = syscall(SYS_futex, &nobody, FUTEX_WAKE_OP | FUTEX_PRIVATE_FLAG, 0, (void *)0, word,
+                     FUTEX_OP(FUTEX_OP_ADD, 0, FUTEX_OP_CMP_EQ, 0));
+    return !(r < 0 && errno == EFAULT);
+#else
+    (void)address;
+    return 1;
+#endif
+}
+
+/* Whether every page from `from` to `to` (inclusive) is mapped: mincore fails with ENOMEM on a
+ * range with unmapped pages, one call per CGN__MINCORE_PAGES pages. It does not see a PROT_NONE
+ * reservation (CUDA's address range) as a hole; the probes of both ends do. 1 when it cannot
+ * tell. */
+#define CGN__MINCORE_PAGES 1024
+static int cgn__host_range_mapped(uintptr_t from, uintptr_t to) {
+    static _Thread_local long page;
+    if (page == 0)
+        page = sysconf(_SC_PAGESIZE);
+    if (page <= 0 || (page & (page - 1)) != 0)
+        return 1;
+    unsigned char resident[CGN__MINCORE_PAGES];
+    uintptr_t start = from & ~((uintptr_t)page - 1);
+    uintptr_t pages = ((to - start) / (uintptr_t)page) + 1;
+    if (pages <= 2)
+        return 1; /* no page between the two ends, which are probed */
+    while (pages > 0) {
+        uintptr_t n = pages < CGN__MINCORE_PAGES ? pages : CGN__MINCORE_PAGES;
+        if (mincore((void *)start, n * (uintptr_t)page, resident) != 0 && errno == ENOMEM)
+            return 0;
+        start += n * (uintptr_t)page;
+        pages -= n;
+    }
+    return 1;
+}
+
 /* The extents this thread found mapped lately, so that an update loop that changes a host
  * copy's size within what was checked (8, 16, 8, 16 ... bytes) makes no system call: a probe
  * costs ~750 ns on the H200 (tools/probe/host_range.c). As with the address itself, memory the
- * caller unmaps afterwards is not noticed. */
+ * caller unmaps or protects afterwards is not noticed. */
 #define CGN__EXTENT_CACHE 4
 typedef struct cgn__checked_extent {
     CUdeviceptr address;
     size_t first, last;
+    int writable; /* checked for writing too */
 } cgn__checked_extent;
 static _Thread_local cgn__checked_extent cgn__checked[CGN__EXTENT_CACHE];
 static _Thread_local unsigned cgn__checked_next;
 
-cgn_status cgn__check_host_extent(CUdeviceptr address, size_t first, size_t last, const char *field,
-                                  const char *where) {
+cgn_status cgn__check_host_extent(CUdeviceptr address, size_t first, size_t last, int writes,
+                                  const char *field, const char *where) {
     if (last > UINTPTR_MAX - address)
         return cgn__fail(CGN_ERROR_OUT_OF_RANGE,
                          "%s: %s 0x%llx: the copy reaches %zu bytes past it, beyond the end of "
@@ -909,24 +961,47 @@ cgn_status cgn__check_host_extent(CUdeviceptr address, size_t first, size_t last
                          where, field, (unsigned long long)address, last);
     for (unsigned i = 0; i < CGN__EXTENT_CACHE; i++) {
         const cgn__checked_extent *c = &cgn__checked[i];
-        if (c->address == address && c->first <= first && last <= c->last)
-            return CGN_OK; /* both ends lie within ends found mapped */
+        if (c->address == address && c->first <= first && last <= c->last &&
+            (c->writable || !writes))
+            return CGN_OK; /* both ends lie within ends found mapped (and writable) */
     }
+    const int saved_errno = errno; /* the probes' system calls are not the caller's business */
     const size_t ends[2] = {first, last};
     for (int i = 0; i < 2; i++) {
-        if ((i == 0 && first == 0) || (i == 1 && last == first))
-            continue; /* the address itself is checked when it is set */
-        if (!cgn__host_readable(address + ends[i]))
+        if (i == 1 && last == first)
+            continue;
+        /* A read of the address itself was checked when it was set. */
+        if (!(i == 0 && first == 0) && !cgn__host_readable(address + ends[i])) {
+            errno = saved_errno;
             return cgn__fail(CGN_ERROR_INVALID_VALUE,
                              "%s: %s 0x%llx is host memory, but byte %zu of the copy (0x%llx) "
                              "is not mapped",
                              where, field, (unsigned long long)address, ends[i],
                              (unsigned long long)(address + ends[i]));
+        }
+        if (writes && !cgn__host_writable(address + ends[i])) {
+            errno = saved_errno;
+            return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                             "%s: %s 0x%llx is host memory the copy writes, but byte %zu of the "
+                             "copy (0x%llx) is read-only",
+                             where, field, (unsigned long long)address, ends[i],
+                             (unsigned long long)(address + ends[i]));
+        }
     }
+    if (last > first &&
+        !cgn__host_range_mapped((uintptr_t)address + first, (uintptr_t)address + last)) {
+        errno = saved_errno;
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: %s 0x%llx is host memory, but bytes %zu to %zu of the copy are not "
+                         "all mapped",
+                         where, field, (unsigned long long)address, first, last);
+    }
+    errno = saved_errno;
     cgn__checked_extent *c = &cgn__checked[cgn__checked_next++ % CGN__EXTENT_CACHE];
     c->address = address;
     c->first = first;
     c->last = last;
+    c->writable = writes;
     return CGN_OK;
 }
 

@@ -963,13 +963,14 @@ void cgn__set_kernel_handle(CUDA_KERNEL_NODE_PARAMS_v3 *params, cgn_kernel kerne
 cgn_status cgn__detect_memory_type(const cgn__txn *txn, CUdeviceptr address,
                                    CUmemorytype *type_out, const char *field, const char *where);
 /* For a host operand (spec `host_extent`): the copy touches the bytes from address + first to
- * address + last; both must be mapped host memory, or the launch would fault in the driver's
- * staging copy (CGN_ERROR_INVALID_VALUE, naming the byte), and address + last must not wrap
- * (CGN_ERROR_OUT_OF_RANGE). Only the two ends are probed: a hole in the middle of one
- * operand is not looked for. Each thread remembers its last few checked extents, so a size
- * that moves within one makes no system call. */
-cgn_status cgn__check_host_extent(CUdeviceptr address, size_t first, size_t last, const char *field,
-                                  const char *where);
+ * address + last; they must be mapped host memory, and writable where `writes` (a destination),
+ * or the launch would fault in the driver's staging copy (CGN_ERROR_INVALID_VALUE, naming the
+ * byte or the range), and address + last must not wrap (CGN_ERROR_OUT_OF_RANGE). Both ends are
+ * probed; between them, only that every page is mapped (a PROT_NONE page inside the range is
+ * not seen). Each thread remembers its last few checked extents, so a size that moves within
+ * one makes no system call. */
+cgn_status cgn__check_host_extent(CUdeviceptr address, size_t first, size_t last, int writes,
+                                  const char *field, const char *where);
 
 /* Copies `size` bytes into a new cgn-owned block held by a new owner (release: free), for a
  * field whose bytes must outlive the call (a host callback's payload): *copy_out points at the

@@ -137,7 +137,7 @@ class NodeView:
                 Call("    (changed & (", tuple(sorted(bits)), "))) {", " | "),
                 Call("    cgn_status st = cgn__check_host_extent(",
                      (f"d->{f.name}", _size_expr(e.first), _size_expr(e.last),
-                      c_string(f.name), "where"), ");"),
+                      "1" if e.writes else "0", c_string(f.name), "where"), ");"),
                 "    if (st != CGN_OK)",
                 "        return st;",
                 "}"]

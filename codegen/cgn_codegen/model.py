@@ -47,6 +47,7 @@ class HostExtent:
     first: str                  # C, fields prefixed with d->
     last: str
     fields: tuple = ()          # the fields first and last read: a change to one rechecks
+    writes: bool = False        # a destination: the bytes must be writable too
 
 
 @dataclass(frozen=True)

@@ -120,12 +120,17 @@ FIELD = Map({
                                 "copy touches: a C expression over the desc, as in "
                                 "[Rule expressions](#rule-expressions)."),
         "last": Key(Str(), doc="The offset of the last byte it touches (at least `first`)."),
+        "writes": Key(Bool(), required=False,
+                      doc="true for a destination: the bytes must also be writable (a copy "
+                          "into read-only memory would crash the process at launch). "
+                          "Default false."),
     }), required=False,
         doc="Only on `address` fields: which bytes from the address the node reads or writes, "
             "for a host operand. Besides the address itself (checked when the field is set), "
-            "cgn checks that these two bytes are mapped host memory whenever the field or a "
-            "field the expressions read changes and the operand is host memory: an operand "
-            "that runs into unmapped memory would crash the process at launch. The rules must "
+            "cgn checks that these two bytes, and every page between them, are mapped host "
+            "memory whenever the field or a field the expressions read changes and the operand "
+            "is host memory: an operand that runs into unmapped memory would crash the process "
+            "at launch. The rules must "
             "keep both offsets within size_t; that the address plus `last` fits the address "
             "space is checked by cgn (CGN_ERROR_OUT_OF_RANGE)."),
     "output": Key(Bool(), required=False,

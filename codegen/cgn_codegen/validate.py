@@ -625,6 +625,8 @@ class SpecValidator:
                 first=cexpr.rewrite(enode.get("first").value, set(known)),
                 last=cexpr.rewrite(enode.get("last").value, set(known)),
                 fields=tuple(sorted(read)),
+                writes=bool(enode.get("writes").value)
+                if isinstance(enode.get("writes"), YScalar) else False,
             ))
         return out
 

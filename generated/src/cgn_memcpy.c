@@ -41,7 +41,7 @@ CGN__ALWAYS_INLINE static inline cgn_status memcpy_stage(cgn__txn *txn, cgn_memc
     }
     if (d->dst_memory_type == CU_MEMORYTYPE_HOST && d->dst != 0 &&
         (changed & (CGN_MEMCPY_SET_DST | CGN_MEMCPY_SET_SIZE))) {
-        cgn_status st = cgn__check_host_extent(d->dst, 0, (size_t)(d->size - 1), "dst", where);
+        cgn_status st = cgn__check_host_extent(d->dst, 0, (size_t)(d->size - 1), 1, "dst", where);
         if (st != CGN_OK)
             return st;
     }
@@ -52,7 +52,7 @@ CGN__ALWAYS_INLINE static inline cgn_status memcpy_stage(cgn__txn *txn, cgn_memc
     }
     if (d->src_memory_type == CU_MEMORYTYPE_HOST && d->src != 0 &&
         (changed & (CGN_MEMCPY_SET_SIZE | CGN_MEMCPY_SET_SRC))) {
-        cgn_status st = cgn__check_host_extent(d->src, 0, (size_t)(d->size - 1), "src", where);
+        cgn_status st = cgn__check_host_extent(d->src, 0, (size_t)(d->size - 1), 0, "src", where);
         if (st != CGN_OK)
             return st;
     }

@@ -143,7 +143,7 @@ CGN__ALWAYS_INLINE static inline cgn_status memcpy_3d_stage(cgn__txn *txn, cgn_m
         cgn_status st = cgn__check_host_extent(d->dst,
                                                (size_t)((d->dst_z * d->dst_height + d->dst_y) * d->dst_pitch + d->dst_x_in_bytes),
                                                (size_t)(((d->dst_z + d->depth - 1) * d->dst_height + d->dst_y + d->height - 1) * d->dst_pitch + d->dst_x_in_bytes + d->width_in_bytes - 1),
-                                               "dst", where);
+                                               1, "dst", where);
         if (st != CGN_OK)
             return st;
     }
@@ -160,7 +160,7 @@ CGN__ALWAYS_INLINE static inline cgn_status memcpy_3d_stage(cgn__txn *txn, cgn_m
         cgn_status st = cgn__check_host_extent(d->src,
                                                (size_t)((d->src_z * d->src_height + d->src_y) * d->src_pitch + d->src_x_in_bytes),
                                                (size_t)(((d->src_z + d->depth - 1) * d->src_height + d->src_y + d->height - 1) * d->src_pitch + d->src_x_in_bytes + d->width_in_bytes - 1),
-                                               "src", where);
+                                               0, "src", where);
         if (st != CGN_OK)
             return st;
     }

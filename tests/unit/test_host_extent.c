@@ -3,8 +3,9 @@
  * address, or the launch would fault in the driver's staging copy. Checked at add, at both
  * update levels, and again when only the size or the shape changes; a refused call leaves the
  * node and the executable as they were. On the fake driver, whose launch copies host operands
- * with memcpy as the driver's pageable path would. (Found by the black-box tests: before, only
- * the address itself was probed.) */
+ * with memcpy as the driver's pageable path would, and on a GPU. (Found by the black-box tests:
+ * before, only the address itself was probed; a read-only destination and a hole between the
+ * ends were found missing afterwards.) */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include <errno.h>
 
 #include <cmocka.h>
 
@@ -265,19 +268,188 @@ static void test_size_loop_within_a_checked_extent(void **state) {
     edge_close(&e);
 }
 
+/* `pages` pages of fresh host memory, filled; the caller changes protections or unmaps some. */
+static unsigned char *pages_open(size_t pages, size_t *page_out) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *m =
+        mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(m != MAP_FAILED);
+    memset(m, 0x3c, pages * page);
+    *page_out = page;
+    return m;
+}
+
+/* A destination must be writable: a copy into read-only host memory (a string literal, a
+ * PROT_READ mapping) would crash the process in the driver's staging copy at launch. Refused at
+ * add and at both update levels, for either end of the copy, naming the byte; the same memory
+ * is fine as a source; errno is the caller's, before and after. */
+static void test_read_only_destination_is_refused(void **state) {
+    cgn_test_env *env = *state;
+    size_t page;
+    unsigned char *m = pages_open(2, &page); /* page 0 writable, page 1 read-only */
+    assert_int_equal(mprotect(m + page, page, PROT_READ), 0);
+    const CUdeviceptr rw = (CUdeviceptr)(uintptr_t)m;
+    const CUdeviceptr ro = (CUdeviceptr)(uintptr_t)(m + page);
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+
+    cgn_memcpy_desc d = CGN_MEMCPY_DESC_INIT;
+    d.dst = ro;
+    d.src = env->buf[0];
+    d.size = 8;
+    cgn_node *n = NULL;
+    errno = 4321;
+    assert_int_equal(cgn_graph_add_memcpy(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
+    assert_int_equal(errno, 4321);
+    assert_null(n);
+    char want[256];
+    snprintf(want, sizeof want,
+             "cgn_graph_add_memcpy: dst 0x%llx is host memory the copy writes, but byte 0 of the "
+             "copy (0x%llx) is read-only",
+             (unsigned long long)ro, (unsigned long long)ro);
+    cgn_test_assert_message(want);
+
+    /* The last byte only: 8 writable bytes, then 8 read-only ones. */
+    d.dst = ro - 8;
+    d.size = 16;
+    assert_int_equal(cgn_graph_add_memcpy(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "byte 15 of the copy"));
+    assert_non_null(strstr(cgn_last_error(), "read-only"));
+
+    /* Read-only memory as a source is what a copy from a constant table does. */
+    cgn_node *from_ro = add_memcpy(g, env->buf[0], ro, 16);
+    errno = 1234;
+    cgn_node *to_rw = add_memcpy(g, rw, env->buf[1], 8);
+    assert_int_equal(errno, 1234);
+
+    cgn_memcpy_update u = CGN_MEMCPY_UPDATE_INIT;
+    cgn_memcpy_update_set_dst(&u, ro, NULL);
+    assert_int_equal(cgn_memcpy_node_update(to_rw, &u), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "cgn_memcpy_node_update: dst 0x"));
+    assert_memcpy_is(to_rw, rw, env->buf[1], 8);
+    /* The source checked before as read-only memory does not pass for a destination. */
+    cgn_memcpy_update_reset(&u);
+    cgn_memcpy_update_set_dst(&u, ro, NULL);
+    cgn_memcpy_update_set_src(&u, env->buf[0], NULL);
+    assert_int_equal(cgn_memcpy_node_update(from_ro, &u), CGN_ERROR_INVALID_VALUE);
+    assert_memcpy_is(from_ro, env->buf[0], ro, 16);
+
+    /* Growing a writable destination into the read-only page, at executable level. */
+    cgn_exec *x;
+    OK(cgn_graph_instantiate(g, &x));
+    cgn_memcpy_update_reset(&u);
+    cgn_memcpy_update_set_size(&u, page + 1);
+    assert_int_equal(cgn_memcpy_exec_update(x, to_rw, &u), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "cgn_memcpy_exec_update: dst 0x"));
+    assert_non_null(strstr(cgn_last_error(), "read-only"));
+    cgn_memcpy_desc got;
+    OK(cgn_memcpy_exec_get(x, to_rw, &got));
+    assert_int_equal(got.size, 8);
+    cgn_memcpy_update_reset(&u);
+    cgn_memcpy_update_set_size(&u, CGN_TEST_BUF_SIZE); /* within the page and the buffer */
+    OK(cgn_memcpy_exec_update(x, to_rw, &u));
+    OK(cgn_exec_launch(x, NULL));
+    OK(cgn_exec_destroy(x));
+
+    /* memcpy_3d: the last row of the destination lies in the read-only page. */
+    cgn_memcpy_3d_desc d3 = CGN_MEMCPY_3D_DESC_INIT;
+    d3.dst = ro - 64;
+    d3.dst_pitch = 64;
+    d3.src = env->buf[0];
+    d3.src_pitch = 16;
+    d3.width_in_bytes = 8;
+    d3.height = 2;
+    cgn_node *n3 = NULL;
+    assert_int_equal(cgn_graph_add_memcpy_3d(g, NULL, 0, &d3, &n3), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "byte 71 of the copy"));
+    d3.height = 1;
+    OK(cgn_graph_add_memcpy_3d(g, NULL, 0, &d3, &n3));
+    assert_int_equal(cgn_test_count_nodes(g), 3);
+    OK(cgn_graph_destroy(g));
+    assert_int_equal(munmap(m, 2 * page), 0);
+}
+
+/* Between the two ends every page must be mapped: a copy over a hole is refused at add and at
+ * both update levels, for a source and for a destination; the same copy without the hole is
+ * accepted. */
+static void test_hole_inside_the_copy_is_refused(void **state) {
+    cgn_test_env *env = *state;
+    size_t page;
+    unsigned char *m = pages_open(4, &page);
+    unsigned char *whole = pages_open(4, &page);
+    unsigned char *from = pages_open(4, &page);
+    assert_int_equal(munmap(m + page, 2 * page), 0); /* pages 1 and 2: a hole */
+    const CUdeviceptr holed = (CUdeviceptr)(uintptr_t)m;
+    const size_t span = 4 * page;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+
+    cgn_memcpy_desc d = CGN_MEMCPY_DESC_INIT;
+    d.dst = env->buf[0];
+    d.src = holed;
+    d.size = span;
+    cgn_node *n = NULL;
+    assert_int_equal(cgn_graph_add_memcpy(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
+    char want[256];
+    snprintf(want, sizeof want,
+             "cgn_graph_add_memcpy: src 0x%llx is host memory, but bytes 0 to %zu of the copy "
+             "are not all mapped",
+             (unsigned long long)holed, span - 1);
+    cgn_test_assert_message(want);
+    d.src = env->buf[0];
+    d.dst = holed;
+    assert_int_equal(cgn_graph_add_memcpy(g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(cgn_last_error(), "dst 0x"));
+    assert_non_null(strstr(cgn_last_error(), "not all mapped"));
+    assert_null(n);
+
+    /* Mapped throughout: accepted; then pointed at the holed range, refused at both levels. */
+    const CUdeviceptr src = (CUdeviceptr)(uintptr_t)from; /* host to host: no device buffer */
+    cgn_node *c = add_memcpy(g, (CUdeviceptr)(uintptr_t)whole, src, span);
+    cgn_exec *x;
+    OK(cgn_graph_instantiate(g, &x));
+    cgn_memcpy_update u = CGN_MEMCPY_UPDATE_INIT;
+    cgn_memcpy_update_set_dst(&u, holed, NULL);
+    assert_int_equal(cgn_memcpy_node_update(c, &u), CGN_ERROR_INVALID_VALUE);
+    assert_int_equal(cgn_memcpy_exec_update(x, c, &u), CGN_ERROR_INVALID_VALUE);
+    assert_memcpy_is(c, (CUdeviceptr)(uintptr_t)whole, src, span);
+    cgn_memcpy_desc got;
+    OK(cgn_memcpy_exec_get(x, c, &got));
+    assert_int_equal(got.dst, (CUdeviceptr)(uintptr_t)whole);
+    /* The first page alone is mapped: fine. */
+    cgn_memcpy_update_set_size(&u, page);
+    OK(cgn_memcpy_exec_update(x, c, &u));
+    OK(cgn_exec_destroy(x));
+    assert_int_equal(cgn_test_count_nodes(g), 1);
+    OK(cgn_graph_destroy(g));
+    assert_int_equal(munmap(m, page), 0);
+    assert_int_equal(munmap(m + 3 * page, page), 0);
+    assert_int_equal(munmap(whole, span), 0);
+    assert_int_equal(munmap(from, span), 0);
+}
+
 int main(void) {
+    cgn_test_env probe; /* a GPU build without a device skips (77) */
+    int rc = cgn_test_env_open(&probe);
+    if (rc != 0)
+        return rc;
+    cgn_test_env_close(&probe);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_add_checks_the_last_byte, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_update_of_size_alone_rechecks,
-                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_exec_update_rechecks_its_copy,
-                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_size_beyond_the_address_space,
-                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_update_of_size_alone_rechecks, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_exec_update_rechecks_its_copy, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_size_beyond_the_address_space, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_memcpy_3d_rows_and_offsets, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_size_loop_within_a_checked_extent,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_read_only_destination_is_refused,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_hole_inside_the_copy_is_refused,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
