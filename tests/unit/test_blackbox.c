@@ -20,7 +20,7 @@
 #include "cgn_test_fixture.h"
 #include "fake_driver.h"
 
-#define CU_OK(call) assert_int_equal((call), CUDA_SUCCESS)
+#include "blackbox_common.h"
 
 /* ASan and TSan abort on a malloc of 2^62 bytes by default (allocator_may_return_null=0). */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -33,17 +33,6 @@
 #ifndef BB_SANITIZED
 #define BB_SANITIZED 0
 #endif
-
-/* Fails unless `call` returns `want` and leaves a non-empty message and that status. */
-#define EXPECT_ST(want, call)                                                                      \
-    do {                                                                                           \
-        cgn_status st_ = (call);                                                                   \
-        if (st_ != (want))                                                                         \
-            fail_msg("%s: got %s (%s), want %s", #call, cgn_status_name(st_), cgn_last_error(),    \
-                     cgn_status_name(want));                                                       \
-        assert_int_equal(cgn_last_status(), (want));                                               \
-        assert_true(cgn_last_error()[0] != '\0');                                                  \
-    } while (0)
 
 static const cgn_driver_table *raw(void) {
     return cgn_fake_table();
@@ -65,9 +54,25 @@ static cgn_owner *mine(int i) {
     return o;
 }
 
-static void collect_all(void) {
-    for (int i = 0; i < 8; i++)
-        cgn_collect();
+/* After collect_all, mine(i) was released n times (and mine(j) nj times). */
+static void expect_released(int i, int n) {
+    collect_all();
+    assert_int_equal(mine_released[i], n);
+}
+
+static void expect_released2(int i, int n, int j, int nj) {
+    expect_released(i, n);
+    assert_int_equal(mine_released[j], nj);
+}
+
+/* cgn_test_fill_graph, then an executable-level update that points the node at buf[1] under
+ * mine(id), whose only reference the executable then holds. */
+static void fill_exec_owned(cgn_test_env *env, int id, cgn_graph **g, cgn_node **n, cgn_exec **e) {
+    cgn_owner *a = mine(id);
+    cgn_test_fill_graph(env, g, n, e);
+    cgn_memset_update u = bb_dst_update(env->buf[1], a);
+    OK(cgn_memset_exec_update(*e, *n, &u));
+    OK(cgn_owner_release(a));
 }
 
 /* ---- graphs --------------------------------------------------------------------------------- */
@@ -75,30 +80,48 @@ static void collect_all(void) {
 /* fill_u32(out, v) as a CUkernel (fill) or add_one(p) as a CUfunction: one node, no owners. */
 static cgn_graph *fill_graph(cgn_test_env *env, int buf, uint32_t value, cgn_owner *owner,
                              cgn_node **node_out) {
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_arg args[2] = {cgn_test_arg_buf(env, buf, 0), cgn_test_arg_u32(env, value)};
     args[0].owner = owner;
-    cgn_kernel_desc d = CGN_KERNEL_DESC_INIT;
-    d.kernel = cgn_test_kernel(env, "fill_u32");
-    d.grid = d.block = CGN_DIM3(1, 1, 1);
-    d.args = args;
-    d.num_args = 2;
+    cgn_kernel_desc d = bb_kernel_desc(cgn_test_kernel(env, "fill_u32"), args, 2);
     OK(cgn_graph_add_kernel(g, NULL, 0, &d, node_out));
     return g;
 }
 
 static cgn_graph *add_one_graph(cgn_test_env *env, int buf, cgn_node **node_out) {
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_arg args[1] = {cgn_test_arg_buf(env, buf, 0)};
-    cgn_kernel_desc d = CGN_KERNEL_DESC_INIT;
-    d.kernel = cgn_test_kernel(env, "add_one");
-    d.grid = d.block = CGN_DIM3(1, 1, 1);
-    d.args = args;
-    d.num_args = 1;
+    cgn_kernel_desc d = bb_kernel_desc(cgn_test_kernel(env, "add_one"), args, 1);
     OK(cgn_graph_add_kernel(g, NULL, 0, &d, node_out));
     return g;
+}
+
+/* A new graph with one memset node: cgn_test_fill_desc(env, 0, value, 0) with `owner` as dst_owner.
+ */
+static cgn_graph *owned_fill_graph(cgn_test_env *env, uint32_t value, cgn_owner *owner,
+                                   cgn_node **node_out) {
+    cgn_graph *g = bb_graph_new();
+    cgn_memset_desc d = cgn_test_fill_desc(env, 0, value, 0);
+    d.dst_owner = owner;
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, node_out));
+    return g;
+}
+
+/* fill_graph without an owner, and an executable of it. */
+static cgn_graph *fill_exec(cgn_test_env *env, int buf, uint32_t value, cgn_node **node_out,
+                            cgn_exec **exec_out) {
+    cgn_graph *g = fill_graph(env, buf, value, NULL, node_out);
+    OK(cgn_graph_instantiate(g, exec_out));
+    return g;
+}
+
+/* A raw executable of g's raw graph, made on the fake directly (invisible to cgn). */
+static CUgraphExec raw_exec_of(cgn_graph *g) {
+    CUgraph rg;
+    OK(cgn_graph_raw(g, &rg));
+    CUgraphExec rx;
+    CU_OK(raw()->cuGraphInstantiateWithFlags(&rx, rg, 0));
+    return rx;
 }
 
 static uint32_t u32_arg(const cgn_kernel_desc *d, uint32_t i) {
@@ -157,8 +180,7 @@ static uint32_t run_u32(cgn_test_env *env, cgn_exec *e, cgn_graph *g, int buf) {
     if (e) {
         OK(env->backend->launch(env, e));
     } else {
-        cgn_exec *x;
-        OK(cgn_graph_instantiate(g, &x));
+        cgn_exec *x = bb_instantiate(g);
         OK(env->backend->launch(env, x));
         OK(cgn_exec_destroy(x));
     }
@@ -214,8 +236,7 @@ static void test_null_out_pointers(void **state) {
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, cgn_driver_proc("cuMemAlloc", 3020, NULL));
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, cgn_driver_proc(NULL, 3020, NULL));
     assert_int_equal(cgn_test_count_nodes(g), 1);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e, g);
 }
 
 /* NULL handles, values that were never handles and handles of another kind are reported, never
@@ -226,8 +247,7 @@ static void test_null_and_foreign_handles(void **state) {
     cgn_node *n;
     cgn_exec *e;
     cgn_test_fill_graph(env, &g, &n, &e);
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_value(&u, 2, 1);
+    cgn_memset_update u = bb_value_update(2);
     cgn_memset_desc d;
     cgn_node_type t;
     int en;
@@ -280,8 +300,7 @@ static void test_null_and_foreign_handles(void **state) {
     assert_int_equal(d.value, 0x11);
     assert_int_equal(cgn_test_count_nodes(g), 1);
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e, g);
 }
 
 /* A second destroy of anything is CGN_ERROR_DESTROYED; so is every later use of the handle. */
@@ -304,8 +323,7 @@ static void test_double_destroy(void **state) {
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_exec_launch(e, NULL));
     cgn_memset_desc d;
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_memset_exec_get(e, n, &d));
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_value(&u, 3, 1);
+    cgn_memset_update u = bb_value_update(3);
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_memset_exec_update(e, n, &u));
     OK(cgn_graph_destroy(g));
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_graph_destroy(g));
@@ -382,14 +400,12 @@ static void test_wrong_node_type(void **state) {
     EXPECT_ST(CGN_ERROR_WRONG_NODE_TYPE, cgn_kernel_exec_get(e, n, &kd));
     cgn_graph *emb;
     EXPECT_ST(CGN_ERROR_WRONG_NODE_TYPE, cgn_child_graph_node_embedded(n, &emb));
-    cgn_memset_update mu = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_value(&mu, 1, 1);
+    cgn_memset_update mu = bb_value_update(1);
     EXPECT_ST(CGN_ERROR_WRONG_NODE_TYPE, cgn_memset_node_update(empty, &mu));
     cgn_memset_desc d;
     OK(cgn_memset_node_get(n, &d));
     assert_int_equal(d.value, 0x11);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e, g);
 }
 
 /* Bits of `set` that name no field are refused; an update with nothing set changes nothing and
@@ -400,8 +416,7 @@ static void test_unknown_set_bits_and_empty_update(void **state) {
     cgn_node *n;
     cgn_exec *e;
     cgn_test_fill_graph(env, &g, &n, &e);
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_value(&u, 0x22, 1);
+    cgn_memset_update u = bb_value_update(0x22);
     u.set |= UINT64_C(1) << 40;
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, cgn_memset_node_update(n, &u));
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, cgn_memset_exec_update(e, n, &u));
@@ -420,8 +435,7 @@ static void test_unknown_set_bits_and_empty_update(void **state) {
     assert_int_equal(d.value, 0x11);
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
     OK(cgn_graph_destroy(kg));
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e, g);
 }
 
 /* ==== argument-level edits ======================================================================
@@ -464,8 +478,7 @@ static void test_arg_edit_index_out_of_range(void **state) {
     }
     assert_int_equal(run_u32(env, fe, NULL, 0), 5);
     OK(cgn_exec_destroy(fe));
-    OK(cgn_exec_destroy(ae));
-    OK(cgn_graph_destroy(fg));
+    destroy_exec_graph(ae, fg);
     OK(cgn_graph_destroy(ag));
 }
 
@@ -474,9 +487,8 @@ static void test_arg_edit_index_out_of_range(void **state) {
 static void test_arg_edit_wrong_size(void **state) {
     cgn_test_env *env = *state;
     cgn_node *f;
-    cgn_graph *fg = fill_graph(env, 0, 5, NULL, &f);
     cgn_exec *fe;
-    OK(cgn_graph_instantiate(fg, &fe));
+    cgn_graph *fg = fill_exec(env, 0, 5, &f, &fe);
     uint64_t big = 9;
     unsigned char bytes[16] = {0};
     for (int level = 0; level < 2; level++) {
@@ -502,8 +514,7 @@ static void test_arg_edit_wrong_size(void **state) {
     }
     assert_int_equal(run_u32(env, fe, NULL, 0), 5);
     assert_int_equal(run_u32(env, NULL, fg, 0), 5);
-    OK(cgn_exec_destroy(fe));
-    OK(cgn_graph_destroy(fg));
+    destroy_exec_graph(fe, fg);
 }
 
 /* More than CGN_MAX_ARG_EDITS edits, or an edit without a value: CGN_ERROR_INVALID_ARGUMENT;
@@ -511,9 +522,8 @@ static void test_arg_edit_wrong_size(void **state) {
 static void test_arg_edit_too_many_or_null(void **state) {
     cgn_test_env *env = *state;
     cgn_node *f;
-    cgn_graph *fg = fill_graph(env, 0, 5, NULL, &f);
     cgn_exec *fe;
-    OK(cgn_graph_instantiate(fg, &fe));
+    cgn_graph *fg = fill_exec(env, 0, 5, &f, &fe);
     cgn_owner *o = mine(1);
     CUdeviceptr p = env->buf[1];
     uint32_t v = 3;
@@ -545,8 +555,7 @@ static void test_arg_edit_too_many_or_null(void **state) {
     OK(cgn_owner_release(o));
     collect_all();
     assert_int_equal(mine_released[1], 1); /* no refused update kept it */
-    OK(cgn_exec_destroy(fe));
-    OK(cgn_graph_destroy(fg));
+    destroy_exec_graph(fe, fg);
 }
 
 /* The same index edited twice in one update: the later edit wins, value and owner; the earlier
@@ -555,9 +564,8 @@ static void test_arg_edit_repeated_index(void **state) {
     cgn_test_env *env = *state;
     for (int level = 0; level < 2; level++) {
         cgn_node *f;
-        cgn_graph *fg = fill_graph(env, 0, 5, NULL, &f);
         cgn_exec *fe;
-        OK(cgn_graph_instantiate(fg, &fe));
+        cgn_graph *fg = fill_exec(env, 0, 5, &f, &fe);
         cgn_exec *x = level ? fe : NULL;
         cgn_owner *first = mine(2), *second = mine(3);
         CUdeviceptr p1 = env->buf[1], p2 = env->buf[2];
@@ -576,14 +584,9 @@ static void test_arg_edit_repeated_index(void **state) {
         assert_int_equal(run_u32(env, x, fg, 2), 41);
         OK(cgn_owner_release(first));
         OK(cgn_owner_release(second));
-        collect_all();
-        assert_int_equal(mine_released[2], 1);
-        assert_int_equal(mine_released[3], 0);
-        OK(cgn_exec_destroy(fe));
-        OK(cgn_graph_destroy(fg));
-        collect_all();
-        assert_int_equal(mine_released[2], 1);
-        assert_int_equal(mine_released[3], 1);
+        expect_released2(2, 1, 3, 0);
+        destroy_exec_graph(fe, fg);
+        expect_released2(2, 1, 3, 1);
     }
 }
 
@@ -593,9 +596,8 @@ static void test_arg_edit_with_args_and_kernel(void **state) {
     cgn_test_env *env = *state;
     for (int level = 0; level < 2; level++) {
         cgn_node *f;
-        cgn_graph *fg = fill_graph(env, 0, 5, NULL, &f);
         cgn_exec *fe;
-        OK(cgn_graph_instantiate(fg, &fe));
+        cgn_graph *fg = fill_exec(env, 0, 5, &f, &fe);
         cgn_exec *x = level ? fe : NULL;
         cgn_arg args[2] = {cgn_test_arg_buf(env, 1, 0), cgn_test_arg_u32(env, 60)};
         uint32_t v = 61;
@@ -634,8 +636,7 @@ static void test_arg_edit_with_args_and_kernel(void **state) {
         cgn_kernel_update_set_arg(&s, 1, &v, sizeof v, NULL);
         cgn_status st = kupdate(x, f, &s);
         assert_int_not_equal(st, CGN_OK);
-        OK(cgn_exec_destroy(fe));
-        OK(cgn_graph_destroy(fg));
+        destroy_exec_graph(fe, fg);
     }
 }
 
@@ -652,43 +653,34 @@ static void test_arg_edit_owner_replaces_old(void **state) {
     cgn_kernel_update_set_arg(&u, 0, &p, sizeof p, new_owner);
     OK(cgn_kernel_node_update(f, &u));
     OK(cgn_owner_release(new_owner));
-    collect_all();
-    assert_int_equal(mine_released[4], 1);
-    assert_int_equal(mine_released[5], 0);
+    expect_released2(4, 1, 5, 0);
     /* A scalar edit keeps the pointer's owner. */
     uint32_t v = 7;
     cgn_kernel_update w = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_arg(&w, 1, &v, sizeof v, NULL);
     OK(cgn_kernel_node_update(f, &w));
-    collect_all();
-    assert_int_equal(mine_released[5], 0);
+    expect_released(5, 0);
     cgn_kernel_desc d;
     OK(cgn_kernel_node_get(f, &d));
     assert_ptr_equal(d.args[0].owner, new_owner);
     /* At executable level: the executable's own owner replaces what it had. */
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(fg, &e));
+    cgn_exec *e = bb_instantiate(fg);
     CUdeviceptr q = env->buf[3];
     cgn_kernel_update x = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_arg(&x, 0, &q, sizeof q, exec_owner);
     OK(cgn_kernel_exec_update(e, f, &x));
     OK(cgn_owner_release(exec_owner));
     assert_int_equal(run_u32(env, e, NULL, 3), 7);
-    collect_all();
-    assert_int_equal(mine_released[6], 0);
+    expect_released(6, 0);
     /* An edit of the pointer without owner drops the executable's owner (after its launch). */
     cgn_kernel_update y = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_arg(&y, 0, &p, sizeof p, NULL);
     OK(cgn_kernel_exec_update(e, f, &y));
     assert_int_equal(run_u32(env, e, NULL, 1), 7);
-    collect_all();
-    assert_int_equal(mine_released[6], 1);
+    expect_released(6, 1);
     assert_int_equal(mine_released[5], 0); /* still the definition's */
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(fg));
-    collect_all();
-    assert_int_equal(mine_released[4], 1);
-    assert_int_equal(mine_released[5], 1);
+    destroy_exec_graph(e, fg);
+    expect_released2(4, 1, 5, 1);
     assert_int_equal(mine_released[6], 1);
 }
 
@@ -706,8 +698,7 @@ static void test_arg_edit_driver_faults(void **state) {
             cgn_node *f;
             cgn_graph *fg = fill_graph(env, 0, 5, held, &f);
             OK(cgn_owner_release(held));
-            cgn_exec *fe;
-            OK(cgn_graph_instantiate(fg, &fe));
+            cgn_exec *fe = bb_instantiate(fg);
             cgn_exec *x = level ? fe : NULL;
             fill_snap before = fill_snapshot(x, f);
             fill_snap other = fill_snapshot(level ? NULL : fe, f);
@@ -718,12 +709,9 @@ static void test_arg_edit_driver_faults(void **state) {
             cgn_kernel_update_set_arg(&u, 1, &v, sizeof v, NULL);
             if (ctx_none)
                 env->backend->set_context(env, CGN_TEST_CTX_NONE);
-            cgn_fault_reset_counts();
-            cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+            bb_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
             cgn_status st = kupdate(x, f, &u);
-            cgn_fault_entry which;
-            int hit = cgn_fault_triggered(&which);
-            cgn_fault_disarm();
+            int hit = bb_fault_done(NULL);
             int ctx = env->backend->current_context(env);
             env->backend->set_context(env, CGN_TEST_CTX_OWN);
             assert_int_equal(ctx, ctx_none ? CGN_TEST_CTX_NONE : CGN_TEST_CTX_OWN);
@@ -746,11 +734,8 @@ static void test_arg_edit_driver_faults(void **state) {
                 assert_int_equal(mine_released[8], 1);
             if (st != CGN_OK)
                 assert_int_equal(mine_released[7], 0);
-            OK(cgn_exec_destroy(fe));
-            OK(cgn_graph_destroy(fg));
-            collect_all();
-            assert_int_equal(mine_released[7], 1);
-            assert_int_equal(mine_released[8], 1);
+            destroy_exec_graph(fe, fg);
+            expect_released2(7, 1, 8, 1);
             if (!hit)
                 break;
         }
@@ -763,9 +748,8 @@ static void test_arg_edit_driver_faults(void **state) {
 static void test_driver_too_old(void **state) {
     cgn_test_env *env = *state;
     cgn_node *f;
-    cgn_graph *fg = fill_graph(env, 0, 5, NULL, &f);
     cgn_exec *fe;
-    OK(cgn_graph_instantiate(fg, &fe));
+    cgn_graph *fg = fill_exec(env, 0, 5, &f, &fe);
     uint32_t v = 6;
     cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_arg(&u, 1, &v, sizeof v, NULL);
@@ -790,8 +774,7 @@ static void test_driver_too_old(void **state) {
     cgn_fault_set_version(13000);
     assert_int_equal(fill_snapshot(fe, f).value, 8);
     assert_int_equal(fill_snapshot(NULL, f).value, 5);
-    OK(cgn_exec_destroy(fe));
-    OK(cgn_graph_destroy(fg));
+    destroy_exec_graph(fe, fg);
 }
 
 /* ==== executables ================================================================================
@@ -803,9 +786,8 @@ static void test_exec_outlives_graph(void **state) {
     cgn_test_env *env = *state;
     cgn_owner *o = mine(9);
     cgn_node *f;
-    cgn_graph *fg = fill_graph(env, 0, 5, NULL, &f);
     cgn_exec *fe;
-    OK(cgn_graph_instantiate(fg, &fe));
+    cgn_graph *fg = fill_exec(env, 0, 5, &f, &fe);
     OK(cgn_graph_destroy(fg));
     uint32_t v = 77;
     CUdeviceptr p = env->buf[2];
@@ -827,11 +809,9 @@ static void test_exec_outlives_graph(void **state) {
     assert_int_equal(run_u32(env, fe, NULL, 2), 77);
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_exec_update_from_graph(fe, fg));
     assert_int_equal(run_u32(env, fe, NULL, 2), 77);
-    collect_all();
-    assert_int_equal(mine_released[9], 0);
+    expect_released(9, 0);
     OK(cgn_exec_destroy(fe));
-    collect_all();
-    assert_int_equal(mine_released[9], 1);
+    expect_released(9, 1);
 }
 
 /* cgn_exec_update_from_graph refusals: another graph, nodes added or destroyed since the
@@ -843,8 +823,7 @@ static void test_update_from_graph_refusals(void **state) {
     cgn_exec *e, *he;
     cgn_test_fill_graph(env, &g, &n, &e);
     cgn_test_fill_graph(env, &h, &m, &he);
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_value(&u, 0x22, 1);
+    cgn_memset_update u = bb_value_update(0x22);
     OK(cgn_memset_node_update(n, &u));
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, cgn_exec_update_from_graph(e, h));
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, cgn_exec_update_from_graph(he, g));
@@ -865,8 +844,7 @@ static void test_update_from_graph_refusals(void **state) {
     cgn_node *second;
     cgn_memset_desc sd = cgn_test_fill_desc(env, 1, 0x33, 0);
     OK(cgn_graph_add_memset(h, NULL, 0, &sd, &second));
-    cgn_exec *he2;
-    OK(cgn_graph_instantiate(h, &he2));
+    cgn_exec *he2 = bb_instantiate(h);
     OK(cgn_node_destroy(second));
     EXPECT_ST(CGN_ERROR_INVALID_VALUE, cgn_exec_update_from_graph(he2, h));
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_memset_exec_get(he2, second, &d));
@@ -876,8 +854,7 @@ static void test_update_from_graph_refusals(void **state) {
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, cgn_memset_exec_update(e, m, &u));
     OK(cgn_exec_destroy(he2));
     OK(cgn_exec_destroy(e));
-    OK(cgn_exec_destroy(he));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(he, g);
     OK(cgn_graph_destroy(h));
 }
 
@@ -888,27 +865,18 @@ static void test_update_from_graph_driver_faults(void **state) {
     int failures = 0;
     for (long k = 1; k < 64; k++) {
         cgn_owner *a = mine(10), *b = mine(11);
-        cgn_graph *g;
-        OK(cgn_graph_create(&g));
-        cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-        d.dst_owner = a;
         cgn_node *n;
-        OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
-        cgn_exec *e;
-        OK(cgn_graph_instantiate(g, &e));
-        cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-        cgn_memset_update_set_dst(&u, env->buf[1], b);
+        cgn_graph *g = owned_fill_graph(env, 0x11, a, &n);
+        cgn_exec *e = bb_instantiate(g);
+        cgn_memset_update u = bb_dst_update(env->buf[1], b);
         cgn_memset_update_set_value(&u, 0x22, 1);
         OK(cgn_memset_node_update(n, &u));
         OK(cgn_owner_release(a));
         OK(cgn_owner_release(b));
         collect_all();
-        cgn_fault_reset_counts();
-        cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+        bb_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
         cgn_status st = cgn_exec_update_from_graph(e, g);
-        cgn_fault_entry which;
-        int hit = cgn_fault_triggered(&which);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(NULL);
         cgn_memset_desc got;
         OK(cgn_memset_exec_get(e, n, &got));
         if (st != CGN_OK) {
@@ -928,9 +896,7 @@ static void test_update_from_graph_driver_faults(void **state) {
         /* the executable still holds what it runs */
         assert_int_equal(mine_released[st != CGN_OK ? 10 : 11], 0);
         OK(cgn_exec_destroy(e));
-        collect_all();
-        assert_int_equal(mine_released[10], 1);
-        assert_int_equal(mine_released[11], 1);
+        expect_released2(10, 1, 11, 1);
         if (!hit)
             break;
     }
@@ -950,8 +916,7 @@ static void test_enable_disable(void **state) {
     cgn_host_callback_desc hd = CGN_HOST_CALLBACK_DESC_INIT;
     hd.fn = cgn_test_callback(env, "record_a");
     OK(cgn_graph_add_host_callback(g, NULL, 0, &hd, &host));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     int en = -1;
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_exec_node_set_enabled(e, empty, 0));
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_exec_node_set_enabled(e, host, 0));
@@ -964,8 +929,7 @@ static void test_enable_disable(void **state) {
     assert_int_equal(en, 0);
     assert_int_equal(cgn_test_run_read(env, e, 0), 0);
     assert_int_equal(atomic_load(&env->num_calls), 1); /* the host node still ran */
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_value(&u, 0x5a, 1);
+    cgn_memset_update u = bb_value_update(0x5a);
     OK(cgn_memset_exec_update(e, n, &u));
     OK(cgn_exec_node_get_enabled(e, n, &en));
     assert_int_equal(en, 0);
@@ -974,12 +938,9 @@ static void test_enable_disable(void **state) {
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x5a);
     /* A failing driver call leaves the enabled state as it was. */
     for (long k = 1; k < 16; k++) {
-        cgn_fault_reset_counts();
-        cgn_fault_arm(k, CUDA_ERROR_INVALID_VALUE);
+        bb_fault_arm(k, CUDA_ERROR_INVALID_VALUE);
         cgn_status st = cgn_exec_node_set_enabled(e, n, 0);
-        cgn_fault_entry which;
-        int hit = cgn_fault_triggered(&which);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(NULL);
         OK(cgn_exec_node_get_enabled(e, n, &en));
         if (!hit) {
             OK(st);
@@ -990,8 +951,7 @@ static void test_enable_disable(void **state) {
         assert_int_equal(en, 1);
         assert_int_equal(cgn_test_run_read(env, e, 0), 0x5a);
     }
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e, g);
 }
 
 /* Instantiation flags cgn refuses, and what a refused instantiation leaves: no executable. */
@@ -1017,12 +977,9 @@ static void test_instantiate_flags(void **state) {
     /* Under every failure of the driver, instantiation leaves nothing behind. */
     for (long k = 1; k < 32; k++) {
         x = NULL;
-        cgn_fault_reset_counts();
-        cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+        bb_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
         st = cgn_graph_instantiate(g, &x);
-        cgn_fault_entry which;
-        int hit = cgn_fault_triggered(&which);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(NULL);
         if (st == CGN_OK) {
             assert_int_equal(cgn_test_run_read(env, x, 0), 0x11);
             OK(cgn_exec_destroy(x));
@@ -1035,8 +992,7 @@ static void test_instantiate_flags(void **state) {
         if (!hit)
             break;
     }
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e, g);
 }
 
 /* ==== memory and owner bounds
@@ -1047,9 +1003,8 @@ static void test_instantiate_flags(void **state) {
 static void test_exec_loop_bounded(void **state) {
     cgn_test_env *env = *state;
     cgn_node *f;
-    cgn_graph *fg = fill_graph(env, 0, 5, NULL, &f);
     cgn_exec *fe;
-    OK(cgn_graph_instantiate(fg, &fe));
+    cgn_graph *fg = fill_exec(env, 0, 5, &f, &fe);
     for (int i = 0; i < 40; i++) {
         cgn_owner *o = mine(12 + i);
         CUdeviceptr p = env->buf[i % 2];
@@ -1069,8 +1024,7 @@ static void test_exec_loop_bounded(void **state) {
         assert_true(live <= 2);
         assert_int_equal(mine_released[12 + i], 0);
     }
-    OK(cgn_exec_destroy(fe));
-    OK(cgn_graph_destroy(fg));
+    destroy_exec_graph(fe, fg);
     collect_all();
     for (int j = 0; j < 40; j++)
         assert_int_equal(mine_released[12 + j], 1);
@@ -1080,15 +1034,13 @@ static void test_exec_loop_bounded(void **state) {
  * replaced owner goes, each exactly once. */
 static void test_definition_loop_bounded(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
     cgn_node *n;
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
     for (int i = 0; i < 40; i++) {
         cgn_owner *o = mine(12 + i);
-        cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-        cgn_memset_update_set_dst(&u, env->buf[i % 3], o);
+        cgn_memset_update u = bb_dst_update(env->buf[i % 3], o);
         OK(cgn_memset_node_update(n, &u));
         OK(cgn_owner_release(o));
         cgn_node *tmp;
@@ -1120,10 +1072,8 @@ static void test_owner_release_deferred(void **state) {
     OK(cgn_owner_release(o));
     OK(cgn_owner_release(o));
     assert_int_equal(mine_released[60], 0);
-    collect_all();
-    assert_int_equal(mine_released[60], 1);
-    collect_all();
-    assert_int_equal(mine_released[60], 1);
+    expect_released(60, 1);
+    expect_released(60, 1);
     cgn_owner *nofn;
     OK(cgn_owner_create(NULL, NULL, &nofn));
     OK(cgn_owner_release(nofn));
@@ -1137,27 +1087,18 @@ static void test_failed_update_keeps_owner_counts(void **state) {
     int failures = 0;
     for (long k = 1; k < 64; k++) {
         cgn_owner *held = mine(61), *given = mine(62);
-        cgn_graph *g;
-        OK(cgn_graph_create(&g));
-        cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-        d.dst_owner = held;
         cgn_node *n;
-        OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+        cgn_graph *g = owned_fill_graph(env, 0x11, held, &n);
         OK(cgn_owner_release(held));
-        cgn_exec *e;
-        OK(cgn_graph_instantiate(g, &e));
+        cgn_exec *e = bb_instantiate(g);
         cgn_memset_desc before, ebefore;
         OK(cgn_memset_node_get(n, &before));
         OK(cgn_memset_exec_get(e, n, &ebefore));
-        cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-        cgn_memset_update_set_dst(&u, env->buf[1], given);
+        cgn_memset_update u = bb_dst_update(env->buf[1], given);
         cgn_memset_update_set_value(&u, 0x22, 1);
-        cgn_fault_reset_counts();
-        cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+        bb_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
         cgn_status st = (k & 1) ? cgn_memset_node_update(n, &u) : cgn_memset_exec_update(e, n, &u);
-        cgn_fault_entry which;
-        int hit = cgn_fault_triggered(&which);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(NULL);
         OK(cgn_owner_release(given));
         collect_all();
         if (st != CGN_OK) {
@@ -1171,11 +1112,8 @@ static void test_failed_update_keeps_owner_counts(void **state) {
             assert_int_equal(mine_released[62], 1);
             assert_int_equal(mine_released[61], 0);
         }
-        OK(cgn_exec_destroy(e));
-        OK(cgn_graph_destroy(g));
-        collect_all();
-        assert_int_equal(mine_released[61], 1);
-        assert_int_equal(mine_released[62], 1);
+        destroy_exec_graph(e, g);
+        expect_released2(61, 1, 62, 1);
         if (!hit && k > 8)
             break;
     }
@@ -1255,15 +1193,13 @@ static void test_sizes(void **state) {
     assert_int_equal(got.width, 8);
     OK(cgn_memset_exec_get(e, n, &got));
     assert_int_equal(got.width, 8);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e, g);
 }
 
 /* Lists follow CUDA's count convention: at most *count written, *count gets the total. */
 static void test_list_count_convention(void **state) {
     (void)state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_node *a, *b, *c;
     OK(cgn_graph_add_empty(g, NULL, 0, &a));
     OK(cgn_graph_add_empty(g, &a, 1, &b));
@@ -1310,8 +1246,7 @@ static void test_context_preserved(void **state) {
     cgn_test_env *env = *state;
     cgn_node *a;
     cgn_graph *ag = add_one_graph(env, 0, &a); /* a CUfunction node */
-    cgn_exec *ae;
-    OK(cgn_graph_instantiate(ag, &ae));
+    cgn_exec *ae = bb_instantiate(ag);
     int which[2] = {CGN_TEST_CTX_NONE, CGN_TEST_CTX_FOREIGN};
     for (int i = 0; i < 2; i++) {
         env->backend->set_context(env, which[i]);
@@ -1327,15 +1262,13 @@ static void test_context_preserved(void **state) {
         EXPECT_ST(CGN_ERROR_INVALID_VALUE, cgn_kernel_node_update(a, &bad));
         assert_int_equal(env->backend->current_context(env), which[i]);
         cgn_kernel_update_set_grid(&u, CGN_DIM3(2, 1, 1));
-        cgn_fault_reset_counts();
-        cgn_fault_arm(2, CUDA_ERROR_INVALID_VALUE);
+        bb_fault_arm(2, CUDA_ERROR_INVALID_VALUE);
         (void)cgn_kernel_exec_update(ae, a, &u);
         cgn_fault_disarm();
         assert_int_equal(env->backend->current_context(env), which[i]);
     }
     env->backend->set_context(env, CGN_TEST_CTX_NONE);
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_memset_desc d = cgn_test_fill_desc(env, 0, 1, 0);
     cgn_node *n = NULL;
     EXPECT_ST(CGN_ERROR_NO_CONTEXT, cgn_graph_add_memset(g, NULL, 0, &d, &n));
@@ -1344,8 +1277,7 @@ static void test_context_preserved(void **state) {
     env->backend->set_context(env, CGN_TEST_CTX_OWN);
     assert_int_equal(cgn_fake_crash_prone_calls(), 0);
     OK(cgn_graph_destroy(g));
-    OK(cgn_exec_destroy(ae));
-    OK(cgn_graph_destroy(ag));
+    destroy_exec_graph(ae, ag);
 }
 
 /* ==== child graphs
@@ -1355,22 +1287,13 @@ static void test_child_graph_handles(void **state) {
     cgn_test_env *env = *state;
     cgn_graph *src, *src2, *parent;
     cgn_node *sn, *sn2;
-    OK(cgn_graph_create(&src));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(src, NULL, 0, &d, &sn));
-    OK(cgn_graph_create(&src2));
-    d.value = 0x22;
-    OK(cgn_graph_add_memset(src2, NULL, 0, &d, &sn2));
+    src = owned_fill_graph(env, 0x11, NULL, &sn);
+    src2 = owned_fill_graph(env, 0x22, NULL, &sn2);
     OK(cgn_graph_create(&parent));
-    cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
-    cd.graph = src;
-    cgn_node *child;
-    OK(cgn_graph_add_child_graph(parent, NULL, 0, &cd, &child));
-    cgn_graph *emb;
-    OK(cgn_child_graph_node_embedded(child, &emb));
+    cgn_node *child = add_child(parent, src);
+    cgn_graph *emb = bb_embedded(child);
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, cgn_graph_destroy(emb));
-    cgn_node *inner;
-    OK(cgn_child_graph_node_find(child, sn, &inner));
+    cgn_node *inner = bb_find(child, sn);
     cgn_node *nope;
     EXPECT_ST(CGN_ERROR_INVALID_VALUE, cgn_child_graph_node_find(child, sn2, &nope));
     /* Same hierarchy: the parent, the embedding. */
@@ -1382,13 +1305,11 @@ static void test_child_graph_handles(void **state) {
     cgn_child_graph_update_set_graph(&r, NULL);
     EXPECT_ST(CGN_ERROR_INVALID_VALUE, cgn_child_graph_node_update(child, &r));
     assert_true(cgn_node_is_alive(inner));
-    cgn_exec *before;
-    OK(cgn_graph_instantiate(parent, &before));
+    cgn_exec *before = bb_instantiate(parent);
     cgn_child_graph_update_set_graph(&r, src2);
     OK(cgn_child_graph_node_update(child, &r));
     assert_false(cgn_node_is_alive(inner));
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_value(&u, 0x33, 1);
+    cgn_memset_update u = bb_value_update(0x33);
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_memset_node_update(inner, &u));
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_memset_exec_update(before, inner, &u));
     cgn_node *x;
@@ -1398,8 +1319,7 @@ static void test_child_graph_handles(void **state) {
     /* A source graph destroyed after the embedding: the copy is unaffected. */
     OK(cgn_graph_destroy(src2));
     assert_int_equal(cgn_test_run_graph_read(env, parent, 0), 0x22);
-    OK(cgn_exec_destroy(before));
-    OK(cgn_graph_destroy(parent));
+    destroy_exec_graph(before, parent);
     OK(cgn_graph_destroy(src));
 }
 
@@ -1430,8 +1350,7 @@ static void test_adopt_borrowed_and_owned(void **state) {
     cgn_node_type t;
     OK(cgn_node_type_of(n, &t));
     assert_int_equal(t, CGN_NODE_MEMSET);
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     OK(cgn_graph_destroy(g));
     assert_int_equal(cgn_fake_graph_node_count(rg), 1); /* still the caller's */
     OK(cgn_exec_destroy(e));
@@ -1445,8 +1364,7 @@ static void test_adopt_borrowed_and_owned(void **state) {
     OK(cgn_graph_instantiate(g, &e));
     OK(cgn_graph_destroy(g));
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x44);
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_value(&u, 0x45, 1);
+    cgn_memset_update u = bb_value_update(0x45);
     OK(cgn_memset_exec_update(e, n, &u));
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x45);
     OK(cgn_exec_destroy(e));
@@ -1478,16 +1396,14 @@ static void test_adopt_unknown_node_type(void **state) {
     assert_int_equal(t, CGN_NODE_OTHER);
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_node_check_updatable(other));
     OK(cgn_node_check_updatable(n));
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_value(&u, 1, 1);
+    cgn_memset_update u = bb_value_update(1);
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_memset_node_update(other, &u));
     cgn_memset_desc d;
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_memset_node_get(other, &d));
     (void)cgn_node_refresh(other); /* undocumented for OTHER: must not crash or change type */
     OK(cgn_node_type_of(other, &t));
     assert_int_equal(t, CGN_NODE_OTHER);
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_memset_exec_update(e, other, &u));
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_exec_node_set_enabled(e, other, 0));
     size_t deps = 0;
@@ -1497,8 +1413,7 @@ static void test_adopt_unknown_node_type(void **state) {
     assert_int_equal(cgn_test_run_read(env, e, 0), 1);
     OK(cgn_exec_update_from_graph(e, g));
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x44);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e, g);
 }
 
 /* Adoption is all or nothing under every driver failure: no handle, the raw graph as it was. */
@@ -1520,12 +1435,9 @@ static void test_adopt_driver_faults(void **state) {
     int failures = 0;
     for (long k2 = 1; k2 < 128; k2++) {
         cgn_graph *g = NULL;
-        cgn_fault_reset_counts();
-        cgn_fault_arm(k2, CUDA_ERROR_OUT_OF_MEMORY);
+        bb_fault_arm(k2, CUDA_ERROR_OUT_OF_MEMORY);
         cgn_status st = cgn_graph_adopt(rg, 0, &g);
-        cgn_fault_entry which;
-        int hit = cgn_fault_triggered(&which);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(NULL);
         assert_int_equal(cgn_fake_graph_node_count(rg), 2);
         if (st == CGN_OK) {
             cgn_node *n;
@@ -1553,12 +1465,8 @@ static void test_adopt_driver_faults(void **state) {
 static void test_refresh(void **state) {
     cgn_test_env *env = *state;
     cgn_owner *o = mine(63);
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    d.dst_owner = o;
     cgn_node *n;
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    cgn_graph *g = owned_fill_graph(env, 0x11, o, &n);
     OK(cgn_owner_release(o));
     CUgraphNode rn;
     OK(cgn_node_raw(n, &rn));
@@ -1570,12 +1478,9 @@ static void test_refresh(void **state) {
     CU_OK(raw()->cuGraphNodeSetParams(rn, &m));
     /* every driver failure: the record is unchanged */
     for (long k = 1; k < 16; k++) {
-        cgn_fault_reset_counts();
-        cgn_fault_arm(k, CUDA_ERROR_INVALID_VALUE);
+        bb_fault_arm(k, CUDA_ERROR_INVALID_VALUE);
         cgn_status st = cgn_node_refresh(n);
-        cgn_fault_entry which;
-        int hit = cgn_fault_triggered(&which);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(NULL);
         cgn_memset_desc got;
         OK(cgn_memset_node_get(n, &got));
         if (!hit) {
@@ -1602,8 +1507,7 @@ static void test_refresh(void **state) {
     assert_null(got.dst_owner);
     assert_int_equal(got.width, 8);
     OK(cgn_graph_destroy(g));
-    collect_all();
-    assert_int_equal(mine_released[63], 1);
+    expect_released(63, 1);
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_node_refresh(n));
 }
 
@@ -1615,17 +1519,13 @@ static void test_exec_adopt(void **state) {
     cgn_node *n;
     cgn_exec *e0;
     cgn_test_fill_graph(env, &g, &n, &e0);
-    CUgraph rg;
-    OK(cgn_graph_raw(g, &rg));
-    CUgraphExec rx;
-    CU_OK(raw()->cuGraphInstantiateWithFlags(&rx, rg, 0));
+    CUgraphExec rx = raw_exec_of(g);
     cgn_exec *e;
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, cgn_exec_adopt(NULL, g, 0, &e));
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, cgn_exec_adopt(rx, NULL, 0, &e));
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, cgn_exec_adopt(rx, g, 0, NULL));
     OK(cgn_exec_adopt(rx, g, 0, &e));
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_dst(&u, env->buf[1], env->owner[1]);
+    cgn_memset_update u = bb_dst_update(env->buf[1], env->owner[1]);
     OK(cgn_memset_exec_update(e, n, &u));
     CUgraphExec back;
     OK(cgn_exec_raw(e, &back));
@@ -1635,8 +1535,7 @@ static void test_exec_adopt(void **state) {
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_exec_destroy(e));
     /* still the caller's */
     CU_OK(raw()->cuGraphExecDestroy(rx));
-    OK(cgn_exec_destroy(e0));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e0, g);
 }
 
 /* ==== launches, destroys and exotic node types under faults ======================================
@@ -1648,27 +1547,18 @@ static void test_exec_adopt(void **state) {
 static void test_launch_faults_keep_in_flight_owners(void **state) {
     cgn_test_env *env = *state;
     for (long k = 1; k < 16; k++) {
-        cgn_owner *a = mine(20);
         cgn_graph *g;
         cgn_node *n;
         cgn_exec *e;
-        cgn_test_fill_graph(env, &g, &n, &e);
-        cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-        cgn_memset_update_set_dst(&u, env->buf[1], a);
-        OK(cgn_memset_exec_update(e, n, &u));
-        OK(cgn_owner_release(a));
+        fill_exec_owned(env, 20, &g, &n, &e);
         cgn_fake_hold_completion(1);
         OK(env->backend->launch_async(env, e)); /* surely in flight, reading a's buffer */
-        cgn_fault_reset_counts();
-        cgn_fault_arm(k, CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+        bb_fault_arm(k, CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
         cgn_status st = cgn_exec_launch(e, NULL);
-        cgn_fault_entry which;
-        int hit = cgn_fault_triggered(&which);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(NULL);
         if (st != CGN_OK)
             assert_true(cgn_last_error()[0] != '\0');
-        cgn_memset_update back = CGN_MEMSET_UPDATE_INIT;
-        cgn_memset_update_set_dst(&back, env->buf[2], NULL);
+        cgn_memset_update back = bb_dst_update(env->buf[2], NULL);
         OK(cgn_memset_exec_update(e, n, &back)); /* a's version retires */
         collect_all();
         assert_int_equal(mine_released[20], 0); /* launches in flight read it */
@@ -1682,10 +1572,8 @@ static void test_launch_faults_keep_in_flight_owners(void **state) {
             collect_all();
         }
         assert_int_equal(mine_released[20], 1);
-        OK(cgn_exec_destroy(e));
-        OK(cgn_graph_destroy(g));
-        collect_all();
-        assert_int_equal(mine_released[20], 1);
+        destroy_exec_graph(e, g);
+        expect_released(20, 1);
         if (!hit)
             break;
     }
@@ -1698,27 +1586,18 @@ static void test_destroy_driver_faults(void **state) {
     for (int what = 0; what < 3; what++) {
         for (long k = 1; k < 16; k++) {
             cgn_owner *a = mine(21);
-            cgn_graph *g;
-            OK(cgn_graph_create(&g));
-            cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-            d.dst_owner = a;
             cgn_node *n, *m;
-            OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+            cgn_graph *g = owned_fill_graph(env, 0x11, a, &n);
             OK(cgn_graph_add_empty(g, &n, 1, &m));
             OK(cgn_owner_release(a));
-            cgn_exec *e;
-            OK(cgn_graph_instantiate(g, &e));
-            cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-            cgn_memset_update_set_value(&u, 0x12, 1);
+            cgn_exec *e = bb_instantiate(g);
+            cgn_memset_update u = bb_value_update(0x12);
             OK(cgn_memset_exec_update(e, n, &u));
-            cgn_fault_reset_counts();
-            cgn_fault_arm(k, CUDA_ERROR_INVALID_VALUE);
+            bb_fault_arm(k, CUDA_ERROR_INVALID_VALUE);
             cgn_status st = what == 0   ? cgn_node_destroy(n)
                             : what == 1 ? cgn_graph_destroy(g)
                                         : cgn_exec_destroy(e);
-            cgn_fault_entry which;
-            int hit = cgn_fault_triggered(&which);
-            cgn_fault_disarm();
+            int hit = bb_fault_done(NULL);
             if (st != CGN_OK) {
                 assert_true(hit);
                 assert_true(cgn_last_error()[0] != '\0');
@@ -1731,8 +1610,7 @@ static void test_destroy_driver_faults(void **state) {
                 assert_int_equal(got.value, 0x12);
                 assert_int_equal(cgn_test_count_nodes(g), 2);
                 assert_int_equal(cgn_test_run_read(env, e, 0), 0x12);
-                OK(cgn_exec_destroy(e));
-                OK(cgn_graph_destroy(g));
+                destroy_exec_graph(e, g);
             } else {
                 if (what == 0) {
                     assert_false(cgn_node_is_alive(n));
@@ -1740,8 +1618,7 @@ static void test_destroy_driver_faults(void **state) {
                     size_t deps = 9;
                     OK(cgn_node_dependencies(m, NULL, &deps));
                     assert_int_equal(deps, 0);
-                    OK(cgn_exec_destroy(e));
-                    OK(cgn_graph_destroy(g));
+                    destroy_exec_graph(e, g);
                 } else if (what == 1) {
                     assert_int_equal(cgn_test_run_read(env, e, 0), 0x12);
                     OK(cgn_exec_destroy(e));
@@ -1750,8 +1627,7 @@ static void test_destroy_driver_faults(void **state) {
                     OK(cgn_graph_destroy(g));
                 }
             }
-            collect_all();
-            assert_int_equal(mine_released[21], 1);
+            expect_released(21, 1);
             if (!hit)
                 break;
         }
@@ -1762,8 +1638,7 @@ static void test_destroy_driver_faults(void **state) {
  * destroyable, and their bodies go with the graph. */
 static void test_conditional_refusals(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_node *c = NULL;
     cgn_conditional_desc d = CGN_CONDITIONAL_DESC_INIT;
     cgn_fault_reset_counts();
@@ -1811,35 +1686,30 @@ static void test_conditional_refusals(void **state) {
     cgn_memset_desc md = cgn_test_fill_desc(env, 0, 0x21, 0);
     cgn_node *inner;
     OK(cgn_graph_add_memset(body, NULL, 0, &md, &inner));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     assert_true(cgn_node_is_alive(c));
     /* A graph with a conditional node cannot be embedded. */
-    cgn_graph *parent;
-    OK(cgn_graph_create(&parent));
+    cgn_graph *parent = bb_graph_new();
     cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
     cd.graph = g;
     cgn_node *child = NULL;
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_graph_add_child_graph(parent, NULL, 0, &cd, &child));
     assert_null(child);
     OK(cgn_graph_destroy(g));
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_value(&u, 0x22, 1);
+    cgn_memset_update u = bb_value_update(0x22);
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_memset_node_update(inner, &u));
     cgn_node *x;
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_graph_add_empty(body, NULL, 0, &x));
     OK(cgn_memset_exec_update(e, inner, &u)); /* the executable still updates its copy */
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x22);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(parent));
+    destroy_exec_graph(e, parent);
 }
 
 /* Memory allocation nodes: their graph refuses node destroys and embedding, before any driver
  * call; they are not updatable. */
 static void test_mem_alloc_refusals(void **state) {
     (void)state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_node *e0, *a;
     OK(cgn_graph_add_empty(g, NULL, 0, &e0));
     cgn_mem_alloc_desc ad = CGN_MEM_ALLOC_DESC_INIT;
@@ -1851,8 +1721,7 @@ static void test_mem_alloc_refusals(void **state) {
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_node_destroy(e0));
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_node_destroy(a));
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_node_check_updatable(a));
-    cgn_graph *parent;
-    OK(cgn_graph_create(&parent));
+    cgn_graph *parent = bb_graph_new();
     cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
     cd.graph = g;
     cgn_node *child = NULL;
@@ -1863,11 +1732,9 @@ static void test_mem_alloc_refusals(void **state) {
     cgn_mem_free_desc fd = {.dptr = ad.dptr};
     cgn_node *fr;
     OK(cgn_graph_add_mem_free(g, &a, 1, &fd, &fr));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_exec_node_set_enabled(e, a, 0));
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(parent));
+    destroy_exec_graph(e, parent);
     OK(cgn_graph_destroy(g));
 }
 
@@ -1878,23 +1745,15 @@ static void test_embedded_nodes_in_executables(void **state) {
     cgn_test_env *env = *state;
     cgn_graph *src, *other, *parent;
     cgn_node *sn, *on, *on2;
-    OK(cgn_graph_create(&src));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(src, NULL, 0, &d, &sn));
-    OK(cgn_graph_create(&other));
-    d.value = 0x22;
-    OK(cgn_graph_add_memset(other, NULL, 0, &d, &on));
+    src = owned_fill_graph(env, 0x11, NULL, &sn);
+    other = owned_fill_graph(env, 0x22, NULL, &on);
     OK(cgn_graph_add_empty(other, &on, 1, &on2));
     OK(cgn_graph_create(&parent));
-    cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
-    cd.graph = src;
-    cgn_node *child, *inner;
-    OK(cgn_graph_add_child_graph(parent, NULL, 0, &cd, &child));
+    cgn_node *inner;
+    cgn_node *child = add_child(parent, src);
     OK(cgn_child_graph_node_find(child, sn, &inner));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(parent, &e));
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_dst(&u, env->buf[1], env->owner[1]);
+    cgn_exec *e = bb_instantiate(parent);
+    cgn_memset_update u = bb_dst_update(env->buf[1], env->owner[1]);
     OK(cgn_memset_exec_update(e, inner, &u));
     cgn_memset_desc got;
     OK(cgn_memset_node_get(inner, &got));
@@ -1927,37 +1786,27 @@ static void test_embedded_nodes_in_executables(void **state) {
  * definition again and the versions it set itself go once no launch reads them. */
 static void test_refresh_retires_exec_versions(void **state) {
     cgn_test_env *env = *state;
-    cgn_owner *a = mine(22);
     cgn_graph *g;
     cgn_node *n;
     cgn_exec *e;
-    cgn_test_fill_graph(env, &g, &n, &e);
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_dst(&u, env->buf[1], a);
-    OK(cgn_memset_exec_update(e, n, &u));
-    OK(cgn_owner_release(a));
+    fill_exec_owned(env, 22, &g, &n, &e);
     cgn_fake_hold_completion(1);
     OK(env->backend->launch_async(env, e));
     OK(cgn_exec_update_from_graph(e, g));
-    collect_all();
-    assert_int_equal(mine_released[22], 0);
+    expect_released(22, 0);
     cgn_fake_complete_pending();
     cgn_fake_hold_completion(0);
-    collect_all();
-    assert_int_equal(mine_released[22], 1);
+    expect_released(22, 1);
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
-    collect_all();
-    assert_int_equal(mine_released[22], 1);
+    destroy_exec_graph(e, g);
+    expect_released(22, 1);
 }
 
 /* Host callback payloads: a failed update (driver failure) frees its copy and keeps the old
  * payload; the executable's payload is its own. */
 static void test_host_payload_faults(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     unsigned char first[4] = {0x31, 0, 0, 0};
     cgn_host_callback_desc hd = CGN_HOST_CALLBACK_DESC_INIT;
     hd.fn = cgn_test_callback(env, "record_a");
@@ -1966,20 +1815,16 @@ static void test_host_payload_faults(void **state) {
     cgn_node *h;
     OK(cgn_graph_add_host_callback(g, NULL, 0, &hd, &h));
     first[0] = 0; /* cgn has its copy */
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     for (long k = 1; k < 16; k++) {
         unsigned char next[4] = {0x32, 0, 0, 0};
         cgn_host_callback_update u = CGN_HOST_CALLBACK_UPDATE_INIT;
         cgn_host_callback_update_set_fn(&u, cgn_test_callback(env, "record_b"), NULL, NULL, next,
                                         sizeof next);
-        cgn_fault_reset_counts();
-        cgn_fault_arm(k, CUDA_ERROR_INVALID_VALUE);
+        bb_fault_arm(k, CUDA_ERROR_INVALID_VALUE);
         cgn_status st = (k & 1) ? cgn_host_callback_exec_update(e, h, &u)
                                 : cgn_host_callback_node_update(h, &u);
-        cgn_fault_entry which;
-        int hit = cgn_fault_triggered(&which);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(NULL);
         cgn_host_callback_desc got;
         if (!hit) {
             OK(st);
@@ -2003,8 +1848,7 @@ static void test_host_payload_faults(void **state) {
     cgn_host_callback_update_set_fn(&both, cgn_test_callback(env, "record_a"), &one, NULL, &one,
                                     1);
     EXPECT_ST(CGN_ERROR_INVALID_VALUE, cgn_host_callback_node_update(h, &both));
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e, g);
 }
 
 /* cgn_last_error and cgn_last_status belong to the calling thread, and a success does not
@@ -2017,8 +1861,7 @@ static void test_status_names(void **state) {
     assert_non_null(cgn_status_description((cgn_status)999));
     assert_non_null(cgn_status_description((cgn_status)-5));
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, cgn_graph_create(NULL));
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     assert_int_equal(cgn_last_status(), CGN_ERROR_INVALID_ARGUMENT);
     OK(cgn_graph_destroy(g));
 }
@@ -2033,9 +1876,8 @@ static void test_arg_edit_owners_with_set_args(void **state) {
     for (int level = 0; level < 2; level++) {
         cgn_owner *a = mine(23), *b = mine(24), *c = mine(25);
         cgn_node *f;
-        cgn_graph *fg = fill_graph(env, 0, 5, NULL, &f);
         cgn_exec *fe;
-        OK(cgn_graph_instantiate(fg, &fe));
+        cgn_graph *fg = fill_exec(env, 0, 5, &f, &fe);
         cgn_exec *x = level ? fe : NULL;
         cgn_arg args[2] = {cgn_test_arg_buf(env, 0, 0), cgn_test_arg_u32(env, 6)};
         args[0].owner = a;
@@ -2063,14 +1905,9 @@ static void test_arg_edit_owners_with_set_args(void **state) {
         cgn_kernel_update_set_arg(&y, 1, &w, sizeof w, NULL);
         OK(kupdate(x, f, &y));
         assert_int_equal(run_u32(env, x, fg, 1), 9);
-        collect_all();
-        assert_int_equal(mine_released[25], 1);
-        assert_int_equal(mine_released[24], 0);
-        OK(cgn_exec_destroy(fe));
-        OK(cgn_graph_destroy(fg));
-        collect_all();
-        assert_int_equal(mine_released[23], 1);
-        assert_int_equal(mine_released[24], 1);
+        expect_released2(25, 1, 24, 0);
+        destroy_exec_graph(fe, fg);
+        expect_released2(23, 1, 24, 1);
         assert_int_equal(mine_released[25], 1);
     }
 }
@@ -2097,8 +1934,7 @@ static void test_kernel_owner_coupling(void **state) {
     cgn_kernel_desc d;
     OK(cgn_kernel_node_get(f, &d));
     assert_ptr_equal(d.kernel_owner, ko);
-    collect_all();
-    assert_int_equal(mine_released[26], 0);
+    expect_released(26, 0);
     /* neither or both of CUfunction and CUkernel */
     cgn_kernel both = cgn_test_kernel(env, "fill_u32");
     both.function = cgn_test_kernel(env, "add_one").function;
@@ -2117,11 +1953,9 @@ static void test_kernel_owner_coupling(void **state) {
     OK(cgn_kernel_node_update(f, &k));
     OK(cgn_kernel_node_get(f, &d));
     assert_null(d.kernel_owner);
-    collect_all();
-    assert_int_equal(mine_released[26], 1);
+    expect_released(26, 1);
     OK(cgn_owner_release(ko2));
-    collect_all();
-    assert_int_equal(mine_released[27], 1);
+    expect_released(27, 1);
     OK(cgn_graph_destroy(fg));
 }
 
@@ -2130,12 +1964,8 @@ static void test_kernel_owner_coupling(void **state) {
 static void test_memset_coupling(void **state) {
     cgn_test_env *env = *state;
     cgn_owner *o = mine(28);
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    d.dst_owner = o;
     cgn_node *n;
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    cgn_graph *g = owned_fill_graph(env, 0x11, o, &n);
     OK(cgn_owner_release(o));
     cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
     u.set = CGN_MEMSET_SET_DST_OWNER;
@@ -2152,8 +1982,7 @@ static void test_memset_coupling(void **state) {
     cgn_memset_update_reset(&u);
     cgn_memset_update_set_dst(&u, 0, NULL);
     EXPECT_ST(CGN_ERROR_INVALID_VALUE, cgn_memset_node_update(n, &u));
-    collect_all();
-    assert_int_equal(mine_released[28], 0);
+    expect_released(28, 0);
     cgn_memset_update_reset(&u);
     u.set = CGN_MEMSET_SET_DST;
     u.dst = env->buf[1];
@@ -2161,8 +1990,7 @@ static void test_memset_coupling(void **state) {
     cgn_memset_desc got;
     OK(cgn_memset_node_get(n, &got));
     assert_null(got.dst_owner);
-    collect_all();
-    assert_int_equal(mine_released[28], 1);
+    expect_released(28, 1);
     OK(cgn_graph_destroy(g));
 }
 
@@ -2184,8 +2012,7 @@ static void test_add_driver_faults(void **state) {
                 cgn_node *sn;
                 OK(cgn_graph_add_memset(src, NULL, 0, &sd, &sn));
             }
-            cgn_fault_reset_counts();
-            cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+            bb_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
             cgn_status st;
             if (what == 0) {
                 cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
@@ -2194,11 +2021,7 @@ static void test_add_driver_faults(void **state) {
             } else if (what == 1) {
                 cgn_arg args[2] = {cgn_test_arg_buf(env, 0, 0), cgn_test_arg_u32(env, 4)};
                 args[0].owner = o;
-                cgn_kernel_desc kd = CGN_KERNEL_DESC_INIT;
-                kd.kernel = cgn_test_kernel(env, "add_one");
-                kd.grid = kd.block = CGN_DIM3(1, 1, 1);
-                kd.args = args;
-                kd.num_args = 1;
+                cgn_kernel_desc kd = bb_kernel_desc(cgn_test_kernel(env, "add_one"), args, 1);
                 st = cgn_graph_add_kernel(g, &first, 1, &kd, &n);
             } else if (what == 2) {
                 unsigned char pl[3] = {1, 2, 3};
@@ -2212,9 +2035,7 @@ static void test_add_driver_faults(void **state) {
                 cd.graph = src;
                 st = cgn_graph_add_child_graph(g, &first, 1, &cd, &n);
             }
-            cgn_fault_entry which;
-            int hit = cgn_fault_triggered(&which);
-            cgn_fault_disarm();
+            int hit = bb_fault_done(NULL);
             if (src)
                 OK(cgn_graph_destroy(src));
             OK(cgn_owner_release(o));
@@ -2235,8 +2056,7 @@ static void test_add_driver_faults(void **state) {
                 assert_int_equal(cgn_test_count_nodes(g), 2);
             }
             OK(cgn_graph_destroy(g));
-            collect_all();
-            assert_int_equal(mine_released[29], 1);
+            expect_released(29, 1);
             if (!hit)
                 break;
         }
@@ -2253,30 +2073,19 @@ static void test_child_replace_driver_faults(void **state) {
         cgn_owner *o1 = mine(40), *o2 = mine(41);
         cgn_graph *s1, *s2, *parent;
         cgn_node *n1, *n2, *child, *inner;
-        OK(cgn_graph_create(&s1));
-        cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-        d.dst_owner = o1;
-        OK(cgn_graph_add_memset(s1, NULL, 0, &d, &n1));
-        OK(cgn_graph_create(&s2));
-        d.value = 0x22;
-        d.dst_owner = o2;
-        OK(cgn_graph_add_memset(s2, NULL, 0, &d, &n2));
+        s1 = owned_fill_graph(env, 0x11, o1, &n1);
+        s2 = owned_fill_graph(env, 0x22, o2, &n2);
         OK(cgn_owner_release(o1));
         OK(cgn_owner_release(o2));
         OK(cgn_graph_create(&parent));
-        cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
-        cd.graph = s1;
-        OK(cgn_graph_add_child_graph(parent, NULL, 0, &cd, &child));
+        child = add_child(parent, s1);
         OK(cgn_child_graph_node_find(child, n1, &inner));
         OK(cgn_graph_destroy(s1));
         cgn_child_graph_update r = CGN_CHILD_GRAPH_UPDATE_INIT;
         cgn_child_graph_update_set_graph(&r, s2);
-        cgn_fault_reset_counts();
-        cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+        bb_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
         cgn_status st = cgn_child_graph_node_update(child, &r);
-        cgn_fault_entry which;
-        int hit = cgn_fault_triggered(&which);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(NULL);
         OK(cgn_graph_destroy(s2));
         collect_all();
         if (st != CGN_OK) {
@@ -2294,9 +2103,7 @@ static void test_child_replace_driver_faults(void **state) {
             assert_int_equal(cgn_test_run_graph_read(env, parent, 0), 0x22);
         }
         OK(cgn_graph_destroy(parent));
-        collect_all();
-        assert_int_equal(mine_released[40], 1);
-        assert_int_equal(mine_released[41], 1);
+        expect_released2(40, 1, 41, 1);
         if (!hit)
             break;
     }
@@ -2334,8 +2141,7 @@ static void test_adopted_packed_kernel_edits(void **state) {
     OK(cgn_kernel_node_get(f, &d));
     assert_int_equal(d.num_args, 2);
     assert_int_equal(u32_arg(&d, 1), 7);
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     uint32_t v = 50;
     cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_arg(&u, 1, &v, sizeof v, NULL);
@@ -2360,8 +2166,7 @@ static void test_adopted_packed_kernel_edits(void **state) {
     cgn_kernel_update_set_arg(&x, 0, &p, sizeof p, NULL);
     OK(cgn_kernel_exec_update(e, f, &x));
     assert_int_equal(run_u32(env, e, NULL, 1), 51);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e, g);
 }
 
 /* An adopted kernel on a 12.3 driver has unknown arguments: edits are refused, an update setting
@@ -2389,8 +2194,7 @@ static void test_adopted_kernel_unknown_args(void **state) {
     cgn_kernel_update g1 = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_grid(&g1, CGN_DIM3(2, 1, 1));
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_kernel_node_update(f, &g1));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_kernel_exec_update(e, f, &g1));
     CUdeviceptr p = env->buf[1];
     cgn_kernel_update a = CGN_KERNEL_UPDATE_INIT;
@@ -2407,8 +2211,7 @@ static void test_adopted_kernel_unknown_args(void **state) {
     OK(cgn_kernel_exec_update(e, f, &all));
     OK(cgn_kernel_exec_update(e, f, &g1));
     cgn_fault_set_version(13000);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e, g);
 }
 
 #include <pthread.h>
@@ -2463,21 +2266,26 @@ static CUfunction swapped_kernel(void) {
     return cgn_fake_register_kernel("swapped", 2, sizes, NULL, NULL);
 }
 
+/* Switches f to swapped_kernel() with the arguments (3, 4): at executable level when e is not
+ * NULL, else in the definition. */
+static cgn_status switch_to_swapped(cgn_exec *e, cgn_node *f) {
+    uint32_t small = 3;
+    uint64_t wide = 4;
+    cgn_arg args[2] = {CGN_ARG(small), CGN_ARG(wide)};
+    cgn_kernel_update k = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_kernel(&k, CGN_FUNCTION(swapped_kernel()), NULL, args, 2);
+    return e ? cgn_kernel_exec_update(e, f, &k) : cgn_kernel_node_update(f, &k);
+}
+
 /* After the definition switches kernels, an executable made before still runs the old kernel:
  * its edits are checked against the old kernel's layout, the definition's against the new one;
  * after cgn_exec_update_from_graph the executable takes the new layout. */
 static void test_edit_layout_follows_each_copy(void **state) {
     cgn_test_env *env = *state;
     cgn_node *f;
-    cgn_graph *fg = fill_graph(env, 0, 5, NULL, &f);
     cgn_exec *e;
-    OK(cgn_graph_instantiate(fg, &e));
-    uint32_t small = 3;
-    uint64_t wide = 4;
-    cgn_arg args[2] = {CGN_ARG(small), CGN_ARG(wide)};
-    cgn_kernel_update k = CGN_KERNEL_UPDATE_INIT;
-    cgn_kernel_update_set_kernel(&k, CGN_FUNCTION(swapped_kernel()), NULL, args, 2);
-    OK(cgn_kernel_node_update(f, &k));
+    cgn_graph *fg = fill_exec(env, 0, 5, &f, &e);
+    OK(switch_to_swapped(NULL, f));
     /* definition: (u32, u64) */
     uint64_t w2 = 44;
     uint32_t s2 = 33;
@@ -2506,8 +2314,7 @@ static void test_edit_layout_follows_each_copy(void **state) {
     OK(cgn_kernel_exec_get(e, f, &got));
     assert_int_equal(got.args[0].size, 4);
     assert_int_equal(got.args[1].size, 8);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(fg));
+    destroy_exec_graph(e, fg);
 }
 
 /* The same when the executable itself switches kernels: its later edits use the new layout,
@@ -2515,15 +2322,9 @@ static void test_edit_layout_follows_each_copy(void **state) {
 static void test_edit_layout_after_exec_kernel_switch(void **state) {
     cgn_test_env *env = *state;
     cgn_node *f;
-    cgn_graph *fg = fill_graph(env, 0, 5, NULL, &f);
     cgn_exec *e;
-    OK(cgn_graph_instantiate(fg, &e));
-    uint32_t small = 3;
-    uint64_t wide = 4;
-    cgn_arg args[2] = {CGN_ARG(small), CGN_ARG(wide)};
-    cgn_kernel_update k = CGN_KERNEL_UPDATE_INIT;
-    cgn_kernel_update_set_kernel(&k, CGN_FUNCTION(swapped_kernel()), NULL, args, 2);
-    cgn_status st = cgn_kernel_exec_update(e, f, &k);
+    cgn_graph *fg = fill_exec(env, 0, 5, &f, &e);
+    cgn_status st = switch_to_swapped(e, f);
     if (st != CGN_OK) /* a CUkernel node moving to a CUfunction of the same context */
         fail_msg("exec kernel switch: %s (%s)", cgn_status_name(st), cgn_last_error());
     uint64_t w2 = 44;
@@ -2537,8 +2338,7 @@ static void test_edit_layout_after_exec_kernel_switch(void **state) {
     OK(cgn_kernel_node_update(f, &y)); /* the definition is still fill_u32 */
     EXPECT_ST(CGN_ERROR_INVALID_VALUE, cgn_kernel_node_update(f, &x));
     assert_int_equal(run_u32(env, NULL, fg, 0), 9);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(fg));
+    destroy_exec_graph(e, fg);
 }
 
 /* Updates whose values point into cgn's own copies (a desc read back with _get, replayed with
@@ -2547,9 +2347,8 @@ static void test_edit_layout_after_exec_kernel_switch(void **state) {
 static void test_update_from_own_copies(void **state) {
     cgn_test_env *env = *state;
     cgn_node *f;
-    cgn_graph *fg = fill_graph(env, 0, 5, NULL, &f);
     cgn_exec *e;
-    OK(cgn_graph_instantiate(fg, &e));
+    cgn_graph *fg = fill_exec(env, 0, 5, &f, &e);
     for (int level = 0; level < 2; level++) {
         cgn_exec *x = level ? e : NULL;
         for (uint32_t i = 0; i < 6; i++) {
@@ -2581,8 +2380,7 @@ static void test_update_from_own_copies(void **state) {
         }
         assert_int_equal(run_u32(env, x, fg, 1), 5);
     }
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(fg));
+    destroy_exec_graph(e, fg);
 }
 
 /* ==== boundary values in descriptors
@@ -2616,8 +2414,7 @@ static void test_boundary_values(void **state) {
     static const cgn_status ok_or_refused[] = {CGN_OK, CGN_ERROR_INVALID_VALUE,
                                                CGN_ERROR_OUT_OF_RANGE, CGN_ERROR_DRIVER,
                                                CGN_ERROR_NOT_SUPPORTED};
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_memcpy_3d_desc base = CGN_MEMCPY_3D_DESC_INIT;
     base.dst = env->buf[0];
     base.src = env->buf[1];
@@ -2625,8 +2422,7 @@ static void test_boundary_values(void **state) {
     base.height = base.depth = 1;
     cgn_node *keep;
     OK(cgn_graph_add_memcpy_3d(g, NULL, 0, &base, &keep));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     for (int i = 0; i < 4000; i++) {
         cgn_memcpy_3d_desc d = base;
         if (lcg() % 4 == 0) {
@@ -2701,15 +2497,13 @@ static void test_boundary_values(void **state) {
         if (st != CGN_OK)
             memset_eq(&before, &after);
     }
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e, g);
 }
 
 /* Batch memory operations and external semaphores: counts past their bounds, NULL arrays. */
 static void test_array_bounds(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_node *n = NULL;
     CUstreamBatchMemOpParams *ops = cgn_test_mem_ops(env, CGN_MAX_MEM_OPS + 1);
     cgn_batch_mem_op_desc bd = CGN_BATCH_MEM_OP_DESC_INIT;
@@ -2764,40 +2558,29 @@ static void test_fence_poll_faults_never_release_early(void **state) {
     int polls_failed = 0;
     for (size_t r = 0; r < sizeof results / sizeof results[0]; r++) {
         for (long k = 1; k < 8; k++) {
-            cgn_owner *a = mine(42);
             cgn_graph *g;
             cgn_node *n;
             cgn_exec *e;
-            cgn_test_fill_graph(env, &g, &n, &e);
-            cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-            cgn_memset_update_set_dst(&u, env->buf[1], a);
-            OK(cgn_memset_exec_update(e, n, &u));
-            OK(cgn_owner_release(a));
+            fill_exec_owned(env, 42, &g, &n, &e);
             cgn_fake_hold_completion(1);
             OK(cgn_exec_launch(e, NULL));
-            cgn_memset_update back = CGN_MEMSET_UPDATE_INIT;
-            cgn_memset_update_set_dst(&back, env->buf[2], NULL);
+            cgn_memset_update back = bb_dst_update(env->buf[2], NULL);
             OK(cgn_memset_exec_update(e, n, &back));
-            cgn_fault_reset_counts();
-            cgn_fault_arm(k, results[r]);
+            bb_fault_arm(k, results[r]);
             (void)cgn_collect();
             cgn_fault_entry which;
-            int hit = cgn_fault_triggered(&which);
-            cgn_fault_disarm();
+            int hit = bb_fault_done(&which);
             polls_failed += hit && which == CGN_FAULT_cuEventQuery;
             /* still in flight: the retired version must still be held */
             assert_true(cgn_fake_in_flight(NULL) > 0);
             if (mine_released[42] != 0)
                 fail_msg("released while its launch is in flight (fault %ld: %s returned %d)", k,
                          hit ? cgn_fault_entry_name(which) : "-", (int)results[r]);
-            collect_all();
-            assert_int_equal(mine_released[42], 0);
+            expect_released(42, 0);
             cgn_fake_complete_pending();
             cgn_fake_hold_completion(0);
-            OK(cgn_exec_destroy(e));
-            OK(cgn_graph_destroy(g));
-            collect_all();
-            assert_int_equal(mine_released[42], 1);
+            destroy_exec_graph(e, g);
+            expect_released(42, 1);
             if (!hit)
                 break;
         }
@@ -2810,23 +2593,16 @@ static void test_fence_poll_faults_never_release_early(void **state) {
 static void test_destroy_in_flight_faults(void **state) {
     cgn_test_env *env = *state;
     for (long k = 1; k < 16; k++) {
-        cgn_owner *a = mine(43);
         cgn_graph *g;
         cgn_node *n;
         cgn_exec *e;
-        cgn_test_fill_graph(env, &g, &n, &e);
-        cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-        cgn_memset_update_set_dst(&u, env->buf[1], a);
-        OK(cgn_memset_exec_update(e, n, &u));
-        OK(cgn_owner_release(a));
+        fill_exec_owned(env, 43, &g, &n, &e);
         cgn_fake_hold_completion(1);
         OK(cgn_exec_launch(e, NULL));
-        cgn_fault_reset_counts();
-        cgn_fault_arm(k, CUDA_ERROR_INVALID_VALUE);
+        bb_fault_arm(k, CUDA_ERROR_INVALID_VALUE);
         cgn_status st = cgn_exec_destroy(e);
         cgn_fault_entry which;
-        int hit = cgn_fault_triggered(&which);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(&which);
         collect_all();
         if (mine_released[43] != 0 && cgn_fake_in_flight(NULL) > 0)
             fail_msg("released while its launch is in flight (fault %ld: %s; destroy %s)", k,
@@ -2839,8 +2615,7 @@ static void test_destroy_in_flight_faults(void **state) {
             OK(cgn_exec_destroy(e));
         }
         OK(cgn_graph_destroy(g));
-        collect_all();
-        assert_int_equal(mine_released[43], 1);
+        expect_released(43, 1);
         if (!hit)
             break;
     }
@@ -2863,17 +2638,11 @@ static void test_release_chain(void **state) {
     OK(cgn_owner_create((void *)(intptr_t)45, release_and_chain, &outer));
     mine_released[45] = 0;
     chained = inner;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 1, 0);
-    d.dst_owner = outer;
     cgn_node *n;
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    cgn_graph *g = owned_fill_graph(env, 1, outer, &n);
     OK(cgn_owner_release(outer));
     OK(cgn_graph_destroy(g));
-    collect_all();
-    assert_int_equal(mine_released[45], 1);
-    assert_int_equal(mine_released[44], 1);
+    expect_released2(45, 1, 44, 1);
 }
 
 /* A child replaced at definition level by a graph of the same topology, then a whole refresh:
@@ -2883,19 +2652,12 @@ static void test_refresh_after_child_replacement(void **state) {
     cgn_test_env *env = *state;
     cgn_graph *s1, *s2, *parent;
     cgn_node *n1, *n2, *child, *inner1, *inner2;
-    OK(cgn_graph_create(&s1));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    OK(cgn_graph_add_memset(s1, NULL, 0, &d, &n1));
-    OK(cgn_graph_create(&s2));
-    d.value = 0x22;
-    OK(cgn_graph_add_memset(s2, NULL, 0, &d, &n2));
+    s1 = owned_fill_graph(env, 0x11, NULL, &n1);
+    s2 = owned_fill_graph(env, 0x22, NULL, &n2);
     OK(cgn_graph_create(&parent));
-    cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
-    cd.graph = s1;
-    OK(cgn_graph_add_child_graph(parent, NULL, 0, &cd, &child));
+    child = add_child(parent, s1);
     OK(cgn_child_graph_node_find(child, n1, &inner1));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(parent, &e));
+    cgn_exec *e = bb_instantiate(parent);
     cgn_child_graph_update r = CGN_CHILD_GRAPH_UPDATE_INIT;
     cgn_child_graph_update_set_graph(&r, s2);
     OK(cgn_child_graph_node_update(child, &r));
@@ -2907,14 +2669,12 @@ static void test_refresh_after_child_replacement(void **state) {
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_memset_exec_get(e, inner1, &got));
     OK(cgn_memset_exec_get(e, inner2, &got));
     assert_int_equal(got.value, 0x22);
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_value(&u, 0x33, 1);
+    cgn_memset_update u = bb_value_update(0x33);
     OK(cgn_memset_exec_update(e, inner2, &u));
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x33);
     OK(cgn_memset_node_get(inner2, &got));
     assert_int_equal(got.value, 0x22);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(parent));
+    destroy_exec_graph(e, parent);
     OK(cgn_graph_destroy(s1));
     OK(cgn_graph_destroy(s2));
 }
@@ -2931,24 +2691,17 @@ static void test_adopted_exec_destroy_faults(void **state) {
         cgn_node *n;
         cgn_exec *e0;
         cgn_test_fill_graph(env, &g, &n, &e0);
-        CUgraph rg;
-        OK(cgn_graph_raw(g, &rg));
-        CUgraphExec rx;
-        CU_OK(raw()->cuGraphInstantiateWithFlags(&rx, rg, 0));
+        CUgraphExec rx = raw_exec_of(g);
         cgn_exec *x;
         OK(cgn_exec_adopt(rx, g, CGN_ADOPT_TAKE_OWNERSHIP, &x));
-        cgn_memset_update v = CGN_MEMSET_UPDATE_INIT;
-        cgn_memset_update_set_dst(&v, env->buf[1], a);
+        cgn_memset_update v = bb_dst_update(env->buf[1], a);
         OK(cgn_memset_exec_update(x, n, &v));
         OK(cgn_owner_release(a));
         cgn_fake_hold_completion(1);
         CU_OK(raw()->cuGraphLaunch(rx, NULL)); /* invisible to cgn */
-        cgn_fault_reset_counts();
-        cgn_fault_arm(k, CUDA_ERROR_LAUNCH_FAILED);
+        bb_fault_arm(k, CUDA_ERROR_LAUNCH_FAILED);
         cgn_status st = cgn_exec_destroy(x);
-        cgn_fault_entry which;
-        int hit = cgn_fault_triggered(&which);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(NULL);
         collect_all();
         if (cgn_fake_in_flight(NULL) > 0)
             assert_int_equal(mine_released[46], 0);
@@ -2957,15 +2710,12 @@ static void test_adopted_exec_destroy_faults(void **state) {
         if (st != CGN_OK) {
             failures++;
             assert_true(hit);
-            collect_all();
-            assert_int_equal(mine_released[46], 0);
+            expect_released(46, 0);
             assert_int_equal(cgn_test_run_read(env, x, 1), 0x11); /* nothing was destroyed */
             OK(cgn_exec_destroy(x));
         }
-        OK(cgn_exec_destroy(e0));
-        OK(cgn_graph_destroy(g));
-        collect_all();
-        assert_int_equal(mine_released[46], 1);
+        destroy_exec_graph(e0, g);
+        expect_released(46, 1);
         if (!hit)
             break;
     }
@@ -3006,8 +2756,7 @@ static void test_memcpy_operands(void **state) {
                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     assert_true(gone != MAP_FAILED);
     assert_int_equal(munmap(gone, (size_t)page), 0);
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_memcpy_desc d = CGN_MEMCPY_DESC_INIT;
     d.dst = env->buf[0];
     d.src = env->buf[1];
@@ -3024,8 +2773,7 @@ static void test_memcpy_operands(void **state) {
     assert_null(n);
     d.src = env->buf[1];
     OK(cgn_graph_add_memcpy(g, NULL, 0, &d, &n));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     cgn_memcpy_update u = CGN_MEMCPY_UPDATE_INIT;
     cgn_memcpy_update_set_dst(&u, (CUdeviceptr)(uintptr_t)gone, NULL);
     EXPECT_ST(CGN_ERROR_INVALID_VALUE, cgn_memcpy_node_update(n, &u));
@@ -3043,8 +2791,7 @@ static void test_memcpy_operands(void **state) {
     EXPECT_ST(CGN_ERROR_INVALID_VALUE, cgn_exec_update_from_graph(e, g));
     OK(cgn_memcpy_exec_get(e, n, &got));
     assert_int_equal(got.dst, env->buf[0]);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e, g);
 }
 
 /* ==== bounded memory ===================================================================== */
@@ -3090,21 +2837,18 @@ static void step_add_destroy(cgn_test_env *env, void *ctx, int i) {
 }
 static void step_def_owner(cgn_test_env *env, void *ctx, int i) {
     loop_ctx *c = ctx;
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_dst(&u, env->buf[i % 2], env->owner[i % 2]);
+    cgn_memset_update u = bb_dst_update(env->buf[i % 2], env->owner[i % 2]);
     OK(cgn_memset_node_update(c->n, &u));
 }
 static void step_exec_owner(cgn_test_env *env, void *ctx, int i) {
     loop_ctx *c = ctx;
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_dst(&u, env->buf[i % 2], env->owner[i % 2]);
+    cgn_memset_update u = bb_dst_update(env->buf[i % 2], env->owner[i % 2]);
     OK(cgn_memset_exec_update(c->e, c->n, &u));
     OK(cgn_exec_launch(c->e, NULL));
 }
 static void step_exec_owner_nolaunch(cgn_test_env *env, void *ctx, int i) {
     loop_ctx *c = ctx;
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_dst(&u, env->buf[i % 2], env->owner[i % 2]);
+    cgn_memset_update u = bb_dst_update(env->buf[i % 2], env->owner[i % 2]);
     OK(cgn_memset_exec_update(c->e, c->n, &u));
 }
 static void step_refresh(cgn_test_env *env, void *ctx, int i) {
@@ -3130,18 +2874,15 @@ static void step_child_exec(cgn_test_env *env, void *ctx, int i) {
 }
 static void step_failed(cgn_test_env *env, void *ctx, int i) {
     loop_ctx *c = ctx;
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_dst(&u, env->buf[i % 2], env->owner[i % 2]);
-    cgn_fault_reset_counts();
-    cgn_fault_arm(1 + i % 4, CUDA_ERROR_INVALID_VALUE);
+    cgn_memset_update u = bb_dst_update(env->buf[i % 2], env->owner[i % 2]);
+    bb_fault_arm(1 + i % 4, CUDA_ERROR_INVALID_VALUE);
     (void)((i & 1) ? cgn_memset_exec_update(c->e, c->n, &u) : cgn_memset_node_update(c->n, &u));
     cgn_fault_disarm();
 }
 static void step_exec_create(cgn_test_env *env, void *ctx, int i) {
     loop_ctx *c = ctx;
     (void)env; (void)i;
-    cgn_exec *x;
-    OK(cgn_graph_instantiate(c->g, &x));
+    cgn_exec *x = bb_instantiate(c->g);
     OK(cgn_exec_launch(x, NULL));
     OK(cgn_exec_destroy(x));
 }
@@ -3218,9 +2959,7 @@ static void test_memory_flat_in_loops(void **state) {
                 cgn_node *sn;
                 OK(cgn_graph_add_memset(c.src[j], NULL, 0, &d, &sn));
             }
-            cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
-            cd.graph = c.src[0];
-            OK(cgn_graph_add_child_graph(c.g, NULL, 0, &cd, &c.child));
+            c.child = add_child(c.g, c.src[0]);
         } else if (cases[k].kind == 2) {
             cgn_host_callback_desc hd = CGN_HOST_CALLBACK_DESC_INIT;
             hd.fn = cgn_test_callback(env, "record_a");
@@ -3275,16 +3014,11 @@ static void test_adopt_without_context(void **state) {
 static void test_refresh_kernel_args_owners(void **state) {
     cgn_test_env *env = *state;
     cgn_owner *keep = mine(47), *lose = mine(48);
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_arg args[2] = {cgn_test_arg_buf(env, 0, 0), cgn_test_arg_u32(env, 5)};
     args[0].owner = keep;
     args[1].owner = lose;
-    cgn_kernel_desc kd = CGN_KERNEL_DESC_INIT;
-    kd.kernel = cgn_test_kernel(env, "fill_u32");
-    kd.grid = kd.block = CGN_DIM3(1, 1, 1);
-    kd.args = args;
-    kd.num_args = 2;
+    cgn_kernel_desc kd = bb_kernel_desc(cgn_test_kernel(env, "fill_u32"), args, 2);
     cgn_node *n;
     OK(cgn_graph_add_kernel(g, NULL, 0, &kd, &n));
     OK(cgn_owner_release(keep));
@@ -3318,14 +3052,10 @@ static void test_refresh_kernel_args_owners(void **state) {
     cgn_kernel_update_set_arg(&u, 1, &w, sizeof w, later);
     OK(cgn_kernel_node_update(n, &u));
     OK(cgn_owner_release(later));
-    collect_all();
-    assert_int_equal(mine_released[48], 1);
-    assert_int_equal(mine_released[47], 0);
+    expect_released2(48, 1, 47, 0);
     assert_int_equal(mine_released[49], 0);
     OK(cgn_graph_destroy(g));
-    collect_all();
-    assert_int_equal(mine_released[47], 1);
-    assert_int_equal(mine_released[48], 1);
+    expect_released2(47, 1, 48, 1);
     assert_int_equal(mine_released[49], 1);
 }
 
@@ -3334,8 +3064,7 @@ static void test_refresh_kernel_args_owners(void **state) {
  * updatable again. */
 static void test_refresh_reshaped_memcpy(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_memcpy_desc d = CGN_MEMCPY_DESC_INIT;
     d.dst = env->buf[0];
     d.src = env->buf[1];
@@ -3389,9 +3118,7 @@ static void test_context_sweep_under_faults(void **state) {
                 cgn_memset_desc md = cgn_test_fill_desc(env, 3, 1, 1);
                 OK(cgn_graph_add_memset(src, NULL, 0, &md, &sn));
                 OK(cgn_graph_add_memset(fg, NULL, 0, &md, &m));
-                cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
-                cd.graph = src;
-                OK(cgn_graph_add_child_graph(ag, NULL, 0, &cd, &child));
+                child = add_child(ag, src);
                 cgn_exec *fe, *ae;
                 OK(cgn_graph_instantiate(fg, &fe));
                 OK(cgn_graph_instantiate(ag, &ae));
@@ -3399,16 +3126,14 @@ static void test_context_sweep_under_faults(void **state) {
                 uint32_t v = 8;
                 cgn_kernel_update ku = CGN_KERNEL_UPDATE_INIT;
                 cgn_kernel_update_set_arg(&ku, 0, &p, sizeof p, env->owner[1]);
-                cgn_memset_update mu = CGN_MEMSET_UPDATE_INIT;
-                cgn_memset_update_set_dst(&mu, env->buf[1], env->owner[1]);
+                cgn_memset_update mu = bb_dst_update(env->buf[1], env->owner[1]);
                 cgn_memset_update_set_value(&mu, 0x7, 1);
                 cgn_child_graph_update cu = CGN_CHILD_GRAPH_UPDATE_INIT;
                 cgn_child_graph_update_set_graph(&cu, src);
                 cgn_exec *x = NULL;
                 (void)v;
                 env->backend->set_context(env, ctx);
-                cgn_fault_reset_counts();
-                cgn_fault_arm(k, CUDA_ERROR_INVALID_VALUE);
+                bb_fault_arm(k, CUDA_ERROR_INVALID_VALUE);
                 cgn_status st = CGN_OK;
                 switch (call) {
                 case 0: st = cgn_kernel_node_update(a, &ku); break;
@@ -3435,8 +3160,7 @@ static void test_context_sweep_under_faults(void **state) {
                 if (x)
                     OK(cgn_exec_destroy(x));
                 OK(cgn_exec_destroy(fe));
-                OK(cgn_exec_destroy(ae));
-                OK(cgn_graph_destroy(fg));
+                destroy_exec_graph(ae, fg);
                 OK(cgn_graph_destroy(ag));
                 OK(cgn_graph_destroy(src));
                 if (!hit)
@@ -3481,18 +3205,15 @@ static void test_reentrant_release_callbacks(void **state) {
         mine_released[51 + i] = 0;
     }
     /* another hierarchy whose node holds o[0] and o[1]; its executable holds o[2] at exec level */
-    cgn_graph *other;
-    OK(cgn_graph_create(&other));
+    cgn_graph *other = bb_graph_new();
     cgn_memset_desc d = cgn_test_fill_desc(env, 0, 1, 0);
     d.dst_owner = o[0];
     cgn_node *n0, *n1;
     OK(cgn_graph_add_memset(other, NULL, 0, &d, &n0));
     d.dst_owner = o[1];
     OK(cgn_graph_add_memset(other, NULL, 0, &d, &n1));
-    cgn_exec *oe;
-    OK(cgn_graph_instantiate(other, &oe));
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_dst(&u, env->buf[2], o[2]);
+    cgn_exec *oe = bb_instantiate(other);
+    cgn_memset_update u = bb_dst_update(env->buf[2], o[2]);
     OK(cgn_memset_exec_update(oe, n0, &u));
     OK(cgn_exec_launch(oe, NULL));
     for (int i = 0; i < 3; i++)
@@ -3500,8 +3221,7 @@ static void test_reentrant_release_callbacks(void **state) {
     reentrant_graph = other;
     reentrant_exec = oe;
     /* the trigger is held by a graph we destroy */
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     d.dst_owner = trigger;
     cgn_node *t;
     OK(cgn_graph_add_memset(g, NULL, 0, &d, &t));
@@ -3541,11 +3261,7 @@ static cgn_status add_all_nodes(cgn_test_env *env, all_nodes *a) {
         a->count++;                                                                                \
     } while (0)
     cgn_arg args2[2] = {cgn_test_arg_buf(env, 0, 0), cgn_test_arg_u32(env, 4)};
-    cgn_kernel_desc kd = CGN_KERNEL_DESC_INIT;
-    kd.kernel = cgn_test_kernel(env, "fill_u32");
-    kd.grid = kd.block = CGN_DIM3(1, 1, 1);
-    kd.args = args2;
-    kd.num_args = 2;
+    cgn_kernel_desc kd = bb_kernel_desc(cgn_test_kernel(env, "fill_u32"), args2, 2);
     ADD(cgn_graph_add_kernel(a->g, NULL, 0, &kd, &a->n[a->count]));
     cgn_arg args1[1] = {cgn_test_arg_buf(env, 1, 0)};
     kd.kernel = cgn_test_kernel(env, "add_one");
@@ -3637,8 +3353,7 @@ static void test_old_drivers_full_cycle(void **state) {
         }
         OK(cgn_exec_update_from_graph(e, a.g));
         /* updates: gated at 12.2 */
-        cgn_memset_update mu = CGN_MEMSET_UPDATE_INIT;
-        cgn_memset_update_set_value(&mu, 9, 1);
+        cgn_memset_update mu = bb_value_update(9);
         cgn_status st = cgn_memset_node_update(a.n[2], &mu);
         assert_int_equal(st, ver < 12020 ? CGN_ERROR_DRIVER_TOO_OLD : CGN_OK);
         st = cgn_memset_exec_update(e, a.n[2], &mu);
@@ -3657,15 +3372,10 @@ static void test_old_drivers_full_cycle(void **state) {
         assert_int_equal(cnt, 1);
         cgn_exec *ae = NULL;
         OK(cgn_graph_instantiate(ad, &ae));
-        OK(cgn_exec_destroy(ae));
-        OK(cgn_graph_destroy(ad));
+        destroy_exec_graph(ae, ad);
         /* argument count checked against the kernel from 12.4 */
         cgn_arg one[1] = {cgn_test_arg_buf(env, 0, 0)};
-        cgn_kernel_desc kd = CGN_KERNEL_DESC_INIT;
-        kd.kernel = cgn_test_kernel(env, "fill_u32");
-        kd.grid = kd.block = CGN_DIM3(1, 1, 1);
-        kd.args = one;
-        kd.num_args = 1;
+        cgn_kernel_desc kd = bb_kernel_desc(cgn_test_kernel(env, "fill_u32"), one, 1);
         cgn_node *bad = NULL;
         st = cgn_graph_add_kernel(a.g, NULL, 0, &kd, &bad);
         assert_int_equal(st, ver < 12040 ? CGN_OK : CGN_ERROR_INVALID_VALUE);
@@ -3689,8 +3399,7 @@ static void test_driver_refusals(void **state) {
     cgn_test_env *env = *state;
     cgn_node *a;
     cgn_graph *ag = add_one_graph(env, 0, &a);
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(ag, &e));
+    cgn_exec *e = bb_instantiate(ag);
     cgn_arg args[1] = {cgn_test_arg_buf(env, 1, 0)};
     cgn_kernel_update k = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_kernel(&k, env->backend->foreign_kernel(env, "add_one"), NULL, args, 1);
@@ -3726,24 +3435,21 @@ static void test_driver_refusals(void **state) {
     assert_true(st == CGN_ERROR_DRIVER || st == CGN_ERROR_INVALID_VALUE);
     OK(cgn_kernel_node_get(a, &d));
     assert_ptr_equal(d.kernel.function, env->backend->foreign_kernel(env, "add_one").function);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(ag));
+    destroy_exec_graph(e, ag);
 }
 
 /* Event nodes: NULL event refused; an executable-level update to a destroyed event is refused
  * by the driver and changes nothing. */
 static void test_event_refusals(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_event_record_desc er = CGN_EVENT_RECORD_DESC_INIT;
     cgn_node *r = NULL;
     EXPECT_ST(CGN_ERROR_INVALID_VALUE, cgn_graph_add_event_record(g, NULL, 0, &er, &r));
     assert_null(r);
     er.event = env->event[0];
     OK(cgn_graph_add_event_record(g, NULL, 0, &er, &r));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     CUevent dead = env->backend->event_create(env);
     env->backend->event_destroy(env, dead);
     cgn_event_record_update u = CGN_EVENT_RECORD_UPDATE_INIT;
@@ -3757,8 +3463,7 @@ static void test_event_refusals(void **state) {
     EXPECT_ST(CGN_ERROR_INVALID_VALUE, cgn_event_record_exec_update(e, r, &u));
     OK(cgn_event_record_node_get(r, &got));
     assert_ptr_equal(got.event, env->event[0]);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e, g);
 }
 
 /* ==== documented costs: what a call does not do
@@ -3770,33 +3475,25 @@ static void test_event_refusals(void **state) {
 static void test_documented_costs(void **state) {
     cgn_test_env *env = *state;
     cgn_owner *a = mine(55), *b = mine(56);
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
-    cgn_memset_desc d = cgn_test_fill_desc(env, 0, 0x11, 0);
-    d.dst_owner = a;
     cgn_node *n;
-    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    cgn_graph *g = owned_fill_graph(env, 0x11, a, &n);
     cgn_fault_reset_counts();
-    cgn_memset_update v = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_value(&v, 0x12, 1);
+    cgn_memset_update v = bb_value_update(0x12);
     OK(cgn_memset_node_update(n, &v));
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 0);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphRetainUserObject), 0);
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     cgn_fault_reset_counts();
     OK(cgn_memset_exec_update(e, n, &v));
     OK(cgn_exec_launch(e, NULL));
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 0);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuEventRecord), 0);
     /* b set at exec level, then replaced before any launch: released at once */
-    cgn_memset_update vb = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_dst(&vb, env->buf[1], b);
+    cgn_memset_update vb = bb_dst_update(env->buf[1], b);
     OK(cgn_memset_exec_update(e, n, &vb));
     OK(cgn_owner_release(b));
     cgn_fake_hold_completion(1);
-    cgn_memset_update back = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_dst(&back, env->buf[0], NULL);
+    cgn_memset_update back = bb_dst_update(env->buf[0], NULL);
     OK(cgn_memset_exec_update(e, n, &back));
     (void)cgn_collect(); /* (its callback may already have run inside the update) */
     assert_int_equal(mine_released[56], 1);
@@ -3820,12 +3517,10 @@ static void test_documented_costs(void **state) {
     cgn_fault_reset_counts();
     OK(cgn_exec_destroy(e));
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxSynchronize), 0);
-    collect_all();
-    assert_int_equal(mine_released[55], 0);
+    expect_released(55, 0);
     cgn_fake_complete_pending();
     cgn_fake_hold_completion(0);
-    collect_all();
-    assert_int_equal(mine_released[55], 1);
+    expect_released(55, 1);
 }
 
 /* ==== finding kernels
@@ -3833,11 +3528,7 @@ static void test_documented_costs(void **state) {
 
 static cgn_node *add_fill_node(cgn_test_env *env, cgn_graph *g, cgn_kernel k) {
     cgn_arg args[2] = {cgn_test_arg_buf(env, 0, 0), cgn_test_arg_u32(env, 1)};
-    cgn_kernel_desc kd = CGN_KERNEL_DESC_INIT;
-    kd.kernel = k;
-    kd.grid = kd.block = CGN_DIM3(1, 1, 1);
-    kd.args = args;
-    kd.num_args = 2;
+    cgn_kernel_desc kd = bb_kernel_desc(k, args, 2);
     cgn_node *n;
     OK(cgn_graph_add_kernel(g, NULL, 0, &kd, &n));
     return n;
@@ -3857,19 +3548,13 @@ static void test_find_kernel(void **state) {
     cgn_node *sn = add_fill_node(env, src, k);
     OK(cgn_graph_create(&g));
     cgn_node *first = add_fill_node(env, g, k);
-    cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
-    cd.graph = src;
-    cgn_node *child, *inner;
-    OK(cgn_graph_add_child_graph(g, NULL, 0, &cd, &child));
+    cgn_node *inner;
+    cgn_node *child = add_child(g, src);
     OK(cgn_child_graph_node_find(child, sn, &inner));
     cgn_node *last = add_fill_node(env, g, CGN_FUNCTION(f0));
     cgn_node *other;
     cgn_arg one[1] = {cgn_test_arg_buf(env, 1, 0)};
-    cgn_kernel_desc kd = CGN_KERNEL_DESC_INIT;
-    kd.kernel = cgn_test_kernel(env, "add_one");
-    kd.grid = kd.block = CGN_DIM3(1, 1, 1);
-    kd.args = one;
-    kd.num_args = 1;
+    cgn_kernel_desc kd = bb_kernel_desc(cgn_test_kernel(env, "add_one"), one, 1);
     OK(cgn_graph_add_kernel(g, NULL, 0, &kd, &other));
     cgn_node *out[4] = {NULL, NULL, NULL, NULL};
     size_t count = 4;

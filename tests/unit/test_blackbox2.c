@@ -23,16 +23,7 @@
 #include "cgn_test_fixture.h"
 #include "fake_driver.h"
 
-/* Fails unless `call` returns `want` and leaves a non-empty message and that status. */
-#define EXPECT_ST(want, call)                                                                      \
-    do {                                                                                           \
-        cgn_status st_ = (call);                                                                   \
-        if (st_ != (want))                                                                         \
-            fail_msg("%s: got %s (%s), want %s", #call, cgn_status_name(st_), cgn_last_error(),    \
-                     cgn_status_name(want));                                                       \
-        assert_int_equal(cgn_last_status(), (want));                                               \
-        assert_true(cgn_last_error()[0] != '\0');                                                  \
-    } while (0)
+#include "blackbox_common.h"
 
 /* ---- owners of our own that count their releases (atomically: threads use them too) ------- */
 
@@ -54,6 +45,17 @@ static int released(int i) {
     return atomic_load(&mine_released[i]);
 }
 
+/* After collect_all, mine(i) was released n times (and mine(j) nj times). */
+static void expect_released(int i, int n) {
+    collect_all();
+    assert_int_equal(released(i), n);
+}
+
+static void expect_released2(int i, int n, int j, int nj) {
+    expect_released(i, n);
+    assert_int_equal(released(j), nj);
+}
+
 /* Fails naming every driver entry called since the counts were reset. */
 static void assert_no_driver_calls(void) {
     if (cgn_fault_total_calls() == cgn_fault_calls(CGN_FAULT_cuCtxGetCurrent))
@@ -66,11 +68,6 @@ static void assert_no_driver_calls(void) {
                      cgn_fault_entry_name((cgn_fault_entry)i), cgn_fault_calls((cgn_fault_entry)i));
         }
     fail_msg("driver calls made:%s", buf);
-}
-
-static void collect_all(void) {
-    for (int i = 0; i < 8; i++)
-        cgn_collect();
 }
 
 /* ---- small builders ------------------------------------------------------------------------- */
@@ -86,18 +83,20 @@ static cgn_node *add_fill(cgn_test_env *env, cgn_graph *g, int buf, uint32_t val
 
 static cgn_graph *fill_source(cgn_test_env *env, int buf, uint32_t value, cgn_owner *owner,
                               cgn_node **node_out) {
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     *node_out = add_fill(env, g, buf, value, owner);
     return g;
 }
 
-static cgn_node *add_child(cgn_graph *parent, cgn_graph *source) {
-    cgn_child_graph_desc d = CGN_CHILD_GRAPH_DESC_INIT;
-    d.graph = source;
-    cgn_node *n;
-    OK(cgn_graph_add_child_graph(parent, NULL, 0, &d, &n));
-    return n;
+/* fill_source graphs: 0x11 into buffer 0 owned by mine(ia), 0x22 into buffer 1 owned by
+ * mine(ib); the graphs then hold the only references to the owners. */
+static void owned_sources(cgn_test_env *env, int ia, int ib, cgn_graph **sa, cgn_node **an,
+                          cgn_graph **sb, cgn_node **bn) {
+    cgn_owner *oa = mine(ia), *ob = mine(ib);
+    *sa = fill_source(env, 0, 0x11, oa, an);
+    *sb = fill_source(env, 1, 0x22, ob, bn);
+    OK(cgn_owner_release(oa));
+    OK(cgn_owner_release(ob));
 }
 
 static cgn_node *add_cond(cgn_graph *g, uint32_t type, uint32_t size, uint32_t value) {
@@ -130,14 +129,12 @@ static uint32_t node_value(cgn_node *n) {
 }
 
 static cgn_status set_value(cgn_exec *e, cgn_node *n, uint32_t v) {
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_value(&u, v, 1);
+    cgn_memset_update u = bb_value_update(v);
     return e ? cgn_memset_exec_update(e, n, &u) : cgn_memset_node_update(n, &u);
 }
 
 static cgn_status set_dst(cgn_exec *e, cgn_node *n, CUdeviceptr dst, cgn_owner *o) {
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_dst(&u, dst, o);
+    cgn_memset_update u = bb_dst_update(dst, o);
     return e ? cgn_memset_exec_update(e, n, &u) : cgn_memset_node_update(n, &u);
 }
 
@@ -151,6 +148,19 @@ static void zero_bufs(cgn_test_env *env) {
     unsigned char zeros[CGN_TEST_BUF_SIZE] = {0};
     for (int i = 0; i < CGN_TEST_NUM_BUFS; i++)
         env->backend->write(env, env->buf[i], zeros, sizeof zeros);
+}
+
+/* Runs e once from zeroed buffers; buffer `buf` then starts with `want` (and `buf2` with
+ * `want2`). */
+static void run_expect(cgn_test_env *env, cgn_exec *e, int buf, int want) {
+    zero_bufs(env);
+    OK(env->backend->launch(env, e));
+    assert_int_equal(byte_of(env, buf), want);
+}
+
+static void run_expect2(cgn_test_env *env, cgn_exec *e, int buf, int want, int buf2, int want2) {
+    run_expect(env, e, buf, want);
+    assert_int_equal(byte_of(env, buf2), want2);
 }
 
 /* ==== child graphs ============================================================================
@@ -194,20 +204,13 @@ static void test_nested_three_levels(void **state) {
     assert_int_equal(node_value(fill), 0x11);
     assert_int_equal(node_value(mfill), 0x11);
     assert_int_equal(node_value(deep), 0x33);
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(parent, &e));
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 1), 0x33);
-    assert_int_equal(byte_of(env, 0), 0);
+    cgn_exec *e = bb_instantiate(parent);
+    run_expect2(env, e, 1, 0x33, 0, 0);
     /* executable-level update of the deepest copy, with a new owner */
     OK(set_dst(e, deep, env->buf[2], o2));
     OK(cgn_owner_release(o1));
     OK(cgn_owner_release(o2));
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 2), 0x33);
-    assert_int_equal(byte_of(env, 1), 0);
+    run_expect2(env, e, 2, 0x33, 1, 0);
     cgn_memset_desc d;
     OK(cgn_memset_node_get(deep, &d));
     assert_int_equal(d.dst, env->buf[1]);
@@ -225,18 +228,13 @@ static void test_nested_three_levels(void **state) {
     OK(cgn_graph_destroy(parent));
     EXPECT_ST(CGN_ERROR_DESTROYED, set_value(NULL, deep, 0x45));
     OK(set_value(e, deep, 0x55));
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 2), 0x55);
-    collect_all();
-    assert_int_equal(released(0), 1);
+    run_expect(env, e, 2, 0x55);
+    expect_released(0, 1);
     /* the raw root graph (and its reference to o1's version) stays until the executable goes */
     assert_int_equal(released(1), 0);
     assert_int_equal(released(2), 0); /* the executable's */
     OK(cgn_exec_destroy(e));
-    collect_all();
-    assert_int_equal(released(0), 1);
-    assert_int_equal(released(1), 1);
+    expect_released2(0, 1, 1, 1);
     assert_int_equal(released(2), 1);
 }
 
@@ -254,13 +252,10 @@ static void test_exec_child_replacement_retakes_inner_copies(void **state) {
     OK(cgn_graph_add_empty(s3, &s3n, 1, &s3n2));
     OK(cgn_owner_release(o3));
     OK(cgn_owner_release(o4));
-    cgn_graph *parent;
-    OK(cgn_graph_create(&parent));
+    cgn_graph *parent = bb_graph_new();
     cgn_node *child = add_child(parent, s1);
-    cgn_node *inner;
-    OK(cgn_child_graph_node_find(child, s1n, &inner));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(parent, &e));
+    cgn_node *inner = bb_find(child, s1n);
+    cgn_exec *e = bb_instantiate(parent);
     cgn_child_graph_update r = CGN_CHILD_GRAPH_UPDATE_INIT;
     /* other topology: refused, nothing changes */
     cgn_child_graph_update_set_graph(&r, s3);
@@ -274,17 +269,13 @@ static void test_exec_child_replacement_retakes_inner_copies(void **state) {
     for (long k = 1; k < 32; k++) {
         cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
         cgn_status st = cgn_child_graph_exec_update(e, child, &r);
-        int hit = cgn_fault_triggered(NULL);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(NULL);
         if (st == CGN_OK)
             break;
         failures++;
         assert_true(hit);
         assert_int_equal(exec_value(e, inner), 0x11);
-        zero_bufs(env);
-        OK(env->backend->launch(env, e));
-        assert_int_equal(byte_of(env, 0), 0x11);
-        assert_int_equal(byte_of(env, 1), 0);
+        run_expect2(env, e, 0, 0x11, 1, 0);
     }
     assert_true(failures > 0);
     /* the replacement took: the executable's copy of `inner` is s2's node */
@@ -295,30 +286,21 @@ static void test_exec_child_replacement_retakes_inner_copies(void **state) {
     OK(cgn_memset_node_get(inner, &d));
     assert_int_equal(d.value, 0x11);
     assert_int_equal(d.dst, env->buf[0]);
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 1), 0x22);
-    assert_int_equal(byte_of(env, 0), 0);
+    run_expect2(env, e, 1, 0x22, 0, 0);
     /* (an executable-level update of `inner` now is refused by the fake driver, which pairs
      * the replaced copy's nodes with s2's: test_blackbox2_bugs.c) */
     /* the whole-graph refresh brings the definition back */
     OK(cgn_exec_update_from_graph(e, parent));
     assert_int_equal(exec_value(e, inner), 0x11);
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 0), 0x11);
-    assert_int_equal(byte_of(env, 1), 0);
+    run_expect2(env, e, 0, 0x11, 1, 0);
     OK(cgn_graph_destroy(s1));
     OK(cgn_graph_destroy(s2));
     OK(cgn_graph_destroy(s3));
     collect_all();
     assert_int_equal(released(3), 0); /* the parent's copy */
     assert_int_equal(released(4), 1); /* no one holds s2's version any more */
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(parent));
-    collect_all();
-    assert_int_equal(released(3), 1);
-    assert_int_equal(released(4), 1);
+    destroy_exec_graph(e, parent);
+    expect_released2(3, 1, 4, 1);
 }
 
 /* Destroying a child node: nodes of its embedding report CGN_ERROR_DESTROYED in executables
@@ -328,16 +310,12 @@ static void test_child_destroy_in_executables(void **state) {
     cgn_test_env *env = *state;
     cgn_node *sn;
     cgn_graph *src = fill_source(env, 0, 0x11, NULL, &sn);
-    cgn_graph *parent;
-    OK(cgn_graph_create(&parent));
+    cgn_graph *parent = bb_graph_new();
     cgn_node *keep = add_fill(env, parent, 1, 0x66, NULL);
     cgn_node *child = add_child(parent, src);
-    cgn_node *inner;
-    OK(cgn_child_graph_node_find(child, sn, &inner));
-    cgn_graph *emb;
-    OK(cgn_child_graph_node_embedded(child, &emb));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(parent, &e));
+    cgn_node *inner = bb_find(child, sn);
+    cgn_graph *emb = bb_embedded(child);
+    cgn_exec *e = bb_instantiate(parent);
     OK(set_value(e, inner, 0x12));
     OK(cgn_node_destroy(child));
     assert_false(cgn_node_is_alive(inner));
@@ -354,17 +332,10 @@ static void test_child_destroy_in_executables(void **state) {
     cgn_status st = cgn_exec_update_from_graph(e, parent);
     assert_int_not_equal(st, CGN_OK);
     assert_true(cgn_last_error()[0] != '\0');
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 0), 0x12);
-    assert_int_equal(byte_of(env, 1), 0x66);
+    run_expect2(env, e, 0, 0x12, 1, 0x66);
     OK(set_value(e, keep, 0x67)); /* the rest of the executable still updates */
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 1), 0x67);
-    assert_int_equal(byte_of(env, 0), 0x12);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(parent));
+    run_expect2(env, e, 1, 0x67, 0, 0x12);
+    destroy_exec_graph(e, parent);
     OK(cgn_graph_destroy(src));
 }
 
@@ -375,8 +346,7 @@ static void test_child_find_refusals(void **state) {
     cgn_node *s1n, *s2n;
     cgn_graph *s1 = fill_source(env, 0, 0x11, NULL, &s1n);
     cgn_graph *s2 = fill_source(env, 0, 0x22, NULL, &s2n);
-    cgn_graph *parent;
-    OK(cgn_graph_create(&parent));
+    cgn_graph *parent = bb_graph_new();
     cgn_node *child = add_child(parent, s1);
     cgn_node *plain = add_fill(env, parent, 1, 0x44, NULL);
     cgn_node *out = NULL;
@@ -389,8 +359,7 @@ static void test_child_find_refusals(void **state) {
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, cgn_child_graph_node_embedded(child, NULL));
     assert_null(out);
     assert_null(g);
-    cgn_node *inner;
-    OK(cgn_child_graph_node_find(child, s1n, &inner));
+    cgn_node *inner = bb_find(child, s1n);
     /* the child node itself is not in its own embedding */
     EXPECT_ST(CGN_ERROR_INVALID_VALUE, cgn_child_graph_node_find(child, child, &out));
     /* an embedded node is not a node of the source */
@@ -410,8 +379,7 @@ static void test_child_find_refusals(void **state) {
     assert_null(NULL);
     /* embedding the same source twice in one parent: two independent copies */
     cgn_node *child2 = add_child(parent, s2);
-    cgn_node *inner2;
-    OK(cgn_child_graph_node_find(child2, s2n, &inner2));
+    cgn_node *inner2 = bb_find(child2, s2n);
     assert_ptr_not_equal(inner2, out);
     OK(set_value(NULL, inner2, 0x55));
     assert_int_equal(node_value(out), 0x22);
@@ -434,15 +402,12 @@ static void test_child_sources_from_other_hierarchies(void **state) {
     OK(cgn_graph_create(&p1));
     OK(cgn_graph_create(&p2));
     cgn_node *c1 = add_child(p1, src);
-    cgn_graph *emb1;
-    OK(cgn_child_graph_node_embedded(c1, &emb1));
-    cgn_node *in1;
-    OK(cgn_child_graph_node_find(c1, sn, &in1));
+    cgn_graph *emb1 = bb_embedded(c1);
+    cgn_node *in1 = bb_find(c1, sn);
     OK(set_value(NULL, in1, 0x12));
     /* p2 embeds p1's embedding: a copy of the copy, with its change */
     cgn_node *c2 = add_child(p2, emb1);
-    cgn_node *in2;
-    OK(cgn_child_graph_node_find(c2, in1, &in2));
+    cgn_node *in2 = bb_find(c2, in1);
     assert_int_equal(node_value(in2), 0x12);
     OK(cgn_graph_destroy(src));
     assert_int_equal(cgn_test_run_graph_read(env, p2, 0), 0x12);
@@ -459,8 +424,7 @@ static void test_child_sources_from_other_hierarchies(void **state) {
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_child_graph_node_update(c2, &r));
     assert_true(cgn_node_is_alive(in2));
     /* a destroyed root as a source */
-    cgn_graph *gone;
-    OK(cgn_graph_create(&gone));
+    cgn_graph *gone = bb_graph_new();
     OK(cgn_graph_destroy(gone));
     cgn_child_graph_update_set_graph(&r, gone);
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_child_graph_node_update(c2, &r));
@@ -469,11 +433,9 @@ static void test_child_sources_from_other_hierarchies(void **state) {
     collect_all();
     assert_int_equal(released(5), 0); /* p2's copy of the copy holds it */
     OK(cgn_graph_destroy(p1));
-    collect_all();
-    assert_int_equal(released(5), 0);
+    expect_released(5, 0);
     OK(cgn_graph_destroy(p2));
-    collect_all();
-    assert_int_equal(released(5), 1);
+    expect_released(5, 1);
     OK(cgn_graph_destroy(s2));
 }
 
@@ -481,17 +443,12 @@ static void test_child_sources_from_other_hierarchies(void **state) {
  * launches in flight the executable's replaced copy is kept until they complete. */
 static void test_child_replacement_owners_with_launches(void **state) {
     cgn_test_env *env = *state;
-    cgn_owner *oa = mine(6), *ob = mine(7);
     cgn_node *an, *bn;
-    cgn_graph *sa = fill_source(env, 0, 0x11, oa, &an);
-    cgn_graph *sb = fill_source(env, 1, 0x22, ob, &bn);
-    OK(cgn_owner_release(oa));
-    OK(cgn_owner_release(ob));
-    cgn_graph *parent;
-    OK(cgn_graph_create(&parent));
+    cgn_graph *sa, *sb;
+    owned_sources(env, 6, 7, &sa, &an, &sb, &bn);
+    cgn_graph *parent = bb_graph_new();
     cgn_node *child = add_child(parent, sa);
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(parent, &e));
+    cgn_exec *e = bb_instantiate(parent);
     cgn_child_graph_update r = CGN_CHILD_GRAPH_UPDATE_INIT;
     for (int i = 0; i < 50; i++) {
         cgn_child_graph_update_reset(&r);
@@ -502,9 +459,7 @@ static void test_child_replacement_owners_with_launches(void **state) {
     /* last: sa at both levels */
     OK(cgn_graph_destroy(sa));
     OK(cgn_graph_destroy(sb));
-    collect_all();
-    assert_int_equal(released(7), 1);
-    assert_int_equal(released(6), 0);
+    expect_released2(7, 1, 6, 0);
     cgn_fake_hold_completion(1);
     OK(env->backend->launch_async(env, e));
     cgn_node *inner;
@@ -525,17 +480,13 @@ static void test_child_replacement_owners_with_launches(void **state) {
     cgn_fake_hold_completion(0);
     /* that launch was not fenced (nothing waited then): the next launch's fence tells */
     OK(env->backend->launch(env, e));
-    collect_all();
-    assert_int_equal(released(6), 1);
-    assert_int_equal(released(8), 0);
+    expect_released2(6, 1, 8, 0);
     (void)inner;
     OK(cgn_exec_destroy(e));
     collect_all();
     assert_int_equal(released(8), 0); /* the definition's copy of s3 */
     OK(cgn_graph_destroy(parent));
-    collect_all();
-    assert_int_equal(released(6), 1);
-    assert_int_equal(released(7), 1);
+    expect_released2(6, 1, 7, 1);
     assert_int_equal(released(8), 1);
 }
 
@@ -546,13 +497,11 @@ static void test_child_replacement_owners_with_launches(void **state) {
  * executable; the refresh is refused and the executable is unchanged. */
 static void test_body_changes_after_instantiation(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_node *c = add_cond(g, 0, 1, 1);
     cgn_graph *body = body_of(c, 0);
     cgn_node *a = add_fill(env, body, 0, 0x11, NULL);
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     cgn_node *late = add_fill(env, body, 1, 0x22, NULL);
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, set_value(e, late, 0x23));
     cgn_memset_desc d;
@@ -561,19 +510,13 @@ static void test_body_changes_after_instantiation(void **state) {
     cgn_status st = cgn_exec_update_from_graph(e, g);
     assert_int_not_equal(st, CGN_OK);
     assert_int_equal(exec_value(e, a), 0x11);
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 0), 0x11);
-    assert_int_equal(byte_of(env, 1), 0);
+    run_expect2(env, e, 0, 0x11, 1, 0);
     /* destroying the late node again makes the topology match */
     OK(cgn_node_destroy(late));
     OK(cgn_exec_update_from_graph(e, g));
     assert_int_equal(exec_value(e, a), 0x12);
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 0), 0x12);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    run_expect(env, e, 0, 0x12);
+    destroy_exec_graph(e, g);
 }
 
 /* Conditional nodes nested in bodies (WHILE in IF, SWITCH in WHILE's body...) and a child
@@ -581,8 +524,7 @@ static void test_body_changes_after_instantiation(void **state) {
 static void test_nested_bodies_and_child_in_body(void **state) {
     cgn_test_env *env = *state;
     cgn_owner *o9 = mine(9), *o10 = mine(10);
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_node *outer = add_cond(g, 0, 1, 1); /* IF, taken */
     cgn_graph *ob = body_of(outer, 0);
     cgn_node *mid = add_cond(ob, 0, 1, 1); /* IF inside, taken */
@@ -597,8 +539,7 @@ static void test_nested_bodies_and_child_in_body(void **state) {
     OK(cgn_owner_release(o9));
     OK(cgn_owner_release(o10));
     cgn_node *child = add_child(ob, src);
-    cgn_node *cin;
-    OK(cgn_child_graph_node_find(child, sn, &cin));
+    cgn_node *cin = bb_find(child, sn);
     OK(cgn_graph_destroy(src));
     /* the raw handles of body nodes are found from the root */
     CUgraphNode raw;
@@ -608,27 +549,19 @@ static void test_nested_bodies_and_child_in_body(void **state) {
     if (st == CGN_OK)
         assert_ptr_equal(f, deep);
     /* a conditional node cannot go in the embedding inside the body */
-    cgn_graph *emb;
-    OK(cgn_child_graph_node_embedded(child, &emb));
+    cgn_graph *emb = bb_embedded(child);
     cgn_conditional_desc cdsc = CGN_CONDITIONAL_DESC_INIT;
     cgn_node *x = NULL;
     cgn_fault_reset_counts();
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_graph_add_conditional(emb, NULL, 0, &cdsc, &x));
     assert_null(x);
     assert_no_driver_calls();
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 0), 0x11);
-    assert_int_equal(byte_of(env, 1), 0x22);
+    cgn_exec *e = bb_instantiate(g);
+    run_expect2(env, e, 0, 0x11, 1, 0x22);
     OK(set_value(e, deep, 0x31));
     OK(set_value(e, cin, 0x32));
     OK(set_value(NULL, deep, 0x41));
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 0), 0x31);
-    assert_int_equal(byte_of(env, 1), 0x32);
+    run_expect2(env, e, 0, 0x31, 1, 0x32);
     assert_int_equal(node_value(cin), 0x22);
     OK(cgn_exec_update_from_graph(e, g));
     assert_int_equal(exec_value(e, deep), 0x41);
@@ -637,22 +570,14 @@ static void test_nested_bodies_and_child_in_body(void **state) {
     cgn_owner *o11 = mine(11);
     OK(set_dst(e, deep, env->buf[2], o11));
     OK(cgn_owner_release(o11));
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 2), 0x41);
+    run_expect(env, e, 2, 0x41);
     OK(cgn_graph_destroy(g));
-    collect_all();
-    assert_int_equal(released(11), 0);
+    expect_released(11, 0);
     OK(set_value(e, deep, 0x51)); /* the root is gone; the executable still updates */
     OK(set_value(e, cin, 0x52));
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 2), 0x51);
-    assert_int_equal(byte_of(env, 1), 0x52);
+    run_expect2(env, e, 2, 0x51, 1, 0x52);
     OK(cgn_exec_destroy(e));
-    collect_all();
-    assert_int_equal(released(9), 1);
-    assert_int_equal(released(10), 1);
+    expect_released2(9, 1, 10, 1);
     assert_int_equal(released(11), 1);
 }
 
@@ -662,8 +587,7 @@ static void test_nested_bodies_and_child_in_body(void **state) {
  * refusal by docs/nodes.md; the fake driver accepts them, so that is not tested here.) */
 static void test_body_and_embedding_refused_types(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     add_cond(g, 1, 1, 0);
     cgn_mem_alloc_desc ad = CGN_MEM_ALLOC_DESC_INIT;
     ad.bytesize = 64;
@@ -676,8 +600,7 @@ static void test_body_and_embedding_refused_types(void **state) {
     cgn_node *mchild = add_child(mid, src);
     OK(cgn_graph_create(&parent));
     cgn_node *pchild = add_child(parent, mid);
-    cgn_node *pm;
-    OK(cgn_child_graph_node_find(pchild, mchild, &pm));
+    cgn_node *pm = bb_find(pchild, mchild);
     cgn_graph *emb1, *emb2;
     OK(cgn_child_graph_node_embedded(pchild, &emb1));
     OK(cgn_child_graph_node_embedded(pm, &emb2));
@@ -704,8 +627,7 @@ static void test_body_and_embedding_refused_types(void **state) {
  * node was made with, get of another type is refused, and enable/disable is not supported. */
 static void test_conditional_gets(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_conditional_desc d = CGN_CONDITIONAL_DESC_INIT;
     d.type = 2;
     d.size = 4;
@@ -723,8 +645,7 @@ static void test_conditional_gets(void **state) {
     assert_true(got.handle != (CUgraphConditionalHandle)0xdeadbeef);
     cgn_node *in3 = add_fill(env, body_of(c, 3), 0, 0x33, NULL);
     add_fill(env, body_of(c, 0), 0, 0x30, NULL);
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     OK(cgn_conditional_exec_get(e, c, &xgot));
     assert_int_equal(xgot.type, got.type);
     assert_int_equal(xgot.size, got.size);
@@ -742,11 +663,8 @@ static void test_conditional_gets(void **state) {
     EXPECT_ST(CGN_ERROR_WRONG_NODE_TYPE, cgn_conditional_node_body(in3, 0, &b));
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, cgn_conditional_node_get(c, NULL));
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, cgn_conditional_exec_get(e, c, NULL));
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 0), 0x33);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    run_expect(env, e, 0, 0x33);
+    destroy_exec_graph(e, g);
 }
 
 /* ==== memory allocation and free nodes ========================================================
@@ -754,8 +672,7 @@ static void test_conditional_gets(void **state) {
 
 static void test_mem_alloc_free_statuses(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_mem_alloc_desc ad = CGN_MEM_ALLOC_DESC_INIT;
     cgn_node *x = NULL;
     cgn_fault_reset_counts();
@@ -805,8 +722,7 @@ static void test_mem_alloc_free_statuses(void **state) {
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_node_check_updatable(f));
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_node_destroy(f));
     EXPECT_ST(CGN_ERROR_WRONG_NODE_TYPE, set_value(NULL, a, 1));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     cgn_mem_alloc_desc xgot;
     OK(cgn_mem_alloc_exec_get(e, a, &xgot));
     assert_int_equal(xgot.dptr, got.dptr);
@@ -835,8 +751,7 @@ static void test_mem_alloc_free_statuses(void **state) {
  * be destroyed once the graph holds a memory node. */
 static void test_mem_alloc_auto_free(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_node *sn;
     cgn_graph *src = fill_source(env, 0, 0x11, NULL, &sn);
     cgn_node *child = add_child(g, src);
@@ -845,8 +760,7 @@ static void test_mem_alloc_auto_free(void **state) {
     cgn_node *a;
     OK(cgn_graph_add_mem_alloc(g, &child, 1, &ad, &a));
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_node_destroy(child));
-    cgn_node *inner;
-    OK(cgn_child_graph_node_find(child, sn, &inner));
+    cgn_node *inner = bb_find(child, sn);
     assert_true(cgn_node_is_alive(inner));
     OK(set_value(NULL, inner, 0x12)); /* nodes in the embedding still update */
     cgn_exec *e;
@@ -879,8 +793,7 @@ static void batch_eq(const cgn_batch_mem_op_desc *a, const CUstreamBatchMemOpPar
  * (and the graph) as it was. */
 static void test_batch_mem_op_refusals(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     CUstreamBatchMemOpParams ops[CGN_MAX_MEM_OPS + 1];
     for (uint32_t i = 0; i <= CGN_MAX_MEM_OPS; i++)
         ops[i] = wop(env, 0, 0, i);
@@ -971,19 +884,16 @@ static void test_batch_mem_op_refusals(void **state) {
     EXPECT_ST(CGN_ERROR_WRONG_NODE_TYPE, cgn_batch_mem_op_node_update(ms, &u));
     EXPECT_ST(CGN_ERROR_WRONG_NODE_TYPE, cgn_batch_mem_op_node_get(ms, &got));
     OK(cgn_owner_release(o13));
-    collect_all();
-    assert_int_equal(released(13), 0);
+    expect_released(13, 0);
     OK(cgn_graph_destroy(g));
-    collect_all();
-    assert_int_equal(released(13), 1);
+    expect_released(13, 1);
 }
 
 /* The executable-level rules, each checked before any driver call, and what an executable may
  * change (addresses, values, the comparison of waits); the executable's copy is its own. */
 static void test_batch_mem_op_exec_rules(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     CUstreamBatchMemOpParams ops[3] = {
         wop(env, 0, 0, 0x11),
         cgn_test_mem_op(env, CU_STREAM_MEM_OP_WAIT_VALUE_32, 0, 0, 0x11, CU_STREAM_WAIT_VALUE_EQ),
@@ -994,11 +904,8 @@ static void test_batch_mem_op_exec_rules(void **state) {
     d.num_ops = 3;
     cgn_node *n;
     OK(cgn_graph_add_batch_mem_op(g, NULL, 0, &d, &n));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 0), 0x11);
+    cgn_exec *e = bb_instantiate(g);
+    run_expect(env, e, 0, 0x11);
     cgn_batch_mem_op_update u = CGN_BATCH_MEM_OP_UPDATE_INIT;
     CUstreamBatchMemOpParams w[3];
     cgn_fault_reset_counts();
@@ -1057,11 +964,9 @@ static void test_batch_mem_op_exec_rules(void **state) {
     assert_ptr_equal(got.ops_owner, o14);
     assert_int_equal(got.ops[0].writeValue.flags, 0);
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_exec_node_set_enabled(e, n, 0));
-    collect_all();
-    assert_int_equal(released(14), 0);
+    expect_released(14, 0);
     OK(cgn_exec_destroy(e));
-    collect_all();
-    assert_int_equal(released(14), 1);
+    expect_released(14, 1);
     OK(cgn_graph_destroy(g));
 }
 
@@ -1070,8 +975,7 @@ static void test_batch_mem_op_exec_rules(void **state) {
 static void test_batch_mem_op_update_faults(void **state) {
     cgn_test_env *env = *state;
     cgn_owner *oa = mine(15), *ob = mine(16);
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     CUstreamBatchMemOpParams ops[2] = {wop(env, 0, 0, 0x11), wop(env, 0, 4, 0x12)};
     cgn_batch_mem_op_desc d = CGN_BATCH_MEM_OP_DESC_INIT;
     d.ops = ops;
@@ -1080,20 +984,17 @@ static void test_batch_mem_op_update_faults(void **state) {
     cgn_node *n;
     OK(cgn_graph_add_batch_mem_op(g, NULL, 0, &d, &n));
     OK(cgn_owner_release(oa));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     CUstreamBatchMemOpParams nw[2] = {wop(env, 1, 0, 0x21), wop(env, 1, 4, 0x22)};
     cgn_batch_mem_op_update u = CGN_BATCH_MEM_OP_UPDATE_INIT;
     cgn_batch_mem_op_update_set_ops(&u, nw, 2, ob);
     for (int level = 0; level < 2; level++) {
         int failures = 0;
         for (long k = 1; k < 32; k++) {
-            cgn_fault_reset_counts();
-            cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+            bb_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
             cgn_status st = level ? cgn_batch_mem_op_exec_update(e, n, &u)
                                   : cgn_batch_mem_op_node_update(n, &u);
-            int hit = cgn_fault_triggered(NULL);
-            cgn_fault_disarm();
+            int hit = bb_fault_done(NULL);
             cgn_batch_mem_op_desc got;
             if (st == CGN_OK) {
                 if (hit) {
@@ -1117,8 +1018,7 @@ static void test_batch_mem_op_update_faults(void **state) {
                 batch_eq(&got, nw, 2, ob);
             OK(cgn_batch_mem_op_exec_get(e, n, &got));
             batch_eq(&got, ops, 2, oa);
-            collect_all();
-            assert_int_equal(released(16), 0);
+            expect_released(16, 0);
         }
         assert_true(failures > 0);
         if (level == 0) {
@@ -1134,9 +1034,7 @@ static void test_batch_mem_op_update_faults(void **state) {
     assert_int_equal(released(15), 0); /* the executable's copy of the graph's version */
     assert_int_equal(released(16), 0);
     OK(cgn_exec_destroy(e));
-    collect_all();
-    assert_int_equal(released(15), 1);
-    assert_int_equal(released(16), 1);
+    expect_released2(15, 1, 16, 1);
 }
 
 /* ==== external semaphore nodes ================================================================
@@ -1146,8 +1044,7 @@ static void test_ext_sem_refusals(void **state) {
     cgn_test_env *env = *state;
     CUexternalSemaphore s0 = cgn_test_sem(env, 0), s1 = cgn_test_sem(env, 1);
     assert_non_null(s0);
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     CUexternalSemaphore sems[CGN_MAX_EXT_SEMS + 1];
     CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sp[CGN_MAX_EXT_SEMS + 1];
     CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp[CGN_MAX_EXT_SEMS + 1];
@@ -1231,8 +1128,7 @@ static void test_ext_sem_refusals(void **state) {
     assert_ptr_equal(wgot.sems_owner, o17);
     EXPECT_ST(CGN_ERROR_WRONG_NODE_TYPE, cgn_ext_sem_signal_node_get(wait, &sgot));
     /* executable level: the count is kept, checked before the driver */
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     cgn_ext_sem_wait_update_set_sems(&u, sems, wp, 1, NULL);
     cgn_fault_reset_counts();
     EXPECT_ST(CGN_ERROR_INVALID_VALUE, cgn_ext_sem_wait_exec_update(e, wait, &u));
@@ -1255,10 +1151,8 @@ static void test_ext_sem_refusals(void **state) {
     assert_true(waits >= 1);
     OK(cgn_ext_sem_signal_node_get(sig, &sgot));
     assert_int_equal(sgot.sems_params[0].params.fence.value, 1);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
-    collect_all();
-    assert_int_equal(released(17), 1);
+    destroy_exec_graph(e, g);
+    expect_released(17, 1);
 }
 
 /* A semaphore destroyed behind cgn's back: the driver's refusal, the node and its owner as
@@ -1268,8 +1162,7 @@ static void test_ext_sem_driver_refusal_keeps_state(void **state) {
     CUexternalSemaphore s0 = cgn_test_sem(env, 0);
     CUexternalSemaphore dead = cgn_fake_ext_sem_create();
     assert_true(cgn_fake_ext_sem_destroy(dead));
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sp[1];
     memset(sp, 0, sizeof sp);
     sp[0].params.fence.value = 5;
@@ -1282,8 +1175,7 @@ static void test_ext_sem_driver_refusal_keeps_state(void **state) {
     cgn_node *n;
     OK(cgn_graph_add_ext_sem_signal(g, NULL, 0, &sd, &n));
     OK(cgn_owner_release(o18));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     cgn_ext_sem_signal_update u = CGN_EXT_SEM_SIGNAL_UPDATE_INIT;
     sp[0].params.fence.value = 6;
     cgn_ext_sem_signal_update_set_sems(&u, &dead, sp, 1, o19);
@@ -1308,10 +1200,8 @@ static void test_ext_sem_driver_refusal_keeps_state(void **state) {
     size_t sg = 0, wt = 0;
     env->backend->sem_state(env, s0, &sg, &wt, &value);
     assert_int_equal(value, 5);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
-    collect_all();
-    assert_int_equal(released(18), 1);
+    destroy_exec_graph(e, g);
+    expect_released(18, 1);
 }
 
 /* ==== update structs: reuse, fields set twice, stale fields after reset ======================
@@ -1330,8 +1220,7 @@ static void test_update_struct_reuse(void **state) {
     cgn_memset_update_set_dst(&u, env->buf[2], ob);
     OK(cgn_memset_node_update(n, &u));
     OK(cgn_owner_release(oa));
-    collect_all();
-    assert_int_equal(released(20), 1);
+    expect_released(20, 1);
     cgn_memset_desc d;
     OK(cgn_memset_node_get(n, &d));
     assert_int_equal(d.dst, env->buf[2]);
@@ -1386,10 +1275,8 @@ static void test_update_struct_reuse(void **state) {
     OK(cgn_memset_node_get(n, &d2));
     assert_memory_equal(&d, &d2, sizeof d);
     OK(cgn_owner_release(ob));
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
-    collect_all();
-    assert_int_equal(released(21), 1);
+    destroy_exec_graph(e, g);
+    expect_released(21, 1);
 }
 
 /* Child graph updates with unknown bits, a nothing-set update, a reused struct, at both
@@ -1399,11 +1286,9 @@ static void test_child_update_struct_edges(void **state) {
     cgn_node *an, *bn;
     cgn_graph *sa = fill_source(env, 0, 0x11, NULL, &an);
     cgn_graph *sb = fill_source(env, 0, 0x22, NULL, &bn);
-    cgn_graph *parent;
-    OK(cgn_graph_create(&parent));
+    cgn_graph *parent = bb_graph_new();
     cgn_node *child = add_child(parent, sa);
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(parent, &e));
+    cgn_exec *e = bb_instantiate(parent);
     cgn_child_graph_desc before, xbefore, after;
     OK(cgn_child_graph_node_get(child, &before));
     OK(cgn_child_graph_exec_get(e, child, &xbefore));
@@ -1428,8 +1313,7 @@ static void test_child_update_struct_edges(void **state) {
     EXPECT_ST(CGN_ERROR_INVALID_ARGUMENT, cgn_child_graph_exec_update(NULL, child, &r));
     EXPECT_ST(CGN_ERROR_WRONG_NODE_TYPE, cgn_child_graph_exec_update(e, inner, &r));
     assert_int_equal(cgn_test_run_read(env, e, 0), 0x11);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(parent));
+    destroy_exec_graph(e, parent);
     OK(cgn_graph_destroy(sa));
     OK(cgn_graph_destroy(sb));
 }
@@ -1439,8 +1323,7 @@ static void test_child_update_struct_edges(void **state) {
 
 static void test_update_gates_new_types(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_fault_set_version(12000);
     /* adds work from 12.0 (typed adders) */
     CUstreamBatchMemOpParams op = wop(env, 0, 0, 1);
@@ -1463,8 +1346,7 @@ static void test_update_gates_new_types(void **state) {
     cgn_node *child = add_child(g, src);
     cgn_mem_alloc_desc ad = CGN_MEM_ALLOC_DESC_INIT;
     ad.bytesize = 16;
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     cgn_owner *o22 = mine(22);
     cgn_batch_mem_op_update bu = CGN_BATCH_MEM_OP_UPDATE_INIT;
     cgn_batch_mem_op_update_set_ops(&bu, &op, 1, o22);
@@ -1472,8 +1354,7 @@ static void test_update_gates_new_types(void **state) {
     cgn_ext_sem_signal_update_set_sems(&su, &s0, &sp, 1, o22);
     cgn_child_graph_update cu = CGN_CHILD_GRAPH_UPDATE_INIT;
     cgn_child_graph_update_set_graph(&cu, src);
-    cgn_node *inner;
-    OK(cgn_child_graph_node_find(child, sn, &inner));
+    cgn_node *inner = bb_find(child, sn);
     cgn_fault_set_version(12010);
     cgn_fault_reset_counts();
     EXPECT_ST(CGN_ERROR_DRIVER_TOO_OLD, cgn_batch_mem_op_node_update(b, &bu));
@@ -1489,12 +1370,10 @@ static void test_update_gates_new_types(void **state) {
     assert_int_equal(exec_value(e, inner), 0x11);
     cgn_fault_set_version(13000);
     /* nodes of a conditional body: updates are gated like any node's */
-    cgn_graph *cg;
-    OK(cgn_graph_create(&cg));
+    cgn_graph *cg = bb_graph_new();
     cgn_node *c = add_cond(cg, 0, 1, 1);
     cgn_node *bn = add_fill(env, body_of(c, 0), 0, 0x21, NULL);
-    cgn_exec *ce;
-    OK(cgn_graph_instantiate(cg, &ce));
+    cgn_exec *ce = bb_instantiate(cg);
     cgn_fault_set_version(12010);
     cgn_fault_reset_counts();
     EXPECT_ST(CGN_ERROR_DRIVER_TOO_OLD, set_value(NULL, bn, 0x22));
@@ -1503,13 +1382,10 @@ static void test_update_gates_new_types(void **state) {
     cgn_fault_set_version(13000);
     assert_int_equal(node_value(bn), 0x21);
     assert_int_equal(exec_value(ce, bn), 0x21);
-    OK(cgn_exec_destroy(ce));
-    OK(cgn_graph_destroy(cg));
+    destroy_exec_graph(ce, cg);
     OK(cgn_owner_release(o22));
-    collect_all();
-    assert_int_equal(released(22), 1);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    expect_released(22, 1);
+    destroy_exec_graph(e, g);
     OK(cgn_graph_destroy(src));
     (void)ad;
 }
@@ -1538,11 +1414,9 @@ static void test_nested_child_add_faults(void **state) {
         cgn_child_graph_desc d = CGN_CHILD_GRAPH_DESC_INIT;
         d.graph = middle;
         cgn_node *child = NULL;
-        cgn_fault_reset_counts();
-        cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+        bb_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
         cgn_status st = cgn_graph_add_child_graph(parent, &first, 1, &d, &child);
-        int hit = cgn_fault_triggered(NULL);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(NULL);
         if (st != CGN_OK) {
             failures++;
             assert_true(hit);
@@ -1573,16 +1447,14 @@ static void test_nested_child_add_faults(void **state) {
         OK(cgn_graph_destroy(middle));
         if (st == CGN_OK) {
             zero_bufs(env);
-            cgn_exec *e;
-            OK(cgn_graph_instantiate(parent, &e));
+            cgn_exec *e = bb_instantiate(parent);
             OK(env->backend->launch(env, e));
             assert_int_equal(byte_of(env, 0), 0x44);
             assert_int_equal(byte_of(env, 1), 0x22);
             OK(cgn_exec_destroy(e));
         }
         OK(cgn_graph_destroy(parent));
-        collect_all();
-        assert_int_equal(released(44), 1);
+        expect_released(44, 1);
         if (!hit)
             break;
     }
@@ -1600,8 +1472,7 @@ static void test_instantiate_faults_with_bodies(void **state) {
     int failures = 0;
     for (long k = 1; k < 200; k++) {
         cgn_owner *o = mine(45);
-        cgn_graph *g;
-        OK(cgn_graph_create(&g));
+        cgn_graph *g = bb_graph_new();
         cgn_node *c = add_cond(g, 0, 2, 0); /* IF/else: else runs */
         cgn_node *in_else = add_fill(env, body_of(c, 1), 0, 0x21, o);
         cgn_node *sn;
@@ -1610,11 +1481,9 @@ static void test_instantiate_faults_with_bodies(void **state) {
         OK(cgn_graph_destroy(src));
         OK(cgn_owner_release(o));
         cgn_exec *e = NULL;
-        cgn_fault_reset_counts();
-        cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+        bb_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
         cgn_status st = cgn_graph_instantiate(g, &e);
-        int hit = cgn_fault_triggered(NULL);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(NULL);
         if (st != CGN_OK) {
             failures++;
             assert_true(hit);
@@ -1622,17 +1491,11 @@ static void test_instantiate_faults_with_bodies(void **state) {
             OK(cgn_graph_instantiate(g, &e));
         }
         OK(set_value(e, in_else, 0x31));
-        cgn_node *cin;
-        OK(cgn_child_graph_node_find(child, sn, &cin));
+        cgn_node *cin = bb_find(child, sn);
         OK(set_value(e, cin, 0x32));
-        zero_bufs(env);
-        OK(env->backend->launch(env, e));
-        assert_int_equal(byte_of(env, 0), 0x31);
-        assert_int_equal(byte_of(env, 1), 0x32);
-        OK(cgn_exec_destroy(e));
-        OK(cgn_graph_destroy(g));
-        collect_all();
-        assert_int_equal(released(45), 1);
+        run_expect2(env, e, 0, 0x31, 1, 0x32);
+        destroy_exec_graph(e, g);
+        expect_released(45, 1);
         if (!hit)
             break;
     }
@@ -1660,16 +1523,13 @@ static void test_refresh_faults_nested(void **state) {
         OK(cgn_graph_destroy(inner));
         OK(cgn_graph_destroy(middle));
         OK(cgn_owner_release(oa));
-        cgn_exec *e;
-        OK(cgn_graph_instantiate(g, &e));
+        cgn_exec *e = bb_instantiate(g);
         OK(set_dst(NULL, deep, env->buf[1], ob));
         OK(set_value(NULL, deep, 0x22));
         OK(cgn_owner_release(ob));
-        cgn_fault_reset_counts();
-        cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+        bb_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
         cgn_status st = cgn_exec_update_from_graph(e, g);
-        int hit = cgn_fault_triggered(NULL);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(NULL);
         cgn_memset_desc d;
         OK(cgn_memset_exec_get(e, deep, &d));
         if (st != CGN_OK) {
@@ -1678,22 +1538,14 @@ static void test_refresh_faults_nested(void **state) {
             assert_int_equal(d.value, 0x11);
             assert_int_equal(d.dst, env->buf[0]);
             assert_ptr_equal(d.dst_owner, oa);
-            zero_bufs(env);
-            OK(env->backend->launch(env, e));
-            assert_int_equal(byte_of(env, 0), 0x11);
-            assert_int_equal(byte_of(env, 1), 0);
+            run_expect2(env, e, 0, 0x11, 1, 0);
         } else {
             assert_int_equal(d.value, 0x22);
             assert_ptr_equal(d.dst_owner, ob);
-            zero_bufs(env);
-            OK(env->backend->launch(env, e));
-            assert_int_equal(byte_of(env, 1), 0x22);
+            run_expect(env, e, 1, 0x22);
         }
-        OK(cgn_exec_destroy(e));
-        OK(cgn_graph_destroy(g));
-        collect_all();
-        assert_int_equal(released(46), 1);
-        assert_int_equal(released(47), 1);
+        destroy_exec_graph(e, g);
+        expect_released2(46, 1, 47, 1);
         if (!hit)
             break;
     }
@@ -1708,16 +1560,14 @@ static void test_add_faults_new_types(void **state) {
         int failures = 0;
         for (long k = 1; k < 64; k++) {
             cgn_owner *o = mine(48);
-            cgn_graph *g;
-            OK(cgn_graph_create(&g));
+            cgn_graph *g = bb_graph_new();
             cgn_node *dep = add_fill(env, g, 0, 1, NULL);
             cgn_node *n = NULL;
             CUstreamBatchMemOpParams op = wop(env, 0, 0, 5);
             CUexternalSemaphore s0 = cgn_test_sem(env, 0);
             CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp;
             memset(&wp, 0, sizeof wp);
-            cgn_fault_reset_counts();
-            cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+            bb_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
             cgn_status st;
             if (type == 0) {
                 cgn_batch_mem_op_desc d = CGN_BATCH_MEM_OP_DESC_INIT;
@@ -1742,8 +1592,7 @@ static void test_add_faults_new_types(void **state) {
                 d.bytesize = 32;
                 st = cgn_graph_add_mem_alloc(g, &dep, 1, &d, &n);
             }
-            int hit = cgn_fault_triggered(NULL);
-            cgn_fault_disarm();
+            int hit = bb_fault_done(NULL);
             OK(cgn_owner_release(o));
             if (st != CGN_OK) {
                 failures++;
@@ -1751,8 +1600,7 @@ static void test_add_faults_new_types(void **state) {
                 assert_true(cgn_last_error()[0] != '\0');
                 assert_null(n);
                 assert_int_equal(cgn_test_count_nodes(g), 1);
-                collect_all();
-                assert_int_equal(released(48), 1);
+                expect_released(48, 1);
             } else {
                 assert_int_equal(cgn_test_count_nodes(g), 2);
                 if (type == 3) {
@@ -1764,14 +1612,12 @@ static void test_add_faults_new_types(void **state) {
                 }
                 if (type == 2) /* a conditional graph: the unused bodies are fine */
                     add_fill(env, body_of(n, 0), 1, 2, NULL);
-                cgn_exec *e;
-                OK(cgn_graph_instantiate(g, &e));
+                cgn_exec *e = bb_instantiate(g);
                 OK(env->backend->launch(env, e));
                 OK(cgn_exec_destroy(e));
             }
             OK(cgn_graph_destroy(g));
-            collect_all();
-            assert_int_equal(released(48), 1);
+            expect_released(48, 1);
             if (!hit)
                 break;
         }
@@ -1789,16 +1635,12 @@ static void test_refresh_after_topology_changes(void **state) {
     cgn_graph *s1 = fill_source(env, 0, 0x11, NULL, &s1n);
     cgn_graph *s3 = fill_source(env, 0, 0x33, NULL, &s3n);
     OK(cgn_graph_add_empty(s3, &s3n, 1, &s3n2));
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_node *top = add_fill(env, g, 1, 0x21, NULL);
     cgn_node *child = add_child(g, s1);
-    cgn_node *inner;
-    OK(cgn_child_graph_node_find(child, s1n, &inner));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
-    cgn_graph *emb;
-    OK(cgn_child_graph_node_embedded(child, &emb));
+    cgn_node *inner = bb_find(child, s1n);
+    cgn_exec *e = bb_instantiate(g);
+    cgn_graph *emb = bb_embedded(child);
     /* a node added inside the embedding */
     cgn_node *added;
     OK(cgn_graph_add_empty(emb, NULL, 0, &added));
@@ -1821,14 +1663,9 @@ static void test_refresh_after_topology_changes(void **state) {
     assert_true(cgn_last_error()[0] != '\0');
     assert_int_equal(exec_value(e, top), 0x22);
     EXPECT_ST(CGN_ERROR_DESTROYED, set_value(e, inner, 0x12));
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 0), 0x11);
-    assert_int_equal(byte_of(env, 1), 0x22);
+    run_expect2(env, e, 0, 0x11, 1, 0x22);
     OK(set_value(e, top, 0x24));
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 1), 0x24);
+    run_expect(env, e, 1, 0x24);
     /* back to a graph of the first topology: the refresh takes it */
     cgn_child_graph_update_set_graph(&r, s1);
     OK(cgn_child_graph_node_update(child, &r));
@@ -1837,11 +1674,8 @@ static void test_refresh_after_topology_changes(void **state) {
     assert_int_equal(exec_value(e, inner), 0x11);
     assert_int_equal(exec_value(e, top), 0x23);
     OK(set_value(e, inner, 0x15));
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 0), 0x15);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    run_expect(env, e, 0, 0x15);
+    destroy_exec_graph(e, g);
     OK(cgn_graph_destroy(s1));
     OK(cgn_graph_destroy(s3));
 }
@@ -1851,20 +1685,15 @@ static void test_refresh_after_topology_changes(void **state) {
  * place. */
 static void test_enable_with_updates_and_refresh(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_node *a = add_fill(env, g, 0, 0x11, NULL);
     cgn_node *sn;
     cgn_graph *src = fill_source(env, 1, 0x22, NULL, &sn);
     cgn_node *child = add_child(g, src);
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     OK(cgn_exec_node_set_enabled(e, a, 0));
     OK(set_value(e, a, 0x12));
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 0), 0);
-    assert_int_equal(byte_of(env, 1), 0x22);
+    run_expect2(env, e, 0, 0, 1, 0x22);
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_exec_node_set_enabled(e, child, 0));
     int en = 1;
     OK(cgn_exec_node_get_enabled(e, a, &en));
@@ -1874,18 +1703,14 @@ static void test_enable_with_updates_and_refresh(void **state) {
     OK(cgn_exec_update_from_graph(e, g));
     assert_int_equal(exec_value(e, a), 0x13);
     OK(cgn_exec_node_set_enabled(e, a, 1));
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 0), 0x13);
+    run_expect(env, e, 0, 0x13);
     /* an executable made later starts enabled */
     OK(cgn_exec_node_set_enabled(e, a, 0));
-    cgn_exec *e2;
-    OK(cgn_graph_instantiate(g, &e2));
+    cgn_exec *e2 = bb_instantiate(g);
     OK(cgn_exec_node_get_enabled(e2, a, &en));
     assert_int_equal(en, 1);
     OK(cgn_exec_destroy(e2));
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e, g);
     OK(cgn_graph_destroy(src));
 }
 
@@ -1902,8 +1727,7 @@ static void test_ext_sem_update_faults(void **state) {
     np[0].params.fence.value = 11;
     np[1].params.fence.value = 12;
     cgn_owner *oa = mine(49), *ob = mine(50);
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_ext_sem_signal_desc d = CGN_EXT_SEM_SIGNAL_DESC_INIT;
     d.sems = sems;
     d.sems_params = sp;
@@ -1912,21 +1736,18 @@ static void test_ext_sem_update_faults(void **state) {
     cgn_node *n;
     OK(cgn_graph_add_ext_sem_signal(g, NULL, 0, &d, &n));
     OK(cgn_owner_release(oa));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     CUexternalSemaphore swapped[2] = {sems[1], sems[0]};
     cgn_ext_sem_signal_update u = CGN_EXT_SEM_SIGNAL_UPDATE_INIT;
     cgn_ext_sem_signal_update_set_sems(&u, swapped, np, 2, ob);
     for (int level = 0; level < 2; level++) {
         int failures = 0;
         for (long k = 1; k < 32; k++) {
-            cgn_fault_reset_counts();
-            cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+            bb_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
             cgn_status st =
                 level ? cgn_ext_sem_signal_exec_update(e, n, &u)
                       : cgn_ext_sem_signal_node_update(n, &u);
-            int hit = cgn_fault_triggered(NULL);
-            cgn_fault_disarm();
+            int hit = bb_fault_done(NULL);
             if (st == CGN_OK)
                 break;
             failures++;
@@ -1955,11 +1776,8 @@ static void test_ext_sem_update_faults(void **state) {
     assert_int_equal(v1, 11);
     assert_int_equal(v0, 12);
     OK(cgn_owner_release(ob));
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
-    collect_all();
-    assert_int_equal(released(49), 1);
-    assert_int_equal(released(50), 1);
+    destroy_exec_graph(e, g);
+    expect_released2(49, 1, 50, 1);
 }
 
 
@@ -1970,15 +1788,11 @@ static void test_exec_child_update_field_rules(void **state) {
     cgn_test_env *env = *state;
     cgn_node *sn;
     cgn_graph *src = fill_source(env, 0, 0x11, NULL, &sn);
-    cgn_graph *parent;
-    OK(cgn_graph_create(&parent));
+    cgn_graph *parent = bb_graph_new();
     cgn_node *child = add_child(parent, src);
-    cgn_node *inner;
-    OK(cgn_child_graph_node_find(child, sn, &inner));
-    cgn_graph *emb;
-    OK(cgn_child_graph_node_embedded(child, &emb));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(parent, &e));
+    cgn_node *inner = bb_find(child, sn);
+    (void)bb_embedded(child);
+    cgn_exec *e = bb_instantiate(parent);
     OK(set_value(e, inner, 0x12));
     cgn_graph *mem, *cond, *gone;
     OK(cgn_graph_create(&mem));
@@ -2021,8 +1835,7 @@ static void test_exec_child_update_field_rules(void **state) {
     assert_int_equal(cgn_fault_setter_calls(), 0);
     assert_true(cgn_node_is_alive(inner));
     assert_int_equal(node_value(inner), 0x11);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(parent));
+    destroy_exec_graph(e, parent);
     OK(cgn_graph_destroy(src));
     OK(cgn_graph_destroy(cond));
     OK(cgn_graph_destroy(mem));
@@ -2035,30 +1848,24 @@ static void test_exec_child_update_field_rules(void **state) {
 static void test_body_embedded_update_faults(void **state) {
     cgn_test_env *env = *state;
     cgn_owner *oa = mine(51), *ob = mine(52);
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_node *c = add_cond(g, 1, 1, 0); /* WHILE, not entered: launches need no kernel */
     cgn_node *sn;
     cgn_graph *src = fill_source(env, 0, 0x11, oa, &sn);
     OK(cgn_owner_release(oa));
     cgn_node *child = add_child(body_of(c, 0), src);
     OK(cgn_graph_destroy(src));
-    cgn_node *inner;
-    OK(cgn_child_graph_node_find(child, sn, &inner));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_dst(&u, env->buf[1], ob);
+    cgn_node *inner = bb_find(child, sn);
+    cgn_exec *e = bb_instantiate(g);
+    cgn_memset_update u = bb_dst_update(env->buf[1], ob);
     cgn_memset_update_set_value(&u, 0x22, 1);
     for (int level = 0; level < 2; level++) {
         int failures = 0;
         for (long k = 1; k < 32; k++) {
-            cgn_fault_reset_counts();
-            cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+            bb_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
             cgn_status st = level ? cgn_memset_exec_update(e, inner, &u)
                                   : cgn_memset_node_update(inner, &u);
-            int hit = cgn_fault_triggered(NULL);
-            cgn_fault_disarm();
+            int hit = bb_fault_done(NULL);
             if (st == CGN_OK)
                 break;
             failures++;
@@ -2070,36 +1877,26 @@ static void test_body_embedded_update_faults(void **state) {
             assert_int_equal(d.value, 0x11);
             OK(cgn_memset_node_get(inner, &d));
             assert_ptr_equal(d.dst_owner, level ? ob : oa);
-            collect_all();
-            assert_int_equal(released(51), 0);
-            assert_int_equal(released(52), 0);
+            expect_released2(51, 0, 52, 0);
         }
         assert_true(failures > 0);
     }
     OK(cgn_owner_release(ob));
     OK(env->backend->launch(env, e));
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
-    collect_all();
-    assert_int_equal(released(51), 1);
-    assert_int_equal(released(52), 1);
+    destroy_exec_graph(e, g);
+    expect_released2(51, 1, 52, 1);
 }
 
 /* After the root graph is destroyed, an executable still replaces its child graph (same
  * topology) and runs the new copy; owners of both copies go once the executable goes. */
 static void test_exec_child_replacement_after_root_destroyed(void **state) {
     cgn_test_env *env = *state;
-    cgn_owner *oa = mine(53), *ob = mine(54);
     cgn_node *an, *bn;
-    cgn_graph *sa = fill_source(env, 0, 0x11, oa, &an);
-    cgn_graph *sb = fill_source(env, 1, 0x22, ob, &bn);
-    OK(cgn_owner_release(oa));
-    OK(cgn_owner_release(ob));
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *sa, *sb;
+    owned_sources(env, 53, 54, &sa, &an, &sb, &bn);
+    cgn_graph *g = bb_graph_new();
     cgn_node *child = add_child(g, sa);
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     OK(cgn_graph_destroy(g));
     OK(cgn_graph_destroy(sa));
     cgn_child_graph_update r = CGN_CHILD_GRAPH_UPDATE_INIT;
@@ -2107,17 +1904,11 @@ static void test_exec_child_replacement_after_root_destroyed(void **state) {
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_child_graph_node_update(child, &r));
     OK(cgn_child_graph_exec_update(e, child, &r));
     OK(cgn_graph_destroy(sb));
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 1), 0x22);
-    assert_int_equal(byte_of(env, 0), 0);
-    collect_all();
-    assert_int_equal(released(54), 0);
+    run_expect2(env, e, 1, 0x22, 0, 0);
+    expect_released(54, 0);
     OK(env->backend->launch(env, e));
     OK(cgn_exec_destroy(e));
-    collect_all();
-    assert_int_equal(released(53), 1);
-    assert_int_equal(released(54), 1);
+    expect_released2(53, 1, 54, 1);
 }
 
 
@@ -2126,8 +1917,7 @@ static void test_exec_child_replacement_after_root_destroyed(void **state) {
  * driver failure. */
 static void test_contexts_batch_and_body(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     CUstreamBatchMemOpParams op = wop(env, 0, 0, 0x11);
     cgn_batch_mem_op_desc bd = CGN_BATCH_MEM_OP_DESC_INIT;
     bd.ops = &op;
@@ -2136,8 +1926,7 @@ static void test_contexts_batch_and_body(void **state) {
     OK(cgn_graph_add_batch_mem_op(g, NULL, 0, &bd, &b));
     cgn_node *c = add_cond(g, 0, 1, 1);
     cgn_node *bn = add_fill(env, body_of(c, 0), 1, 0x21, NULL);
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     int callers[2] = {CGN_TEST_CTX_NONE, CGN_TEST_CTX_FOREIGN};
     for (int i = 0; i < 2; i++) {
         env->backend->set_context(env, callers[i]);
@@ -2160,11 +1949,9 @@ static void test_contexts_batch_and_body(void **state) {
         /* driver failures, each call in turn */
         cgn_batch_mem_op_update_set_ops(&u, &op, 1, NULL);
         for (long k = 1; k < 16; k++) {
-            cgn_fault_reset_counts();
-            cgn_fault_arm(k, CUDA_ERROR_INVALID_CONTEXT);
+            bb_fault_arm(k, CUDA_ERROR_INVALID_CONTEXT);
             cgn_status st = cgn_batch_mem_op_exec_update(e, b, &u);
-            int hit = cgn_fault_triggered(NULL);
-            cgn_fault_disarm();
+            int hit = bb_fault_done(NULL);
             assert_int_equal(env->backend->current_context(env), callers[i]);
             if (!hit) {
                 OK(st);
@@ -2180,12 +1967,8 @@ static void test_contexts_batch_and_body(void **state) {
         OK(cgn_batch_mem_op_exec_update(e, b, &u));
     }
     env->backend->set_context(env, CGN_TEST_CTX_OWN);
-    zero_bufs(env);
-    OK(env->backend->launch(env, e));
-    assert_int_equal(byte_of(env, 0), 0x31);
-    assert_int_equal(byte_of(env, 1), 0x51);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    run_expect2(env, e, 0, 0x31, 1, 0x51);
+    destroy_exec_graph(e, g);
 }
 
 
@@ -2194,8 +1977,7 @@ static void test_contexts_batch_and_body(void **state) {
  * argument-edit bit is set by hand with no edit changes nothing. */
 static void test_unknown_bits_every_type(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_host_callback_desc hd = CGN_HOST_CALLBACK_DESC_INIT;
     hd.fn = cgn_test_callback(env, "record_a");
     cgn_node *h, *er, *ew, *k, *b, *ss, *sw;
@@ -2207,11 +1989,7 @@ static void test_unknown_bits_every_type(void **state) {
     wd.event = env->event[1];
     OK(cgn_graph_add_event_wait(g, NULL, 0, &wd, &ew));
     cgn_arg args[2] = {cgn_test_arg_buf(env, 0, 0), cgn_test_arg_u32(env, 7)};
-    cgn_kernel_desc kd = CGN_KERNEL_DESC_INIT;
-    kd.kernel = cgn_test_kernel(env, "fill_u32");
-    kd.grid = kd.block = CGN_DIM3(1, 1, 1);
-    kd.args = args;
-    kd.num_args = 2;
+    cgn_kernel_desc kd = bb_kernel_desc(cgn_test_kernel(env, "fill_u32"), args, 2);
     OK(cgn_graph_add_kernel(g, NULL, 0, &kd, &k));
     CUstreamBatchMemOpParams op = wop(env, 1, 0, 3);
     cgn_batch_mem_op_desc bd = CGN_BATCH_MEM_OP_DESC_INIT;
@@ -2233,8 +2011,7 @@ static void test_unknown_bits_every_type(void **state) {
     xd.sems_params = &wp;
     xd.num_sems = 1;
     OK(cgn_graph_add_ext_sem_wait(g, NULL, 0, &xd, &sw));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_exec *e = bb_instantiate(g);
     cgn_fault_reset_counts();
     for (int bit = 0; bit < 64; bit++) {
         uint64_t extra = UINT64_C(1) << bit;
@@ -2281,8 +2058,7 @@ static void test_unknown_bits_every_type(void **state) {
     OK(cgn_kernel_exec_get(e, k, &got));
     memcpy(&v, got.args[1].value, sizeof v);
     assert_int_equal(v, 7);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(e, g);
 }
 
 /* ==== a random walk over one hierarchy and two executables ====================================
@@ -2351,12 +2127,10 @@ static void random_walk(cgn_test_env *env, uint32_t seed) {
     (void)walk_owner();
     bn = add_fill(env, sb, 1, 0x22, walk_ptrs[walk_made - 1]);
     OK(cgn_owner_release(walk_ptrs[walk_made - 1]));
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     cgn_node *top = add_fill(env, g, 2, 0x33, NULL);
     cgn_node *child = add_child(g, sa);
-    cgn_node *inner_def;
-    OK(cgn_child_graph_node_find(child, an, &inner_def));
+    cgn_node *inner_def = bb_find(child, an);
     int def_is_a = 1;
     cgn_exec *ex[2];
     cgn_node *inner_ex[2];
@@ -2449,8 +2223,7 @@ static void random_walk(cgn_test_env *env, uint32_t seed) {
         cgn_fake_complete_pending();
         cgn_fake_hold_completion(0);
     }
-    OK(cgn_exec_destroy(ex[0]));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(ex[0], g);
     OK(cgn_graph_destroy(sa));
     OK(cgn_graph_destroy(sb));
     OK(cgn_exec_destroy(ex[1]));
@@ -2520,8 +2293,7 @@ static void *t_body_definition(void *arg) {
     tshared *s = arg;
     pthread_barrier_wait(&s->start);
     for (int i = 0; i < ITER; i++) {
-        cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-        cgn_memset_update_set_dst(&u, s->def_dst, s->pool[i % 4]);
+        cgn_memset_update u = bb_dst_update(s->def_dst, s->pool[i % 4]);
         cgn_memset_update_set_value(&u, (uint32_t)(i & 0xff), 1);
         T_OK(cgn_memset_node_update(s->bn, &u));
         cgn_memset_update_reset(&u);
@@ -2542,8 +2314,7 @@ static void *t_body_exec(void *arg) {
     tshared *s = arg;
     pthread_barrier_wait(&s->start);
     for (int i = 0; i < ITER; i++) {
-        cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-        cgn_memset_update_set_dst(&u, s->ex_dst, s->pool[4 + i % 4]);
+        cgn_memset_update u = bb_dst_update(s->ex_dst, s->pool[4 + i % 4]);
         cgn_memset_update_set_value(&u, (uint32_t)((i * 3) & 0xff), 1);
         T_OK(cgn_memset_exec_update(s->e, s->bn, &u));
         cgn_memset_update_reset(&u);
@@ -2582,6 +2353,26 @@ static void use_plain_fake(void) {
     cgn_driver_install(cgn_fake_table());
 }
 
+/* On the plain fake: a zeroed tshared for env, with the owner pool mine(OWNER_BASE + 0..7),
+ * definition updates writing buffer 1 and executable updates buffer 2. */
+static tshared *tshared_new(cgn_test_env *env) {
+    use_plain_fake();
+    tshared *s = calloc(1, sizeof *s);
+    assert_non_null(s);
+    s->env = env;
+    for (int i = 0; i < 8; i++)
+        s->pool[i] = mine(OWNER_BASE + i);
+    s->def_dst = env->buf[1];
+    s->ex_dst = env->buf[2];
+    return s;
+}
+
+/* Lets go of the test's references to the owner pool. */
+static void release_pool(tshared *s) {
+    for (int i = 0; i < 8; i++)
+        OK(cgn_owner_release(s->pool[i]));
+}
+
 static void run3(tshared *s, void *(*a)(void *), void *(*b)(void *), void *(*c)(void *)) {
     pthread_t ta, tb, tc;
     atomic_store(&thread_failures, 0);
@@ -2602,14 +2393,7 @@ static void run3(tshared *s, void *(*a)(void *), void *(*b)(void *), void *(*c)(
  * and retains/releases the owners both use. */
 static void test_threads_body_definition_and_exec(void **state) {
     cgn_test_env *env = *state;
-    use_plain_fake();
-    tshared *s = calloc(1, sizeof *s);
-    assert_non_null(s);
-    s->env = env;
-    for (int i = 0; i < 8; i++)
-        s->pool[i] = mine(OWNER_BASE + i);
-    s->def_dst = env->buf[1];
-    s->ex_dst = env->buf[2];
+    tshared *s = tshared_new(env);
     OK(cgn_graph_create(&s->g));
     cgn_node *c = add_cond(s->g, 0, 1, 1);
     cgn_graph *body = body_of(c, 0);
@@ -2633,14 +2417,9 @@ static void test_threads_body_definition_and_exec(void **state) {
     assert_ptr_equal(d.dst_owner, s->pool[4 + (ITER - 1) % 4]);
     assert_int_equal(exec_value(s->e, s->cin), ((ITER - 1) * 5) & 0xff);
     assert_int_equal(node_value(s->cin), ITER & 0xff);
-    zero_bufs(env);
-    OK(env->backend->launch(env, s->e));
-    assert_int_equal(byte_of(env, 2), s->last_exec);
-    assert_int_equal(byte_of(env, 3), ((ITER - 1) * 5) & 0xff);
-    for (int i = 0; i < 8; i++)
-        OK(cgn_owner_release(s->pool[i]));
-    OK(cgn_exec_destroy(s->e));
-    OK(cgn_graph_destroy(s->g));
+    run_expect2(env, s->e, 2, s->last_exec, 3, ((ITER - 1) * 5) & 0xff);
+    release_pool(s);
+    destroy_exec_graph(s->e, s->g);
     collect_all();
     for (int i = 0; i < 8; i++)
         assert_int_equal(released(OWNER_BASE + i), 1);
@@ -2653,8 +2432,7 @@ static void *t_plain_definition(void *arg) {
     tshared *s = arg;
     pthread_barrier_wait(&s->start);
     for (int i = 0; i < ITER; i++) {
-        cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-        cgn_memset_update_set_dst(&u, s->def_dst, s->pool[i % 8]);
+        cgn_memset_update u = bb_dst_update(s->def_dst, s->pool[i % 8]);
         cgn_memset_update_set_value(&u, (uint32_t)(i & 0xff), 1);
         T_OK(cgn_memset_node_update(s->deep, &u));
         if (i % 16 == 0) {
@@ -2672,8 +2450,7 @@ static void *t_plain_definition(void *arg) {
 
 static void exec_loop(tshared *s, cgn_exec *e, uint32_t mul, uint32_t *last, int pool0) {
     for (int i = 0; i < ITER; i++) {
-        cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-        cgn_memset_update_set_dst(&u, s->ex_dst, s->pool[pool0 + i % 4]);
+        cgn_memset_update u = bb_dst_update(s->ex_dst, s->pool[pool0 + i % 4]);
         cgn_memset_update_set_value(&u, (uint32_t)((i * mul) & 0xff), 1);
         T_OK(cgn_memset_exec_update(e, s->deep, &u));
         cgn_memset_update_reset(&u);
@@ -2705,18 +2482,10 @@ static void *t_exec2(void *arg) {
  * is released exactly once in the end. */
 static void test_threads_two_execs_and_definition(void **state) {
     cgn_test_env *env = *state;
-    use_plain_fake();
-    tshared *s = calloc(1, sizeof *s);
-    assert_non_null(s);
-    s->env = env;
-    for (int i = 0; i < 8; i++)
-        s->pool[i] = mine(OWNER_BASE + i);
-    s->def_dst = env->buf[1];
-    s->ex_dst = env->buf[2];
+    tshared *s = tshared_new(env);
     cgn_node *fill;
     cgn_graph *inner = fill_source(env, 0, 0x11, NULL, &fill);
-    cgn_graph *middle;
-    OK(cgn_graph_create(&middle));
+    cgn_graph *middle = bb_graph_new();
     cgn_node *mchild = add_child(middle, inner);
     OK(cgn_graph_create(&s->p));
     s->top = add_fill(env, s->p, 3, 0x33, NULL);
@@ -2740,8 +2509,7 @@ static void test_threads_two_execs_and_definition(void **state) {
     assert_ptr_equal(d.dst_owner, s->pool[4 + (ITER - 1) % 4]);
     OK(cgn_memset_node_get(s->top, &d));
     assert_int_equal(d.value, 0x33);
-    for (int i = 0; i < 8; i++)
-        OK(cgn_owner_release(s->pool[i]));
+    release_pool(s);
     OK(cgn_graph_destroy(s->p));
     OK(cgn_exec_destroy(s->e1));
     collect_all();
@@ -2826,8 +2594,7 @@ static void test_threads_mem_ops_and_sems(void **state) {
     s->sem = cgn_test_sem(env, 0);
     for (int i = 0; i < 4; i++)
         s->o[i] = mine(40 + i);
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
+    cgn_graph *g = bb_graph_new();
     CUstreamBatchMemOpParams op = wop(env, 0, 0, 7);
     cgn_batch_mem_op_desc bd = CGN_BATCH_MEM_OP_DESC_INIT;
     bd.ops = &op;
@@ -2865,8 +2632,7 @@ static void test_threads_mem_ops_and_sems(void **state) {
     assert_int_equal(wgot.sems_params[0].params.fence.value, s->last_def);
     for (int i = 0; i < 4; i++)
         OK(cgn_owner_release(s->o[i]));
-    OK(cgn_exec_destroy(s->e));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(s->e, g);
     collect_all();
     for (int i = 0; i < 4; i++)
         assert_int_equal(released(40 + i), 1);
@@ -2882,13 +2648,10 @@ static void test_exec_child_same_hierarchy(void **state) {
     cgn_test_env *env = *state;
     cgn_node *sn;
     cgn_graph *src = fill_source(env, 0, 0x11, NULL, &sn);
-    cgn_graph *parent;
-    OK(cgn_graph_create(&parent));
+    cgn_graph *parent = bb_graph_new();
     cgn_node *child = add_child(parent, src);
-    cgn_graph *emb;
-    OK(cgn_child_graph_node_embedded(child, &emb));
-    cgn_exec *e;
-    OK(cgn_graph_instantiate(parent, &e));
+    cgn_graph *emb = bb_embedded(child);
+    cgn_exec *e = bb_instantiate(parent);
     cgn_child_graph_update r = CGN_CHILD_GRAPH_UPDATE_INIT;
     cgn_child_graph_update_set_graph(&r, emb);
     EXPECT_ST(CGN_ERROR_SAME_HIERARCHY, cgn_child_graph_node_update(child, &r));
@@ -2900,8 +2663,7 @@ static void test_exec_child_same_hierarchy(void **state) {
     cgn_graph *other = fill_source(env, 0, 0x22, NULL, &other_node);
     cgn_child_graph_update_set_graph(&r, other);
     OK(cgn_child_graph_exec_update(e, child, &r));
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(parent));
+    destroy_exec_graph(e, parent);
     OK(cgn_graph_destroy(src));
     OK(cgn_graph_destroy(other));
 }

@@ -21,18 +21,7 @@
 #include "cgn_test_fixture.h"
 #include "fake_driver.h"
 
-#define CU_OK(call) assert_int_equal((call), CUDA_SUCCESS)
-
-/* Fails unless `call` returns `want` and leaves a non-empty message and that status. */
-#define EXPECT_ST(want, call)                                                                      \
-    do {                                                                                           \
-        cgn_status st_ = (call);                                                                   \
-        if (st_ != (want))                                                                         \
-            fail_msg("%s: got %s (%s), want %s", #call, cgn_status_name(st_), cgn_last_error(),    \
-                     cgn_status_name(want));                                                       \
-        assert_int_equal(cgn_last_status(), (want));                                               \
-        assert_true(cgn_last_error()[0] != '\0');                                                  \
-    } while (0)
+#include "blackbox_common.h"
 
 /* Fails unless cgn_last_error() contains `part`. */
 #define EXPECT_MSG(part)                                                                           \
@@ -45,6 +34,13 @@
  * neither counts as nor suffers an injected failure. */
 static const cgn_driver_table *fk(void) {
     return cgn_fake_table();
+}
+
+/* A new empty raw graph, made on the fake. */
+static CUgraph raw_graph(void) {
+    CUgraph rg;
+    CU_OK(fk()->cuGraphCreate(&rg, 0));
+    return rg;
 }
 
 static CUcontext ctx0(void) {
@@ -275,6 +271,20 @@ static void build_rich(cgn_test_env *env, rich *r) {
     assert_int_equal(cgn_fake_graph_node_count(r->g), RICH_TOP);
 }
 
+/* build_rich, then the graph adopted borrowed (flags 0). */
+static cgn_graph *adopt_rich(cgn_test_env *env, rich *r) {
+    build_rich(env, r);
+    cgn_graph *g = NULL;
+    OK(cgn_graph_adopt(r->g, 0, &g));
+    return g;
+}
+
+/* Destroys g, adopted borrowed from r's raw graph, and then that raw graph. */
+static void destroy_rich(cgn_graph *g, rich *r) {
+    OK(cgn_graph_destroy(g));
+    CU_OK(fk()->cuGraphDestroy(r->g));
+}
+
 static cgn_node *at(cgn_graph *g, CUgraphNode raw) {
     cgn_node *n = NULL;
     OK(cgn_graph_find_raw(g, raw, &n));
@@ -295,9 +305,7 @@ static cgn_node_type type_of(cgn_node *n) {
 static void test_rich_adopt_types_and_order(void **state) {
     cgn_test_env *env = *state;
     rich r;
-    build_rich(env, &r);
-    cgn_graph *g = NULL;
-    OK(cgn_graph_adopt(r.g, 0, &g));
+    cgn_graph *g = adopt_rich(env, &r);
     cgn_node *nodes[RICH_TOP + 1];
     size_t n = RICH_TOP + 1;
     OK(cgn_graph_nodes(g, nodes, &n));
@@ -422,12 +430,10 @@ static void rich_fault_sweep(cgn_test_env *env, int version) {
         build_rich(env, &r);
         size_t live = cgn_fake_live_objects();
         cgn_graph *g = NULL;
-        cgn_fault_reset_counts();
-        cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+        bb_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
         cgn_status st = cgn_graph_adopt(r.g, CGN_ADOPT_TAKE_OWNERSHIP, &g);
         cgn_fault_entry which;
-        int hit = cgn_fault_triggered(&which);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(&which);
         if (!hit) {
             OK(st);
             done = 1;
@@ -481,9 +487,7 @@ static void test_rich_adopt_fault_sweep_12_3(void **state) {
 static void test_nested_lookups_and_edits(void **state) {
     cgn_test_env *env = *state;
     rich r;
-    build_rich(env, &r);
-    cgn_graph *g = NULL;
-    OK(cgn_graph_adopt(r.g, 0, &g));
+    cgn_graph *g = adopt_rich(env, &r);
     cgn_node *gk = at(g, r.gk), *ik = at(g, r.ik), *ichild = at(g, r.ichild);
     cgn_graph *inner = NULL, *grand = NULL, *owner_graph = NULL;
     OK(cgn_child_graph_node_embedded(at(g, r.child), &inner));
@@ -591,22 +595,19 @@ static void test_nested_lookups_and_edits(void **state) {
     OK(cgn_kernel_exec_get(x, gk, &kd));
     memcpy(&defp, kd.args[0].value, sizeof defp);
     assert_true(defp == elsewhere);
-    OK(cgn_exec_destroy(x));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(x, g);
     CU_OK(fk()->cuGraphDestroy(r.g));
 }
 
 /* Bad input to the adoption calls: a specific status and a message, nothing created. */
 static void test_adopt_bad_input(void **state) {
     cgn_test_env *env = *state;
-    CUgraph rg;
-    CU_OK(fk()->cuGraphCreate(&rg, 0));
+    CUgraph rg = raw_graph();
     CUgraphNode set = raw_memset(rg, NULL, 0, env->buf[0], 1, 4);
     size_t live = cgn_fake_live_objects();
     cgn_graph *g = NULL;
     /* a raw graph that was destroyed */
-    CUgraph dead;
-    CU_OK(fk()->cuGraphCreate(&dead, 0));
+    CUgraph dead = raw_graph();
     CU_OK(fk()->cuGraphDestroy(dead));
     cgn_status st = cgn_graph_adopt(dead, 0, &g);
     assert_int_not_equal(st, CGN_OK);
@@ -620,8 +621,7 @@ static void test_adopt_bad_input(void **state) {
     st = cgn_graph_find_raw(g, NULL, &found);
     assert_int_not_equal(st, CGN_OK);
     assert_true(cgn_last_error()[0] != '\0');
-    CUgraph other;
-    CU_OK(fk()->cuGraphCreate(&other, 0));
+    CUgraph other = raw_graph();
     CUgraphNode stranger = raw_memset(other, NULL, 0, env->buf[1], 1, 4);
     st = cgn_graph_find_raw(g, stranger, &found);
     assert_int_not_equal(st, CGN_OK);
@@ -665,8 +665,7 @@ static void test_adopt_bad_input(void **state) {
 /* Unknown adoption flags are bad input: refused, nothing adopted, the raw graph untouched. */
 static void test_adopt_unknown_flags(void **state) {
     cgn_test_env *env = *state;
-    CUgraph rg;
-    CU_OK(fk()->cuGraphCreate(&rg, 0));
+    CUgraph rg = raw_graph();
     (void)raw_memset(rg, NULL, 0, env->buf[0], 1, 4);
     size_t live = cgn_fake_live_objects();
     cgn_graph *g = NULL;
@@ -696,13 +695,11 @@ static void test_adopt_unknown_flags(void **state) {
  * cgn_graph_destroy, and adopting it again reads it back; a node added through cgn stays too. */
 static void test_borrowed_graph_keeps_updates(void **state) {
     cgn_test_env *env = *state;
-    CUgraph rg;
-    CU_OK(fk()->cuGraphCreate(&rg, 0));
+    CUgraph rg = raw_graph();
     CUgraphNode set = raw_memset(rg, NULL, 0, env->buf[0], 0x11, 8);
     cgn_graph *g = NULL;
     OK(cgn_graph_adopt(rg, 0, &g));
-    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_value(&u, 0x22, 1);
+    cgn_memset_update u = bb_value_update(0x22);
     OK(cgn_memset_node_update(at(g, set), &u));
     cgn_node *e = NULL;
     cgn_node *dep = at(g, set);
@@ -729,8 +726,7 @@ static void test_borrowed_graph_keeps_updates(void **state) {
  * unknown still runs as built. */
 static void test_old_driver_edit_order(void **state) {
     cgn_test_env *env = *state;
-    CUgraph rg;
-    CU_OK(fk()->cuGraphCreate(&rg, 0));
+    CUgraph rg = raw_graph();
     CUdeviceptr target = env->buf[1];
     size_t packed = sizeof target;
     void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &target, CU_LAUNCH_PARAM_BUFFER_SIZE,
@@ -782,8 +778,7 @@ static void test_old_driver_edit_order(void **state) {
     zero_bufs(env);
     OK(env->backend->launch(env, x));
     assert_int_equal(u32_at_dev(env, env->buf[3]), 1);
-    OK(cgn_exec_destroy(x));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(x, g);
 }
 
 /* "Fields an update does not set keep cgn's value": a kernel argument and the grid changed
@@ -791,8 +786,7 @@ static void test_old_driver_edit_order(void **state) {
  * and kept with one. */
 static void test_refresh_kernel_fields_kept(void **state) {
     cgn_test_env *env = *state;
-    CUgraph rg;
-    CU_OK(fk()->cuGraphCreate(&rg, 0));
+    CUgraph rg = raw_graph();
     CUdeviceptr out = env->buf[0];
     uint32_t seven = 7;
     void *params[] = {&out, &seven};
@@ -842,8 +836,7 @@ static void test_refresh_kernel_fields_kept(void **state) {
  * a dependent (docs/adopt.md "Order"); its adopted raw graph lists them the same way. */
 static void test_order_is_add_order(void **state) {
     cgn_test_env *env = *state;
-    CUgraph rg;
-    CU_OK(fk()->cuGraphCreate(&rg, 0));
+    CUgraph rg = raw_graph();
     CUgraphNode a = raw_memset(rg, NULL, 0, env->buf[0], 1, 4);
     CUgraphNode b = raw_memset(rg, &a, 1, env->buf[0], 2, 4);
     CUgraphNode c = raw_memset(rg, NULL, 0, env->buf[1], 3, 4);
@@ -885,21 +878,17 @@ static void test_order_is_add_order(void **state) {
 static void test_exec_adopt_fault_sweep(void **state) {
     cgn_test_env *env = *state;
     rich r;
-    build_rich(env, &r);
-    cgn_graph *g = NULL;
-    OK(cgn_graph_adopt(r.g, 0, &g));
+    cgn_graph *g = adopt_rich(env, &r);
     int failures = 0, done = 0;
     for (long k = 1; k < 200 && !done; k++) {
         CUgraphExec rx;
         CU_OK(fk()->cuGraphInstantiateWithFlags(&rx, r.g, 0));
         size_t live = cgn_fake_live_objects();
         cgn_exec *x = NULL;
-        cgn_fault_reset_counts();
-        cgn_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
+        bb_fault_arm(k, CUDA_ERROR_OUT_OF_MEMORY);
         cgn_status st = cgn_exec_adopt(rx, g, CGN_ADOPT_TAKE_OWNERSHIP, &x);
         cgn_fault_entry which;
-        int hit = cgn_fault_triggered(&which);
-        cgn_fault_disarm();
+        int hit = bb_fault_done(&which);
         if (!hit) {
             OK(st);
             done = 1;
@@ -933,8 +922,7 @@ static void test_exec_adopt_fault_sweep(void **state) {
     }
     assert_true(done);
     (void)failures; /* cgn_exec_adopt may make no driver call at all */
-    OK(cgn_graph_destroy(g));
-    CU_OK(fk()->cuGraphDestroy(r.g));
+    destroy_rich(g, &r);
 }
 
 /* In an adopted graph holding memory allocation nodes, cgn_node_destroy is NOT_SUPPORTED for
@@ -943,9 +931,7 @@ static void test_exec_adopt_fault_sweep(void **state) {
 static void test_rich_destroy_and_refresh(void **state) {
     cgn_test_env *env = *state;
     rich r;
-    build_rich(env, &r);
-    cgn_graph *g = NULL;
-    OK(cgn_graph_adopt(r.g, 0, &g));
+    cgn_graph *g = adopt_rich(env, &r);
     cgn_node *kp = at(g, r.kp), *gk = at(g, r.gk), *ik = at(g, r.ik);
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_node_destroy(kp));
     assert_true(cgn_node_is_alive(kp));
@@ -978,8 +964,7 @@ static void test_rich_destroy_and_refresh(void **state) {
     OK(env->backend->launch(env, x));
     assert_int_equal(u32_at_dev(env, env->buf[3] + 8), 1);
     assert_int_equal(u32_at_dev(env, env->buf[1]), 1);
-    OK(cgn_exec_destroy(x));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(x, g);
     CU_OK(fk()->cuGraphDestroy(r.g));
 }
 
@@ -989,9 +974,7 @@ static void test_rich_destroy_and_refresh(void **state) {
 static void test_adopted_edits_and_readback(void **state) {
     cgn_test_env *env = *state;
     rich r;
-    build_rich(env, &r);
-    cgn_graph *g = NULL;
-    OK(cgn_graph_adopt(r.g, 0, &g));
+    cgn_graph *g = adopt_rich(env, &r);
     cgn_node *kp = at(g, r.kp);
     CUdeviceptr b1 = env->buf[1];
     uint32_t three = 3, nine = 9;
@@ -1033,8 +1016,7 @@ static void test_adopted_edits_and_readback(void **state) {
     OK(cgn_node_refresh(at(g, r.rec)));
     OK(cgn_event_record_node_get(at(g, r.rec), &ed));
     assert_ptr_equal(ed.event, env->event[1]);
-    OK(cgn_graph_destroy(g));
-    CU_OK(fk()->cuGraphDestroy(r.g));
+    destroy_rich(g, &r);
 }
 
 /* A kernel node given another kernel behind cgn's back (and through kernelParams where it was
@@ -1042,9 +1024,7 @@ static void test_adopted_edits_and_readback(void **state) {
 static void test_refresh_kernel_changed_kernel(void **state) {
     cgn_test_env *env = *state;
     rich r;
-    build_rich(env, &r);
-    cgn_graph *g = NULL;
-    OK(cgn_graph_adopt(r.g, 0, &g));
+    cgn_graph *g = adopt_rich(env, &r);
     cgn_node *kx = at(g, r.kx);
     CUdeviceptr out = env->buf[2] + 32;
     uint32_t four = 4;
@@ -1075,8 +1055,7 @@ static void test_refresh_kernel_changed_kernel(void **state) {
     OK(env->backend->launch(env, x));
     assert_int_equal(u32_at_dev(env, env->buf[2] + 32), 8);
     assert_int_equal(u32_at_dev(env, env->buf[1]), 0); /* add_one no longer runs */
-    OK(cgn_exec_destroy(x));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(x, g);
     CU_OK(fk()->cuGraphDestroy(r.g));
 }
 
@@ -1088,8 +1067,7 @@ static void test_adopted_context_for_updates(void **state) {
     CUcontext c1 = cgn_fake_context(1), c2 = cgn_fake_context(2);
     CUfunction f1 = cgn_fake_function_in_context(cgn_test_kernel(env, "add_one").function, c1);
     assert_non_null(f1);
-    CUgraph rg;
-    CU_OK(fk()->cuGraphCreate(&rg, 0));
+    CUgraph rg = raw_graph();
     CUdeviceptr out = env->buf[0];
     void *params[] = {&out};
     CUgraphNode kn = raw_kernel(rg, NULL, 0, CGN_FUNCTION(f1), params, NULL);
@@ -1111,8 +1089,7 @@ static void test_adopted_context_for_updates(void **state) {
         cgn_kernel_update grid = CGN_KERNEL_UPDATE_INIT;
         cgn_kernel_update_set_grid(&grid, CGN_DIM3(2, 1, 1));
         OK(cgn_kernel_exec_update(x, k, &grid));
-        cgn_memset_update mu = CGN_MEMSET_UPDATE_INIT;
-        cgn_memset_update_set_value(&mu, 0x22 + (unsigned)i, 1);
+        cgn_memset_update mu = bb_value_update(0x22 + (unsigned)i);
         OK(cgn_memset_node_update(m, &mu));
         OK(cgn_memset_exec_update(x, m, &mu));
         CUcontext now = (CUcontext)&now;
@@ -1122,8 +1099,7 @@ static void test_adopted_context_for_updates(void **state) {
         assert_ptr_equal(cgn_fake_node_context(kn), c1);
     }
     cgn_fake_set_current_context(ctx0());
-    OK(cgn_exec_destroy(x));
-    OK(cgn_graph_destroy(g));
+    destroy_exec_graph(x, g);
 }
 
 /* A borrowed adopted executable: executable-level updates reach the raw executable, which
@@ -1132,9 +1108,7 @@ static void test_adopted_context_for_updates(void **state) {
 static void test_borrowed_exec_after_destroy(void **state) {
     cgn_test_env *env = *state;
     rich r;
-    build_rich(env, &r);
-    cgn_graph *g = NULL;
-    OK(cgn_graph_adopt(r.g, 0, &g));
+    cgn_graph *g = adopt_rich(env, &r);
     CUgraphExec rx;
     CU_OK(fk()->cuGraphInstantiateWithFlags(&rx, r.g, 0));
     cgn_exec *x = NULL;
@@ -1143,8 +1117,7 @@ static void test_borrowed_exec_after_destroy(void **state) {
     OK(cgn_exec_raw(x, &back));
     assert_ptr_equal(back, rx);
     /* definition change of the nested memset, brought in from the graph */
-    cgn_memset_update mu = CGN_MEMSET_UPDATE_INIT;
-    cgn_memset_update_set_value(&mu, 0x55, 1);
+    cgn_memset_update mu = bb_value_update(0x55);
     OK(cgn_memset_node_update(at(g, r.gset), &mu));
     OK(cgn_exec_update_from_graph(x, g));
     /* executable-level edit of the top packed kernel */
@@ -1159,8 +1132,7 @@ static void test_borrowed_exec_after_destroy(void **state) {
     assert_int_equal(u32_at_dev(env, env->buf[0] + 40), 1);
     assert_int_equal(u32_at_dev(env, env->buf[1]), 0);
     CU_OK(fk()->cuGraphExecDestroy(rx));
-    OK(cgn_graph_destroy(g));
-    CU_OK(fk()->cuGraphDestroy(r.g));
+    destroy_rich(g, &r);
 }
 
 /* An adopted conditional node: its body is not adopted, so asking for it is refused with a
@@ -1168,9 +1140,7 @@ static void test_borrowed_exec_after_destroy(void **state) {
 static void test_adopted_conditional_body(void **state) {
     cgn_test_env *env = *state;
     rich r;
-    build_rich(env, &r);
-    cgn_graph *g = NULL;
-    OK(cgn_graph_adopt(r.g, 0, &g));
+    cgn_graph *g = adopt_rich(env, &r);
     cgn_node *c = at(g, r.cond);
     cgn_graph *body = NULL;
     assert_int_equal(type_of(c), CGN_NODE_OTHER); /* docs/adopt.md: conditional is OTHER */
@@ -1183,8 +1153,7 @@ static void test_adopted_conditional_body(void **state) {
     cgn_memset_desc md;
     EXPECT_ST(CGN_ERROR_NOT_SUPPORTED, cgn_memset_node_get(c, &md));
     EXPECT_MSG("CU_GRAPH_NODE_TYPE_CONDITIONAL");
-    OK(cgn_graph_destroy(g));
-    CU_OK(fk()->cuGraphDestroy(r.g));
+    destroy_rich(g, &r);
 }
 
 /* Adopting on 12.0 and 12.1 drivers (cgn loads from 12.0; updates need 12.2; cuGraphAddNode
@@ -1208,8 +1177,7 @@ static void test_adopt_on_old_drivers(void **state) {
             continue;
         }
         assert_int_equal(cgn_test_count_nodes(g), RICH_TOP);
-        cgn_memset_update mu = CGN_MEMSET_UPDATE_INIT;
-        cgn_memset_update_set_value(&mu, 1, 1);
+        cgn_memset_update mu = bb_value_update(1);
         EXPECT_ST(CGN_ERROR_DRIVER_TOO_OLD, cgn_memset_node_update(at(g, r.set), &mu));
         OK(cgn_graph_destroy(g));
     }
