@@ -290,9 +290,12 @@ void cgn__exec_install(cgn__exec_rec *e, cgn__shadow *s, cgn__attachment *next) 
     uint64_t seen_from = s->installed_at;
     s->installed_at = e->launches;
     if (old == NULL || (!e->raw_exposed && e->launches == seen_from)) {
+        size_t waiting = e->num_retired;
         pthread_mutex_unlock(&e->lock); /* no launch has seen the old version */
         if (old != NULL)
             cgn__attachment_unref(old);
+        if (waiting > 0)
+            cgn__exec_release_completed(e); /* as every call that installs a version does */
         return;
     }
     /* Launches up to now may read the old version: it waits for them. */
@@ -545,6 +548,8 @@ cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream) {
             else
                 (void)drv->cuEventDestroy(ev);
         }
+        if (e->fenced != e->launches)
+            e->fence_missed = 1; /* its destroy waits for the context (sticky: rare) */
     }
     pthread_mutex_unlock(&e->lock);
     for (size_t i = 0; i < num_done; i++)
@@ -684,9 +689,14 @@ cgn_status cgn_exec_destroy(cgn_exec *exec) {
                 pthread_mutex_unlock(&e->lock);
                 return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", where);
             }
-        } else {
+        } else if (e->raw_exposed || e->fence_missed) {
             drain = 1; /* launches cgn cannot see: wait for the context, then release */
         }
+        /* Otherwise the last launch needed no fence: when it was made, cgn alone held nothing
+         * (a launch then is always fenced, or fence_missed is set). What cgn alone holds now
+         * was installed after it, so no launch can read it; versions retired since came from
+         * the graph, and CUDA keeps its own references to those until the launches that read
+         * them have completed. All of it goes at once. */
     }
     if (drain && !cgn__exec_drain_context(e)) {
         pthread_mutex_unlock(&e->lock);

@@ -350,6 +350,7 @@ struct cgn__exec_rec {
     CUevent *idle_events;
     size_t num_idle, cap_idle;
     int raw_exposed;        /* cgn_exec_raw was called: launches cgn cannot see may exist */
+    int fence_missed;       /* a launch that needed a fence got none (no event, no memory) */
     int borrowed;           /* adopted without ownership: cgn_exec_destroy leaves raw alone */
     int listed;             /* in the global list of executables with retired versions */
     cgn__exec_rec *next_listed, *prev_listed;

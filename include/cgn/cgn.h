@@ -162,8 +162,9 @@ CGN_API cgn_status cgn_exec_launch(cgn_exec *exec, CUstream stream);
 CGN_API cgn_status cgn_exec_upload(cgn_exec *exec, CUstream stream);
 /* Safe while a launch is in flight: CUDA frees the executable when it completes, and what the
  * executable held is released after that (at a later cgn call or cgn_collect). Does not block,
- * except for an executable whose raw handle was taken or that was adopted and that holds
- * owners of executable-level updates: it waits for its context (cuCtxSynchronize) first. */
+ * except for an executable that holds owners of executable-level updates and whose raw handle
+ * was taken, that was adopted, or whose fence after a launch could not be recorded (out of
+ * memory, a driver error): it waits for its context (cuCtxSynchronize) first. */
 CGN_API cgn_status cgn_exec_destroy(cgn_exec *exec);
 /* The raw executable. Launches through it are invisible to cgn, so from this call on nothing
  * the executable held is released before the executable is destroyed. */
