@@ -86,7 +86,8 @@ CGN_API cgn_status cgn_owner_release(cgn_owner *owner);
 CGN_API void *cgn_owner_resource(const cgn_owner *owner);
 /* Runs the release callbacks of everything released since the last call: versions CUDA let
  * go of, owners whose last reference was dropped by cgn_owner_release, and executable-level
- * versions whose launches have completed. Returns the number of versions and owners released.
+ * versions whose launches have completed. Returns how many were released: each version counts
+ * once (the owners it held go with it), and each owner released by cgn_owner_release once.
  * Call it on a thread that may call CUDA (not from a host callback). */
 CGN_API size_t cgn_collect(void);
 
