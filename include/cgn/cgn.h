@@ -228,7 +228,8 @@ typedef struct cgn_kernel {
 #define CGN_KERNEL(k) ((cgn_kernel){NULL, (k)})
 
 /* One kernel argument, given by value: CUDA (and cgn) copy the bytes, so `value` may be freed
- * after the call. `owner`, if any, is retained for what the value points at. */
+ * after the call. `owner`, if any, is retained for what the value points at. The getters point
+ * `value` at cgn's copy, 16-byte aligned (a float4 or double2 may be read in place). */
 typedef struct cgn_arg {
     const void *value;
     size_t size;
