@@ -650,6 +650,8 @@ cgn_status cgn_graph_adopt(CUgraph raw, unsigned flags, cgn_graph **graph_out) {
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", where,
                          flags & ~CGN_ADOPT_TAKE_OWNERSHIP);
     cgn_status st = cgn__driver_ready();
+    if (st == CGN_OK)
+        st = cgn__check_raw_handle(raw, "raw graph", where);
     if (st != CGN_OK)
         return st;
     cgn__collect_pending();
@@ -705,6 +707,9 @@ cgn_status cgn_exec_adopt(CUgraphExec raw, cgn_graph *graph, unsigned flags, cgn
     if (flags & ~CGN_ADOPT_TAKE_OWNERSHIP)
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", where,
                          flags & ~CGN_ADOPT_TAKE_OWNERSHIP);
+    st = cgn__check_raw_handle(raw, "raw executable", where);
+    if (st != CGN_OK)
+        return st;
     if (g->raw == NULL)
         return cgn__fail(CGN_ERROR_DRIVER,
                          "%s: embedded graph %p could not be located after its child node was "
@@ -827,6 +832,11 @@ cgn_status cgn_graph_find_kernel(const cgn_graph *graph, cgn_kernel kernel, cgn_
     if ((kernel.function == NULL) == (kernel.kernel == NULL))
         return cgn__fail(CGN_ERROR_INVALID_ARGUMENT,
                          "%s: kernel must name exactly one of a CUfunction and a CUkernel", where);
+    if (kernel.kernel != NULL) { /* asked of the driver below */
+        st = cgn__check_raw_handle(kernel.kernel, "kernel (CUkernel)", where);
+        if (st != CGN_OK)
+            return st;
+    }
     cgn__collect_pending();
     cgn__kernel_query q = {kernel, NULL};
     const cgn_driver_table *drv = cgn__driver;

@@ -385,9 +385,16 @@ cgn_status cgn__stage_kernel_args(cgn__txn *txn, cgn_kernel kernel, const cgn_ar
      * is asked again once the installed driver can: only a process that swaps driver tables
      * (cgn's tests) gets there, and its nodes then take argument edits like any other. */
     if (cur == NULL || !cgn__same_kernel(cur->kernel, kernel) ||
-        (!cur->checked && cgn__driver->version >= 12040))
+        (!cur->checked && cgn__driver->version >= 12040)) {
+        /* A new kernel: the driver's parameter query dereferences the handle. */
+        cgn_status st = cgn__check_raw_handle(
+            kernel.function ? (const void *)kernel.function : (const void *)kernel.kernel,
+            kernel.function ? "kernel (CUfunction)" : "kernel (CUkernel)", where);
+        if (st != CGN_OK)
+            return st;
         return cgn__stage_args_for_new_kernel(txn, kernel, args, num_args, args_copy_out,
                                               params_out, where);
+    }
     /* The kernel is unchanged: its sizes are cached in the current block. */
     if (cgn__kargs_refill_spare(txn, cur, kernel, args, num_args, 1, args_copy_out, params_out))
         return CGN_OK;
@@ -1002,6 +1009,21 @@ cgn_status cgn__check_host_extent(CUdeviceptr address, size_t first, size_t last
     c->first = first;
     c->last = last;
     c->writable = writes;
+    return CGN_OK;
+}
+
+_Thread_local const void *cgn__mapped_handles[CGN__HANDLE_CACHE];
+static _Thread_local unsigned cgn__mapped_next;
+
+cgn_status cgn__probe_raw_handle(const void *handle, const char *field, const char *where) {
+    const int saved_errno = errno;
+    const int mapped = cgn__host_readable((CUdeviceptr)(uintptr_t)handle);
+    errno = saved_errno;
+    if (!mapped)
+        return cgn__fail(CGN_ERROR_INVALID_VALUE,
+                         "%s: %s %p is not a live handle: no memory is mapped at that address",
+                         where, field, handle);
+    cgn__mapped_handles[cgn__mapped_next++ % CGN__HANDLE_CACHE] = handle;
     return CGN_OK;
 }
 

@@ -973,6 +973,24 @@ cgn_status cgn__detect_memory_type(const cgn__txn *txn, CUdeviceptr address,
 cgn_status cgn__check_host_extent(CUdeviceptr address, size_t first, size_t last, int writes,
                                   const char *field, const char *where);
 
+/* Raw CUDA handles the driver dereferences (events, arrays, kernels, raw graphs and executables)
+ * and host functions a CUDA thread calls: one whose address is not mapped memory (a garbage
+ * value, a cgn handle passed as a CUDA one) would crash the process in the driver, so it is
+ * refused first (CGN_ERROR_INVALID_VALUE naming `field`). Each thread remembers the last
+ * handles it found mapped, so a loop over a few events or kernels makes no system call. A
+ * destroyed handle whose memory is still mapped is not seen (docs/nodes.md). NULL is the
+ * caller's to refuse or allow. */
+#define CGN__HANDLE_CACHE 4
+extern _Thread_local const void *cgn__mapped_handles[CGN__HANDLE_CACHE];
+cgn_status cgn__probe_raw_handle(const void *handle, const char *field, const char *where);
+CGN__ALWAYS_INLINE static inline cgn_status
+cgn__check_raw_handle(const void *handle, const char *field, const char *where) {
+    for (int i = 0; i < CGN__HANDLE_CACHE; i++)
+        if (cgn__mapped_handles[i] == handle)
+            return CGN_OK;
+    return cgn__probe_raw_handle(handle, field, where);
+}
+
 /* Copies `size` bytes into a new cgn-owned block held by a new owner (release: free), for a
  * field whose bytes must outlive the call (a host callback's payload): *copy_out points at the
  * copy, *owner_out holds the one reference, the caller's, to drop with cgn__release_staged_copy

@@ -673,15 +673,31 @@ def _scalar(ctype: str, lo: int, hi: int, tags=(), doc="", case_doc="") -> Field
     )
 
 
+# The stage of a handle the driver dereferences (or a host function a CUDA thread calls): a
+# value whose address is not mapped memory is refused before the driver sees it.
+_PROBED_HANDLE_STAGE = (
+    "if ((changed & {bit}) && d->{name} != NULL) {{",
+    "    cgn_status st =",
+    "        cgn__check_raw_handle((const void *)(uintptr_t)d->{name}, \"{name}\", where);",
+    "    if (st != CGN_OK)",
+    "        return st;",
+    "}}",
+)
+_PROBED_DOC = (" A value that is not even mapped memory (a garbage value, a cgn handle) is "
+               "refused with CGN_ERROR_INVALID_VALUE before the driver sees it; a destroyed "
+               "one whose memory is still mapped is not seen.")
+
+
 def _handle(spec_name: str, ctype: str, case=_null_case, build=None, doc_type="", doc="",
-            case_doc="null (no other test value yet)") -> FieldType:
+            case_doc="null (no other test value yet)", probed: bool = False) -> FieldType:
     return FieldType(
         name=spec_name, cuda="required",
         members=(Member(ctype, "{name}", "NULL"),),
         build=build or ("p->{member}.{cuda} = d->{name};",),
         read=("d->{name} = p->{member}.{cuda};",),
+        stage=_PROBED_HANDLE_STAGE if probed else (),
         default=_null_default, case=case, zero_norm=None, doc_type=doc_type,
-        doc=doc, case_doc=case_doc, default_doc="null",
+        doc=doc + (_PROBED_DOC if probed else ""), case_doc=case_doc, default_doc="null",
     )
 
 
@@ -749,12 +765,13 @@ FIELD_TYPES = {t.name: t for t in (
                      "allocated, for free nodes)"),
     _handle("CUevent", "CUevent", case=_handle_case(tags=(("event", "cgn_test_event"),)),
             doc="A CUDA event handle.",
-            case_doc="null, or \"event:N\" (test event N)"),
+            case_doc="null, or \"event:N\" (test event N)", probed=True),
     _handle("CUgraph", "CUgraph", doc="A raw CUDA graph handle (a cgn child graph uses the "
-                                      "`graph` kind)."),
+                                      "`graph` kind).", probed=True),
     _handle("CUhostFn", "CUhostFn", case=_handle_case(named=("callback", "cgn_test_callback")),
             doc="A host function pointer.",
-            case_doc="null, or \"callback:NAME\" (the test callback NAME, a C identifier)"),
+            case_doc="null, or \"callback:NAME\" (the test callback NAME, a C identifier)",
+            probed=True),
     # p is zeroed, so writing only a non-NULL pointer changes nothing, and lets two pointer
     # fields share one CUDA member (a host node's userData: user_data or payload) when a rule
     # keeps at most one of them non-NULL.
@@ -777,13 +794,14 @@ FIELD_TYPES = {t.name: t for t in (
         read=("if (p->{member}.{cuda}MemoryType == CU_MEMORYTYPE_ARRAY)",
               "    d->{name} = p->{member}.{cuda}Array;"),
         cuda_suffixes=("MemoryType", "Array"),
+        stage=_PROBED_HANDLE_STAGE,
         default=_null_default, case=_handle_case(tags=(("array", "cgn_test_array"),)),
         zero_norm=None, doc_type="CUarray",
         doc_read="read from `{cuda}Array` when `{cuda}MemoryType` is CU_MEMORYTYPE_ARRAY, else "
                  "NULL",
         doc="A CUDA array operand (`CUarray`). Only a non-NULL value is written: "
             "`<cuda>MemoryType` = CU_MEMORYTYPE_ARRAY and `<cuda>Array`; so an `address` field "
-            "may share the operand when a rule keeps exactly one of them set.",
+            "may share the operand when a rule keeps exactly one of them set." + _PROBED_DOC,
         case_doc="null, or \"array:N\" (test array N)",
         default_doc="null",
     ),

@@ -31,11 +31,14 @@ CGN__ALWAYS_INLINE static inline cgn_status event_record_stage(cgn__txn *txn,
                                                                CUgraphNodeParams *p,
                                                                const char *where) {
     (void)txn;
-    (void)d;
     (void)u;
-    (void)changed;
     (void)p;
-    (void)where;
+    if ((changed & CGN_EVENT_RECORD_SET_EVENT) && d->event != NULL) {
+        cgn_status st =
+            cgn__check_raw_handle((const void *)(uintptr_t)d->event, "event", where);
+        if (st != CGN_OK)
+            return st;
+    }
     return CGN_OK;
 }
 

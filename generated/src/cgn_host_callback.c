@@ -42,6 +42,12 @@ CGN__ALWAYS_INLINE static inline cgn_status host_callback_stage(cgn__txn *txn,
     (void)txn;
     (void)u;
     (void)p;
+    if ((changed & CGN_HOST_CALLBACK_SET_FN) && d->fn != NULL) {
+        cgn_status st =
+            cgn__check_raw_handle((const void *)(uintptr_t)d->fn, "fn", where);
+        if (st != CGN_OK)
+            return st;
+    }
     if (changed & CGN_HOST_CALLBACK_SET_FN) {
         cgn_status st = cgn__stage_bytes(d->payload, d->payload_size, &d->payload,
                                          &d->payload_owner, "payload", where);

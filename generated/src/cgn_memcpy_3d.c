@@ -147,6 +147,12 @@ CGN__ALWAYS_INLINE static inline cgn_status memcpy_3d_stage(cgn__txn *txn, cgn_m
         if (st != CGN_OK)
             return st;
     }
+    if ((changed & CGN_MEMCPY_3D_SET_DST_ARRAY) && d->dst_array != NULL) {
+        cgn_status st =
+            cgn__check_raw_handle((const void *)(uintptr_t)d->dst_array, "dst_array", where);
+        if (st != CGN_OK)
+            return st;
+    }
     if ((changed & CGN_MEMCPY_3D_SET_SRC) && d->src != 0) {
         cgn_status st = cgn__detect_memory_type(txn, d->src, &d->src_memory_type, "src", where);
         if (st != CGN_OK)
@@ -161,6 +167,12 @@ CGN__ALWAYS_INLINE static inline cgn_status memcpy_3d_stage(cgn__txn *txn, cgn_m
                                                (size_t)((d->src_z * d->src_height + d->src_y) * d->src_pitch + d->src_x_in_bytes),
                                                (size_t)(((d->src_z + d->depth - 1) * d->src_height + d->src_y + d->height - 1) * d->src_pitch + d->src_x_in_bytes + d->width_in_bytes - 1),
                                                0, "src", where);
+        if (st != CGN_OK)
+            return st;
+    }
+    if ((changed & CGN_MEMCPY_3D_SET_SRC_ARRAY) && d->src_array != NULL) {
+        cgn_status st =
+            cgn__check_raw_handle((const void *)(uintptr_t)d->src_array, "src_array", where);
         if (st != CGN_OK)
             return st;
     }

@@ -1142,8 +1142,8 @@ static int kernel_stage_pred(const mdesc *d, int cur_kh) {
     int checked = M.version >= 12040;
     int same =
         cur_kh >= 0 && kh[cur_kh].k.function == k->k.function && kh[cur_kh].k.kernel == k->k.kernel;
-    if (!same && checked && k->kernel < 0)
-        return CGN_ERROR_DRIVER; /* cu*GetParamInfo refuses the unknown handle */
+    if (!same && k->kernel < 0)
+        return CGN_ERROR_INVALID_VALUE; /* a new kernel handle that is not mapped memory */
     const margs *a = &d->a;
     if (a->n > 0 && a->null_array)
         return CGN_ERROR_INVALID_ARGUMENT;
@@ -1408,12 +1408,15 @@ static void op_add(rd *r) {
                 if (deps[i].idx == deps[j].idx)
                     dup = 1;
         if (dup || M.g[gh.idx].broken || (type == CGN_NODE_KERNEL && kh[d.kh].kernel < 0) ||
-            (type == CGN_NODE_EVENT_RECORD && d.ev == 3) ||
             (type == CGN_NODE_CHILD_GRAPH && M.g[src.idx].broken))
             pred = CGN_ERROR_DRIVER;
         for (int i = 0; i < nd; i++)
             if (M.n[deps[i].idx].broken)
                 pred = CGN_ERROR_DRIVER;
+        /* An event handle that is not mapped memory: refused while staging, before the driver
+         * sees the dependencies or the graph. */
+        if (type == CGN_NODE_EVENT_RECORD && d.ev == 3)
+            pred = CGN_ERROR_INVALID_VALUE;
     }
 
     trace("add %s to graph %d (kind %d) deps %d%s source graph %d -> node %d, pred %s",
@@ -1947,7 +1950,7 @@ static void op_node_update(rd *r) {
         if (type == CGN_NODE_KERNEL && kh[merged.kh].kernel < 0)
             pred = CGN_ERROR_DRIVER;
         if (type == CGN_NODE_EVENT_RECORD && merged.ev == 3)
-            pred = CGN_ERROR_DRIVER;
+            pred = CGN_ERROR_INVALID_VALUE; /* not mapped memory: refused before the driver */
         if (type == CGN_NODE_CHILD_GRAPH && M.g[u.src.idx].broken)
             pred = CGN_ERROR_DRIVER;
     }
@@ -2299,12 +2302,12 @@ static void op_exec_update(rd *r) {
         pred = CGN_ERROR_INVALID_VALUE;
     if (pred == CGN_OK && !noop) { /* the fake's cuGraphExecNodeSetParams */
         uint64_t ruled = u.set & ruled_bits(type);
-        if (!addressable(s)) {
+        if (type == CGN_NODE_EVENT_RECORD && merged.ev == 3) {
+            pred = CGN_ERROR_INVALID_VALUE; /* not mapped memory: refused while staging */
+        } else if (!addressable(s)) {
             pred = ruled ? CGN_ERROR_INVALID_VALUE : CGN_ERROR_DRIVER;
         } else if (type == CGN_NODE_KERNEL && kh[merged.kh].kernel < 0) {
             pred = CGN_ERROR_DRIVER; /* CUDA_ERROR_INVALID_HANDLE */
-        } else if (type == CGN_NODE_EVENT_RECORD && merged.ev == 3) {
-            pred = CGN_ERROR_DRIVER;
         } else if (type == CGN_NODE_KERNEL && kernel_ctx(&merged, s->ctx) != s->kctx) {
             pred = ruled ? CGN_ERROR_INVALID_VALUE : CGN_ERROR_DRIVER;
         } else if (src_ok && (M.g[u.src.idx].broken || !fake_rules_ok(e, si, u.src.idx))) {
@@ -3282,7 +3285,8 @@ static void op_x_add(rd *r) {
     /* staging */
     if (pred == CGN_OK && type == CGN_NODE_MEMCPY_3D) {
         if ((d.c3.dst != 0 && x_memtype(d.c3.dst, 0, gh.idx) == 0) ||
-            (d.c3.src != 0 && x_memtype(d.c3.src, 0, gh.idx) == 0))
+            (d.c3.src != 0 && x_memtype(d.c3.src, 0, gh.idx) == 0) ||
+            d.c3.darr == BOGUS_ARRAY || d.c3.sarr == BOGUS_ARRAY) /* not mapped memory */
             pred = CGN_ERROR_INVALID_VALUE;
     }
     if (pred == CGN_OK && type == CGN_NODE_CONDITIONAL) {
@@ -3727,6 +3731,11 @@ static int x_update_pred(int type, const mdesc *cur, const xupd *u, int at_exec,
             merged->c3.smt = x_memtype(merged->c3.src, at_exec, g);
             if (merged->c3.smt == 0)
                 return CGN_ERROR_INVALID_VALUE;
+        }
+        /* An array handle that is not mapped memory, refused while staging. */
+        if (((u->set & CGN_MEMCPY_3D_SET_DST_ARRAY) && merged->c3.darr == BOGUS_ARRAY) ||
+            ((u->set & CGN_MEMCPY_3D_SET_SRC_ARRAY) && merged->c3.sarr == BOGUS_ARRAY)) {
+            return CGN_ERROR_INVALID_VALUE;
         }
         return at_exec ? x_exec_rule(type, cur, merged) : CGN_OK;
     }
