@@ -57,7 +57,6 @@ static struct {
     PFN_cuGraphKernelNodeGetParams_v12000 cuGraphKernelNodeGetParams;
     PFN_cuGraphKernelNodeSetParams_v12000 cuGraphKernelNodeSetParams;
     PFN_cuMemHostAlloc_v2020 cuMemHostAlloc;
-    PFN_cuStreamWaitValue32_v11070 cuStreamWaitValue32;
 } dx;
 
 static CUlibrary lib;
@@ -982,12 +981,11 @@ static void test_event_wait_def_new_event(void **state) {
     OK(cgn_kernel_node_update(fill, &ku));
     OK(cgn_graph_instantiate(g, &e2));
 
-    /* stream2: a wait for the gate flag, then ev2. A stream memory operation, not the gate
-     * kernel: compute-sanitizer runs kernels one at a time, and e1's kernel must run while
-     * stream2 is held. No synchronous memory call from here until the gate opens: the legacy
-     * stream would wait for stream2. */
+    /* stream2: the gate, then ev2. No synchronous memory call from here until the gate opens:
+     * the legacy stream would wait for stream2. */
     gate_close();
-    CU(dx.cuStreamWaitValue32(stream2, flag_dev, 1, CU_STREAM_WAIT_VALUE_GEQ));
+    void *gate_args[1] = {&flag_dev};
+    CU(cu.cuLaunchKernel(f_wait, 1, 1, 1, 1, 1, 1, 0, stream2, gate_args, NULL));
     CU(cu.cuEventRecord(ev2, stream2));
     /* e1 waits for ev1 (complete): it runs now, while stream2 is held */
     OK(cgn_exec_launch(e1, stream));
@@ -999,10 +997,14 @@ static void test_event_wait_def_new_event(void **state) {
     gate_open();
     CU(cu.cuStreamSynchronize(stream2));
     CU(cu.cuStreamSynchronize(stream));
-    if (held != CUDA_ERROR_NOT_READY)
+    /* Under compute-sanitizer kernels run one at a time: e1 could run only once the gate gave up
+     * (~10 s), so what waited for what cannot be seen. (A stream memory operation on stream2
+     * instead of the gate kernel hangs there for good.) */
+    const int serialized = flag_host[2] != 0;
+    if (!serialized && held != CUDA_ERROR_NOT_READY)
         fail_msg("the gate on stream2 should still hold after e1 ran; cuStreamQuery gave %d",
                  (int)held);
-    if (q != CUDA_ERROR_NOT_READY)
+    if (!serialized && q != CUDA_ERROR_NOT_READY)
         fail_msg("e2 should wait for ev2 (held behind the gate); cuStreamQuery gave %d", (int)q);
     EXPECT_U32(out, 6, "e2 ran (after e1) once ev2 was recorded");
 
@@ -1019,6 +1021,8 @@ static void test_event_wait_def_new_event(void **state) {
     CU(cu.cuEventDestroy(ev1));
     CU(cu.cuEventDestroy(ev2));
     dfree(out);
+    if (serialized)
+        skip(); /* the waits were not observed: not counted as passed */
 }
 
 /* child_graph.h: "The graph to embed a copy of ... The copy keeps the owners of its nodes
@@ -2301,7 +2305,14 @@ static void test_owner_release_from_host_callback(void **state) {
 
 /* ===== bounded loop ========================================================================== */
 
-enum { LOOP_N = 20000, LOOP_SYNC = 1000 };
+/* 20,000 cycles; CGN_TEST_LOOP_CYCLES (at least LOOP_SYNC) asks for fewer, as the
+ * compute-sanitizer run in bench/run_device.sh does: there every launch is much slower. */
+enum { LOOP_SYNC = 1000 };
+static int loop_cycles(void) {
+    const char *env = getenv("CGN_TEST_LOOP_CYCLES");
+    long n = env != NULL ? strtol(env, NULL, 10) : 20000;
+    return n < LOOP_SYNC ? LOOP_SYNC : n > 20000 ? 20000 : (int)n;
+}
 static atomic_uchar *loop_released;
 static atomic_int loop_total;
 
@@ -2315,7 +2326,8 @@ static void loop_release(void *resource) {
  * constant"; "When the last reference goes, release_fn(resource) runs once." */
 static void test_loop_20000_fresh_owners(void **state) {
     (void)state;
-    loop_released = calloc(LOOP_N, sizeof *loop_released);
+    const int cycles = loop_cycles();
+    loop_released = calloc((size_t)cycles, sizeof *loop_released);
     assert_non_null(loop_released);
     atomic_store(&loop_total, 0);
     CUdeviceptr out = dalloc(sizeof(unsigned));
@@ -2330,7 +2342,7 @@ static void test_loop_20000_fresh_owners(void **state) {
     OK(cgn_graph_instantiate(g, &e));
     cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
     int max_live = 0;
-    for (unsigned i = 0; i < LOOP_N; i++) {
+    for (unsigned i = 0; i < (unsigned)cycles; i++) {
         cgn_owner *o = NULL;
         OK(cgn_owner_create((void *)(uintptr_t)i, loop_release, &o));
         cgn_kernel_update_reset(&u);
@@ -2357,13 +2369,13 @@ static void test_loop_20000_fresh_owners(void **state) {
     CU(cu.cuStreamSynchronize(stream));
     OK(cgn_exec_destroy(e));
     OK(cgn_graph_destroy(g));
-    int total = collect_until(&loop_total, LOOP_N);
-    if (total != LOOP_N)
-        fail_msg("expected %d releases, got %d", LOOP_N, total);
-    for (size_t i = 0; i < LOOP_N; i++)
+    int total = collect_until(&loop_total, cycles);
+    if (total != cycles)
+        fail_msg("expected %d releases, got %d", cycles, total);
+    for (size_t i = 0; i < (size_t)cycles; i++)
         if (atomic_load(&loop_released[i]) != 1)
             fail_msg("owner %zu released %d times", i, (int)atomic_load(&loop_released[i]));
-    print_message("loop: %d update+launch cycles, at most %d owners live at a sync point\n", LOOP_N,
+    print_message("loop: %d update+launch cycles, at most %d owners live at a sync point\n", cycles,
                   max_live);
     free((void *)loop_released);
     loop_released = NULL;
@@ -2410,7 +2422,6 @@ static int setup_device(void) {
         !resolve(&dx.cuCtxCreate, "cuCtxCreate", 12050) ||
         !resolve(&dx.cuCtxDestroy, "cuCtxDestroy", 4000) ||
         !resolve(&dx.cuCtxPopCurrent, "cuCtxPopCurrent", 4000) ||
-        !resolve(&dx.cuStreamWaitValue32, "cuStreamWaitValue32", 11070) ||
         !resolve(&dx.cuStreamBeginCapture, "cuStreamBeginCapture", 10010) ||
         !resolve(&dx.cuStreamEndCapture, "cuStreamEndCapture", 10000) ||
         !resolve(&dx.cuMemsetD32Async, "cuMemsetD32Async", 3020) ||
