@@ -887,7 +887,7 @@ static void cgn__probe_open(void) {
 }
 
 /* Whether this process can read the byte at `address`; 1 when it cannot tell. */
-static int cgn__host_readable(CUdeviceptr address) {
+static int cgn__host_readable_probe(CUdeviceptr address) {
     pthread_once(&cgn__probe_once, cgn__probe_open);
     if (cgn__probe_pipe[1] < 0)
         return 1;
@@ -907,6 +907,15 @@ static int cgn__host_readable(CUdeviceptr address) {
     return !(n < 0 && errno == EFAULT);
 }
 
+/* Whether this process can read the byte at `address`; 1 when it cannot tell. Like the other
+ * probes below, it leaves errno as it found it: its system calls are not the caller's business. */
+static int cgn__host_readable(CUdeviceptr address) {
+    const int saved_errno = errno;
+    const int readable = cgn__host_readable_probe(address);
+    errno = saved_errno;
+    return readable;
+}
+
 /* Whether this process can write the byte at `address`, found without changing it: the kernel
  * adds 0 to the aligned 32-bit word that holds the byte (futex FUTEX_WAKE_OP, waking nobody), an
  * atomic read-modify-write that fails with EFAULT where the page is not writable. Atomic, so a
@@ -917,9 +926,12 @@ static int cgn__host_writable(CUdeviceptr address) {
 #if defined(__linux__) && defined(SYS_futex) && defined(FUTEX_WAKE_OP)
     uint32_t *word = (uint32_t *)(uintptr_t)(address & ~(CUdeviceptr)3);
     uint32_t nobody = 0;
+    const int saved_errno = errno;
     long r = syscall(SYS_futex, &nobody, FUTEX_WAKE_OP | FUTEX_PRIVATE_FLAG, 0, (void *)0, word,
                      FUTEX_OP(FUTEX_OP_ADD, 0, FUTEX_OP_CMP_EQ, 0));
-    return !(r < 0 && errno == EFAULT);
+    const int writable = !(r < 0 && errno == EFAULT);
+    errno = saved_errno;
+    return writable;
 #else
     (void)address;
     return 1;
@@ -942,14 +954,17 @@ static int cgn__host_range_mapped(uintptr_t from, uintptr_t to) {
     uintptr_t pages = ((to - start) / (uintptr_t)page) + 1;
     if (pages <= 2)
         return 1; /* no page between the two ends, which are probed */
-    while (pages > 0) {
+    const int saved_errno = errno;
+    int mapped = 1;
+    while (mapped && pages > 0) {
         uintptr_t n = pages < CGN__MINCORE_PAGES ? pages : CGN__MINCORE_PAGES;
         if (mincore((void *)start, n * (uintptr_t)page, resident) != 0 && errno == ENOMEM)
-            return 0;
+            mapped = 0;
         start += n * (uintptr_t)page;
         pages -= n;
     }
-    return 1;
+    errno = saved_errno;
+    return mapped;
 }
 
 /* The extents this thread found mapped lately, so that an update loop that changes a host
@@ -978,38 +993,27 @@ cgn_status cgn__check_host_extent(CUdeviceptr address, size_t first, size_t last
             (c->writable || !writes))
             return CGN_OK; /* both ends lie within ends found mapped (and writable) */
     }
-    const int saved_errno = errno; /* the probes' system calls are not the caller's business */
     const size_t ends[2] = {first, last};
     for (int i = 0; i < 2; i++) {
         if (i == 1 && last == first)
             continue;
         /* A read of the address itself was checked when it was set. */
-        if (!(i == 0 && first == 0) && !cgn__host_readable(address + ends[i])) {
-            errno = saved_errno;
+        const int unmapped = !(i == 0 && first == 0) && !cgn__host_readable(address + ends[i]);
+        if (unmapped || (writes && !cgn__host_writable(address + ends[i])))
             return cgn__fail(CGN_ERROR_INVALID_VALUE,
-                             "%s: %s 0x%llx is host memory, but byte %zu of the copy (0x%llx) "
-                             "is not mapped",
-                             where, field, (unsigned long long)address, ends[i],
-                             (unsigned long long)(address + ends[i]));
-        }
-        if (writes && !cgn__host_writable(address + ends[i])) {
-            errno = saved_errno;
-            return cgn__fail(CGN_ERROR_INVALID_VALUE,
-                             "%s: %s 0x%llx is host memory the copy writes, but byte %zu of the "
-                             "copy (0x%llx) is read-only",
-                             where, field, (unsigned long long)address, ends[i],
-                             (unsigned long long)(address + ends[i]));
-        }
+                             "%s: %s 0x%llx is host memory%s, but byte %zu of the copy (0x%llx) "
+                             "is %s",
+                             where, field, (unsigned long long)address,
+                             unmapped ? "" : " the copy writes", ends[i],
+                             (unsigned long long)(address + ends[i]),
+                             unmapped ? "not mapped" : "read-only");
     }
     if (last > first &&
-        !cgn__host_range_mapped((uintptr_t)address + first, (uintptr_t)address + last)) {
-        errno = saved_errno;
+        !cgn__host_range_mapped((uintptr_t)address + first, (uintptr_t)address + last))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: %s 0x%llx is host memory, but bytes %zu to %zu of the copy are not "
                          "all mapped",
                          where, field, (unsigned long long)address, first, last);
-    }
-    errno = saved_errno;
     cgn__checked_extent *c = &cgn__checked[cgn__checked_next++ % CGN__EXTENT_CACHE];
     c->address = address;
     c->first = first;
@@ -1022,10 +1026,7 @@ _Thread_local const void *cgn__mapped_handles[CGN__HANDLE_CACHE];
 static _Thread_local unsigned cgn__mapped_next;
 
 cgn_status cgn__probe_raw_handle(const void *handle, const char *field, const char *where) {
-    const int saved_errno = errno;
-    const int mapped = cgn__host_readable((CUdeviceptr)(uintptr_t)handle);
-    errno = saved_errno;
-    if (!mapped)
+    if (!cgn__host_readable((CUdeviceptr)(uintptr_t)handle))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: %s %p is not a live handle: no memory is mapped at that address",
                          where, field, handle);

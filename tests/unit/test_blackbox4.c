@@ -37,6 +37,8 @@
 #include "cgn_test_fixture.h"
 #include "fake_driver.h"
 
+#include "blackbox_common.h" /* EXPECT_ST, collect_all */
+
 /* ASan and TSan abort on a malloc of 2^62 bytes by default (allocator_may_return_null=0). */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define BB_SANITIZED 1
@@ -48,17 +50,6 @@
 #ifndef BB_SANITIZED
 #define BB_SANITIZED 0
 #endif
-
-/* Fails unless `call` returns `want` and leaves a non-empty message and that status. */
-#define EXPECT_ST(want, call)                                                                      \
-    do {                                                                                           \
-        cgn_status st_ = (call);                                                                   \
-        if (st_ != (want))                                                                         \
-            fail_msg("%s: got %s (%s), want %s", #call, cgn_status_name(st_), cgn_last_error(),    \
-                     cgn_status_name(want));                                                       \
-        assert_int_equal(cgn_last_status(), (want));                                               \
-        assert_true(cgn_last_error()[0] != '\0');                                                  \
-    } while (0)
 
 /* Fails unless cgn_last_error() contains `part`. */
 static void expect_msg(const char *part) {
@@ -126,11 +117,6 @@ static int released(int i) {
 /* Drops our reference: from then on only what cgn holds keeps the owner alive. */
 static void drop(cgn_owner *o) {
     OK(cgn_owner_release(o));
-}
-
-static void collect_all(void) {
-    for (int i = 0; i < 4; i++)
-        (void)cgn_collect();
 }
 
 /* How many of owners [from, to) have not been released yet; fails if any went twice. */
