@@ -2912,6 +2912,10 @@ static void *collect_loop(void *arg) {
 
 static void test_threads_exec_loop_collect_definition(void **state) {
     cgn_test_env *env = *state;
+    /* The fault proxy counts calls in plain globals (single-threaded tests only): this test runs
+     * on the fake's own table, which is thread-safe (the next test's setup installs the proxy
+     * again). */
+    cgn_driver_install(cgn_fake_table());
     atomic_store(&any_user_thread, 1);
     for (int i = 0; i < LOOP_STEPS; i++)
         atomic_store(&mine_released[100 + i], 0);
