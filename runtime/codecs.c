@@ -1023,14 +1023,13 @@ cgn_status cgn__check_host_extent(CUdeviceptr address, size_t first, size_t last
 }
 
 _Thread_local const void *cgn__mapped_handles[CGN__HANDLE_CACHE];
-static _Thread_local unsigned cgn__mapped_next;
 
 cgn_status cgn__probe_raw_handle(const void *handle, const char *field, const char *where) {
     if (!cgn__host_readable((CUdeviceptr)(uintptr_t)handle))
         return cgn__fail(CGN_ERROR_INVALID_VALUE,
                          "%s: %s %p is not a live handle: no memory is mapped at that address",
                          where, field, handle);
-    cgn__mapped_handles[cgn__mapped_next++ % CGN__HANDLE_CACHE] = handle;
+    cgn__mapped_handles[cgn__mapped_slot(handle)] = handle;
     return CGN_OK;
 }
 

@@ -976,18 +976,21 @@ cgn_status cgn__check_host_extent(CUdeviceptr address, size_t first, size_t last
 /* Raw CUDA handles the driver dereferences (events, arrays, kernels, raw graphs and executables)
  * and host functions a CUDA thread calls: one whose address is not mapped memory (a garbage
  * value, a cgn handle passed as a CUDA one) would crash the process in the driver, so it is
- * refused first (CGN_ERROR_INVALID_VALUE naming `field`). Each thread remembers the last
- * handles it found mapped, so a loop over a few events or kernels makes no system call. A
- * destroyed handle whose memory is still mapped is not seen (docs/nodes.md). NULL is the
- * caller's to refuse or allow. */
-#define CGN__HANDLE_CACHE 4
+ * refused first (CGN_ERROR_INVALID_VALUE naming `field`). Each thread remembers the handles it
+ * found mapped (64 slots, by address), so an update loop over a ring of events or kernels makes
+ * no system call. A destroyed handle whose memory is still mapped is not seen (docs/nodes.md).
+ * NULL is the caller's to refuse or allow. */
+#define CGN__HANDLE_CACHE 64 /* direct-mapped: a ring of events or kernels stays cached */
 extern _Thread_local const void *cgn__mapped_handles[CGN__HANDLE_CACHE];
+CGN__ALWAYS_INLINE static inline size_t cgn__mapped_slot(const void *handle) {
+    const uintptr_t v = (uintptr_t)handle; /* CUDA's handles are 16-byte aligned heap objects */
+    return (size_t)((v >> 4) ^ (v >> 10)) & (CGN__HANDLE_CACHE - 1);
+}
 cgn_status cgn__probe_raw_handle(const void *handle, const char *field, const char *where);
 CGN__ALWAYS_INLINE static inline cgn_status
 cgn__check_raw_handle(const void *handle, const char *field, const char *where) {
-    for (int i = 0; i < CGN__HANDLE_CACHE; i++)
-        if (cgn__mapped_handles[i] == handle)
-            return CGN_OK;
+    if (cgn__mapped_handles[cgn__mapped_slot(handle)] == handle)
+        return CGN_OK;
     return cgn__probe_raw_handle(handle, field, where);
 }
 
