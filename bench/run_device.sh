@@ -73,7 +73,7 @@ gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/nu
 
 # ---- build -----------------------------------------------------------------------------------
 tests=1
-configure="cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCGN_BUILD_TESTS=ON -DCGN_WERROR=OFF"
+configure="cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCGN_BUILD_TESTS=ON -DCGN_BUILD_BENCH=ON -DCGN_WERROR=OFF"
 if [ -d "$deps" ]; then
   configure+=" -DCMAKE_PREFIX_PATH=$(printf %q "$deps")"
 else
