@@ -153,6 +153,21 @@ static int teardown4(void **state) {
     return rc;
 }
 
+/* OK(cgn_exec_destroy(e)), then OK(cgn_graph_destroy(g)); a failure names the caller's line and
+ * its names for them. */
+static void destroy_exec_graph_at(cgn_exec *e, cgn_graph *g, const char *e_name, const char *g_name,
+                                  int line) {
+    cgn_status st = cgn_exec_destroy(e);
+    if (st != CGN_OK)
+        fail_msg("line %d: cgn_exec_destroy(%s): %s (%s)", line, e_name, cgn_status_name(st),
+                 cgn_last_error());
+    st = cgn_graph_destroy(g);
+    if (st != CGN_OK)
+        fail_msg("line %d: cgn_graph_destroy(%s): %s (%s)", line, g_name, cgn_status_name(st),
+                 cgn_last_error());
+}
+#define DESTROY_EXEC_GRAPH(e, g) destroy_exec_graph_at((e), (g), #e, #g, __LINE__)
+
 /* ---- graphs and what they run ------------------------------------------------------------- */
 
 /* Adds fill_u32(buffer `buf`, value) to g after deps, the pointer held by `owner`. */
@@ -180,6 +195,13 @@ static cgn_graph *fill_graph(cgn_test_env *env, int buf, uint32_t value, cgn_own
     return g;
 }
 
+/* fill_graph(env, 0, 5, NULL, node_out) and an executable of it. */
+static cgn_graph *fill_graph_exec(cgn_test_env *env, cgn_node **node_out, cgn_exec **exec_out) {
+    cgn_graph *g = fill_graph(env, 0, 5, NULL, node_out);
+    OK(cgn_graph_instantiate(g, exec_out));
+    return g;
+}
+
 /* A graph with a memset (0x11 into buffer 0, no owner) and, after it, fill_u32(buffer `buf`,
  * value). */
 static cgn_graph *mixed_graph(cgn_test_env *env, int buf, uint32_t value, cgn_node **memset_out,
@@ -189,6 +211,18 @@ static cgn_graph *mixed_graph(cgn_test_env *env, int buf, uint32_t value, cgn_no
     cgn_memset_desc md = cgn_test_fill_desc(env, 0, 0x11, 0);
     OK(cgn_graph_add_memset(g, NULL, 0, &md, memset_out));
     *kernel_out = add_fill(env, g, memset_out, 1, buf, value, NULL);
+    return g;
+}
+
+/* A graph with one memcpy node of 8 bytes from `src` into buffer 1. */
+static cgn_graph *memcpy_graph(cgn_test_env *env, CUdeviceptr src, cgn_node **node_out) {
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    cgn_memcpy_desc d = CGN_MEMCPY_DESC_INIT;
+    d.dst = env->buf[1];
+    d.src = src;
+    d.size = 8;
+    OK(cgn_graph_add_memcpy(g, NULL, 0, &d, node_out));
     return g;
 }
 
@@ -259,6 +293,20 @@ static cgn_status mset(cgn_exec *e, cgn_node *n, const cgn_test_env *env, int bu
     cgn_memset_update_set_value(&u, value, 1);
     return e ? cgn_memset_exec_update(e, n, &u) : cgn_memset_node_update(n, &u);
 }
+
+/* OK(mset(e, n, env, buf, value, owner)), then drop(owner): the update alone holds the owner.
+ * A failure names the caller's line and the update. */
+static void mset_drop_at(cgn_exec *e, cgn_node *n, const cgn_test_env *env, int buf, uint32_t value,
+                         cgn_owner *owner, int line) {
+    cgn_status st = mset(e, n, env, buf, value, owner);
+    if (st != CGN_OK)
+        fail_msg("line %d: mset(%s, buffer %d, value 0x%x, owner %p): %s (%s)", line,
+                 e ? "executable" : "definition", buf, (unsigned)value, (void *)owner,
+                 cgn_status_name(st), cgn_last_error());
+    drop(owner);
+}
+#define MSET_DROP(e, n, env, buf, value, owner)                                                    \
+    mset_drop_at((e), (n), (env), (buf), (value), (owner), __LINE__)
 
 static cgn_memset_desc mget(const cgn_exec *e, const cgn_node *n) {
     cgn_memset_desc d;
@@ -375,13 +423,10 @@ static void test_unseen_versions_released_at_once(void **state) {
     cgn_test_fill_graph(env, &g, &n, &e);
     cgn_owner *a = mine(0), *b = mine(1), *c = mine(2);
     hold();
-    OK(mset(e, n, env, 1, 0x21, a));
-    drop(a);
+    MSET_DROP(e, n, env, 1, 0x21, a);
     OK(env->backend->launch_async(env, e));
-    OK(mset(e, n, env, 2, 0x22, b));
-    drop(b);
-    OK(mset(e, n, env, 3, 0x23, c));
-    drop(c);
+    MSET_DROP(e, n, env, 2, 0x22, b);
+    MSET_DROP(e, n, env, 3, 0x23, c);
     collect_all();
     assert_int_equal(released(1), 1); /* never launched */
     assert_int_equal(released(0), 0); /* read by the launch in flight */
@@ -408,27 +453,23 @@ static void test_upload_is_not_a_launch(void **state) {
     cgn_test_fill_graph(env, &g, &n, &e);
     cgn_owner *a = mine(0), *b = mine(1), *c = mine(2);
     hold();
-    OK(mset(e, n, env, 1, 0x21, a));
-    drop(a);
+    MSET_DROP(e, n, env, 1, 0x21, a);
     cgn_fault_reset_counts();
     OK(cgn_exec_upload(e, NULL));
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphUpload), 1);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphLaunch), 0);
-    OK(mset(e, n, env, 2, 0x22, b));
-    drop(b);
+    MSET_DROP(e, n, env, 2, 0x22, b);
     collect_all();
     assert_int_equal(released(0), 1);
     OK(env->backend->launch_async(env, e));
-    OK(mset(e, n, env, 3, 0x23, c));
-    drop(c);
+    MSET_DROP(e, n, env, 3, 0x23, c);
     collect_all();
     assert_int_equal(released(1), 0); /* b was launched: in flight */
     unhold();
     collect_all();
     assert_int_equal(released(1), 1);
     assert_int_equal(cgn_test_run_read(env, e, 3), 0x23);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
     collect_all();
     assert_int_equal(released(2), 1);
 }
@@ -470,8 +511,7 @@ static void test_two_execs_counted_apart(void **state) {
     collect_all();
     assert_int_equal(released(3), 1);
     assert_int_equal(released(2), 0);
-    OK(cgn_exec_destroy(e1));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e1, g);
     collect_all();
     assert_int_equal(released(2), 1);
 }
@@ -609,8 +649,7 @@ static void test_shadows_per_exec(void **state) {
     assert_int_equal(still, 61);
     OK(cgn_exec_destroy(e1));
     OK(cgn_exec_destroy(e2));
-    OK(cgn_exec_destroy(e3));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e3, g);
 }
 
 /* A definition update with a new owner after the instantiation: the executable keeps running the
@@ -689,8 +728,7 @@ static void test_refresh_retakes_every_node(void **state) {
     run_all(env, e, got);
     assert_int_equal(got[0], 0x41);
     assert_int_equal(got[2], 0);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
 }
 
 /* Enabled state belongs to one executable: other executables, the definition and new
@@ -725,8 +763,7 @@ static void test_enabled_state_per_exec(void **state) {
     assert_int_equal(cgn_test_run_read(env, e2, 0), 0x11);
     OK(cgn_exec_destroy(e1));
     OK(cgn_exec_destroy(e2));
-    OK(cgn_exec_destroy(e3));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e3, g);
 }
 
 /* Enable/disable per type: kernel, memset and memcpy nodes can be disabled; others are
@@ -777,8 +814,7 @@ static void test_enable_types_and_messages(void **state) {
     run_all(env, e, got);
     assert_int_equal(got[1], 5);
     assert_int_equal(got[3], 0x11);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
 }
 
 /* cgn_collect returns the number of owners it released; callbacks of owners whose last reference
@@ -831,8 +867,7 @@ static void test_release_never_inside_host_callback(void **state) {
     OK(cgn_exec_launch(e, NULL));
     assert_int_equal(released(0), 0);
     OK(cgn_exec_launch(e, NULL));
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
     collect_all();
     assert_int_equal(released(0), 1);
 }
@@ -855,16 +890,14 @@ static void test_fences_only_while_versions_wait(void **state) {
     cgn_test_fill_graph(env, &g, &n, &e);
     assert_int_equal(fences_of_launches(env, e, 3), 0);
     cgn_owner *x = mine(0);
-    OK(mset(e, n, env, 1, 0x21, x));
-    drop(x);
+    MSET_DROP(e, n, env, 1, 0x21, x);
     assert_true(fences_of_launches(env, e, 2) >= 1);
     OK(cgn_exec_update_from_graph(e, g));
     OK(env->backend->launch(env, e));
     collect_all();
     assert_int_equal(released(0), 1);
     assert_int_equal(fences_of_launches(env, e, 3), 0);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
 }
 
 /* From cgn_exec_raw on, nothing the executable held is released before it is destroyed, even
@@ -878,15 +911,13 @@ static void test_raw_handle_stops_early_release(void **state) {
     cgn_exec *e;
     cgn_test_fill_graph(env, &g, &n, &e);
     cgn_owner *first = mine(0);
-    OK(mset(e, n, env, 1, 0x20, first));
-    drop(first);
+    MSET_DROP(e, n, env, 1, 0x20, first);
     CUgraphExec raw = NULL;
     OK(cgn_exec_raw(e, &raw));
     assert_non_null(raw);
     for (int i = 1; i < 6; i++) {
         cgn_owner *o = mine(i);
-        OK(mset(e, n, env, i % 4, 0x20u + (uint32_t)i, o));
-        drop(o);
+        MSET_DROP(e, n, env, i % 4, 0x20u + (uint32_t)i, o);
         assert_int_equal(cgn_test_run_read(env, e, i % 4), 0x20 + i);
         collect_all();
     }
@@ -1462,8 +1493,7 @@ static void test_refresh_topology_messages(void **state) {
     assert_int_equal(got[0], 0x11);
     assert_int_equal(got[1], 0x33); /* still runs its copy of the destroyed node */
     OK(cgn_exec_destroy(e2));
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
 }
 
 /* A refresh whose new parameters break a node's executable-update rule is refused before the
@@ -1475,8 +1505,7 @@ static void test_refresh_rule_refused_before_driver(void **state) {
     cgn_node *n;
     cgn_exec *e;
     cgn_test_fill_graph(env, &g, &n, &e);
-    OK(mset(e, n, env, 2, 0x22, x));
-    drop(x);
+    MSET_DROP(e, n, env, 2, 0x22, x);
     cgn_memset_update taller = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_height(&taller, 2);
     cgn_memset_update_set_pitch(&taller, 16);
@@ -1492,8 +1521,7 @@ static void test_refresh_rule_refused_before_driver(void **state) {
     collect_all();
     assert_int_equal(released(0), 0);
     assert_int_equal(cgn_test_run_read(env, e, 2), 0x22);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
     collect_all();
     assert_int_equal(released(0), 1);
 }
@@ -1542,8 +1570,7 @@ static void test_memset_2d_exec_rules(void **state) {
     assert_int_equal(got[4], 0); /* width 4 */
     assert_int_equal(got[16], 0x5a);
     assert_int_equal(got[20], 0);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
 }
 
 /* The memcpy rule: an executable's copy keeps its operands' memory types, refused before any
@@ -1551,14 +1578,8 @@ static void test_memset_2d_exec_rules(void **state) {
  * refresh is refused before the driver too. */
 static void test_memcpy_exec_memory_type_rule(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
-    cgn_memcpy_desc d = CGN_MEMCPY_DESC_INIT;
-    d.dst = env->buf[1];
-    d.src = env->buf[0];
-    d.size = 8;
     cgn_node *c;
-    OK(cgn_graph_add_memcpy(g, NULL, 0, &d, &c));
+    cgn_graph *g = memcpy_graph(env, env->buf[0], &c);
     cgn_exec *e;
     OK(cgn_graph_instantiate(g, &e));
     cgn_memcpy_update u = CGN_MEMCPY_UPDATE_INIT;
@@ -1587,8 +1608,7 @@ static void test_memcpy_exec_memory_type_rule(void **state) {
     OK(env->backend->launch(env, e));
     env->backend->read(env, env->buf[1], got, sizeof got);
     assert_memory_equal(got, pattern, sizeof got);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
 }
 
 /* "driver_rule": a kernel node of an executable moved to a CUfunction of another context is
@@ -1598,9 +1618,8 @@ static void test_memcpy_exec_memory_type_rule(void **state) {
 static void test_kernel_context_messages(void **state) {
     cgn_test_env *env = *state;
     cgn_node *n;
-    cgn_graph *g = fill_graph(env, 0, 5, NULL, &n);
     cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_graph *g = fill_graph_exec(env, &n, &e);
     cgn_owner *o = mine(0);
     cgn_kernel foreign = env->backend->foreign_kernel(env, "fill_u32");
     CUdeviceptr p = env->buf[1];
@@ -1669,8 +1688,7 @@ static void test_event_exec_refused_message(void **state) {
     OK(env->backend->launch_observe_records(env, e, rec));
     assert_int_equal(rec[0], 1);
     assert_int_equal(rec[1], 0);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
 }
 
 /* Messages of errors.md outside the executable level: NO_CONTEXT, the graph_gone DESTROYED,
@@ -1752,8 +1770,7 @@ static void test_exec_updates_without_context(void **state) {
         assert_int_equal(got[1], 50 + i);
         assert_int_equal(got[3], 1);
     }
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
 }
 
 /* ==== a model-checked walk of the executable-level loop ===================================== */
@@ -1916,8 +1933,7 @@ static void walk_step(walk *w) {
             break;
         cgn_owner *o = walk_owner(w, 1);
         int id = w->next_def - 1;
-        OK(mset(NULL, w->n, w->env, 1 + id % 3, 0x11, o));
-        drop(o);
+        MSET_DROP(NULL, w->n, w->env, 1 + id % 3, 0x11, o);
         w->def_current = id;
         break;
     }
@@ -1996,8 +2012,7 @@ static void test_refresh_in_flight_keeps_old_definition_version(void **state) {
         OK(cgn_graph_instantiate(g, &other));
         hold();
         OK(env->backend->launch_async(env, e)); /* reads a's version */
-        OK(mset(NULL, n, env, 2, 0x22, b));
-        drop(b);
+        MSET_DROP(NULL, n, env, 2, 0x22, b);
         OK(cgn_exec_update_from_graph(e, g));
         if (variant == 1)
             OK(cgn_graph_destroy(g));
@@ -2030,9 +2045,8 @@ static void test_refresh_in_flight_keeps_old_definition_version(void **state) {
 static void test_exec_arg_edit_owners(void **state) {
     cgn_test_env *env = *state;
     cgn_node *n;
-    cgn_graph *g = fill_graph(env, 0, 5, NULL, &n);
     cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_graph *g = fill_graph_exec(env, &n, &e);
     cgn_owner *o = mine(0);
     CUdeviceptr p = env->buf[1];
     cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
@@ -2067,8 +2081,7 @@ static void test_exec_arg_edit_owners(void **state) {
     assert_int_equal(released(0), 1);
     assert_int_equal(run_u32(env, e, 2), 13);
     assert_null(fill_get(NULL, n).owner);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
 }
 
 /* A host callback payload set at executable level: that executable's copy (exec_get returns it,
@@ -2146,9 +2159,8 @@ static void test_exec_update_faults_in_flight(void **state) {
     for (long k = 1; k < 32; k++) {
         cgn_owner *a = mine(0), *b = mine(1);
         cgn_node *n;
-        cgn_graph *g = fill_graph(env, 0, 5, NULL, &n);
         cgn_exec *e;
-        OK(cgn_graph_instantiate(g, &e));
+        cgn_graph *g = fill_graph_exec(env, &n, &e);
         OK(fill_edit(e, n, env, 1, 6, a));
         drop(a);
         hold();
@@ -2178,8 +2190,7 @@ static void test_exec_update_faults_in_flight(void **state) {
         collect_all();
         assert_int_equal(released(0), st == CGN_OK);
         assert_int_equal(run_u32(env, e, st == CGN_OK ? 2 : 1), st == CGN_OK ? 7 : 6);
-        OK(cgn_exec_destroy(e));
-        OK(cgn_graph_destroy(g));
+        DESTROY_EXEC_GRAPH(e, g);
         collect_all();
         assert_int_equal(unreleased(0, 2), 0);
         if (!hit)
@@ -2224,8 +2235,7 @@ static void test_refresh_faults_in_flight(void **state) {
         assert_int_equal(released(0), st == CGN_OK);
         assert_int_equal(cgn_test_run_read(env, e, st == CGN_OK ? 2 : 1),
                          st == CGN_OK ? 0x22 : 0x21);
-        OK(cgn_exec_destroy(e));
-        OK(cgn_graph_destroy(g));
+        DESTROY_EXEC_GRAPH(e, g);
         collect_all();
         assert_int_equal(unreleased(0, 2), 0);
         if (!hit)
@@ -2334,8 +2344,7 @@ static void test_exec_child_refusals(void **state) {
     assert_int_equal(got[0], 0x11);
     assert_int_equal(got[1], 0);
     OK(cgn_exec_destroy(e));
-    OK(cgn_exec_destroy(se));
-    OK(cgn_graph_destroy(parent));
+    DESTROY_EXEC_GRAPH(se, parent);
     OK(cgn_graph_destroy(src));
     OK(cgn_graph_destroy(wider));
 }
@@ -2365,8 +2374,7 @@ static void test_exec_payload_out_of_memory(void **state) {
                             "(4611686018427387904 bytes)");
     assert_int_equal(host_run_first(env, e), 0x71);
     assert_int_equal(env->calls[0].callback, 0);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
 }
 
 /* ==== release callbacks that use cgn ======================================================= */
@@ -2400,15 +2408,13 @@ static void test_release_callback_updates_other_exec(void **state) {
     cb_env = env;
     cb_status = CGN_ERROR_INVALID_ARGUMENT;
     cgn_owner *prev = mine(2);
-    OK(mset(cb_exec, cb_node, env, 1, 0x55, prev));
-    drop(prev);
+    MSET_DROP(cb_exec, cb_node, env, 1, 0x55, prev);
     atomic_store(&mine_released[3], 0);
     cgn_owner *trigger = NULL;
     atomic_store(&mine_released[0], 0);
     OK(cgn_owner_create((void *)(intptr_t)0, release_and_update, &trigger));
     cgn_test_fill_graph(env, &g, &n, &e);
-    OK(mset(e, n, env, 1, 0x44, trigger));
-    drop(trigger);
+    MSET_DROP(e, n, env, 1, 0x44, trigger);
     zero_buf(env, 2);
     OK(cgn_exec_destroy(e)); /* the trigger's last holder */
     collect_all();
@@ -2421,8 +2427,7 @@ static void test_release_callback_updates_other_exec(void **state) {
     assert_int_equal(now.dst, env->buf[2]);
     assert_int_equal(now.value, 0x66);
     assert_non_null(now.dst_owner);
-    OK(cgn_exec_destroy(cb_exec));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(cb_exec, g);
     OK(cgn_graph_destroy(other));
     collect_all();
     assert_int_equal(released(3), 1);
@@ -2441,8 +2446,7 @@ static int own_call_releases(cgn_test_env *env, int call) {
     cgn_exec *e;
     cgn_test_fill_graph(env, &g, &n, &e);
     cgn_owner *a = mine(0), *b = mine(1), *c = mine(2);
-    OK(mset(e, n, env, 1, 0x21, a));
-    drop(a);
+    MSET_DROP(e, n, env, 1, 0x21, a);
     hold();
     OK(env->backend->launch_async(env, e));
     OK(mset(e, n, env, 2, 0x22, b)); /* a retires, read by the launch in flight */
@@ -2471,8 +2475,7 @@ static int own_call_releases(cgn_test_env *env, int call) {
     OK(cgn_graph_destroy(spare));
     int got = released(0);
     drop(c);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
     collect_all();
     assert_int_equal(unreleased(0, 3), 0);
     return got;
@@ -2503,8 +2506,7 @@ static void test_collect_on_another_thread(void **state) {
     cgn_exec *e;
     cgn_test_fill_graph(env, &g, &n, &e);
     cgn_owner *x = mine(0);
-    OK(mset(e, n, env, 1, 0x21, x));
-    drop(x);
+    MSET_DROP(e, n, env, 1, 0x21, x);
     OK(cgn_graph_destroy(g));
     hold();
     OK(env->backend->launch_async(env, e));
@@ -2535,8 +2537,7 @@ static void test_raw_handle_and_refresh(void **state) {
     OK(cgn_exec_raw(e, &raw));
     for (int i = 0; i < 4; i++) {
         cgn_owner *x = mine(i);
-        OK(mset(e, n, env, 1 + i % 3, 0x21, x));
-        drop(x);
+        MSET_DROP(e, n, env, 1 + i % 3, 0x21, x);
         OK(env->backend->launch(env, e));
         OK(cgn_exec_update_from_graph(e, g));
         OK(env->backend->launch(env, e));
@@ -2591,8 +2592,7 @@ static void test_cross_exec_desc_copies(void **state) {
     cgn_exec *e3;
     OK(cgn_graph_instantiate(g, &e3));
     assert_int_equal(run_u32(env, e3, 2), 77);
-    OK(cgn_exec_destroy(e3));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e3, g);
     collect_all();
     assert_int_equal(unreleased(0, 2), 0);
 }
@@ -2657,8 +2657,7 @@ static void test_exec_host_arguments(void **state) {
     assert_int_equal(host_run_first(env, e1), 0x41);
     assert_int_equal(host_run_first(env, e2), 0x41);
     OK(cgn_exec_destroy(e1));
-    OK(cgn_exec_destroy(e2));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e2, g);
 }
 
 /* Memcpy operands and sizes at the executable level: CGN_ERROR_OUT_OF_RANGE for a copy from host
@@ -2666,14 +2665,8 @@ static void test_exec_host_arguments(void **state) {
  * an address nothing is mapped at, and a host copy running past its mapping; nothing changes. */
 static void test_exec_memcpy_sizes(void **state) {
     cgn_test_env *env = *state;
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
-    cgn_memcpy_desc d = CGN_MEMCPY_DESC_INIT;
-    d.dst = env->buf[1];
-    d.src = cgn_test_host(env, 0);
-    d.size = 8;
     cgn_node *c;
-    OK(cgn_graph_add_memcpy(g, NULL, 0, &d, &c));
+    cgn_graph *g = memcpy_graph(env, cgn_test_host(env, 0), &c);
     cgn_exec *e;
     OK(cgn_graph_instantiate(g, &e));
     cgn_memcpy_update u = CGN_MEMCPY_UPDATE_INIT;
@@ -2718,8 +2711,7 @@ static void test_exec_memcpy_sizes(void **state) {
     zero_buf(env, 1);
     OK(env->backend->launch(env, e));
     assert_int_equal(read_u32(env, 1), 0x3c3c3c3cu);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
 }
 
 /* A node destroyed in the definition after an executable-level update gave it an owner: the
@@ -2737,8 +2729,7 @@ static void test_destroyed_node_keeps_exec_copy(void **state) {
     OK(cgn_graph_add_memset(g, NULL, 0, &md, &k));
     OK(cgn_graph_instantiate(g, &e));
     cgn_owner *x = mine(0);
-    OK(mset(e, n, env, 1, 0x21, x));
-    drop(x);
+    MSET_DROP(e, n, env, 1, 0x21, x);
     OK(cgn_node_destroy(n));
     cgn_memset_desc d;
     EXPECT_ST(CGN_ERROR_DESTROYED, cgn_memset_exec_get(e, n, &d));
@@ -2809,8 +2800,7 @@ static void test_sliding_window_bound(void **state) {
     collect_all();
     assert_int_equal(unreleased(0, 78), 0);
     assert_int_equal(unreleased(78, 80), 2);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
     collect_all();
     assert_int_equal(unreleased(0, 80), 0);
 }
@@ -2821,9 +2811,8 @@ static void test_sliding_window_bound(void **state) {
 static void test_empty_update_and_owner_twice(void **state) {
     cgn_test_env *env = *state;
     cgn_node *n;
-    cgn_graph *g = fill_graph(env, 0, 5, NULL, &n);
     cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_graph *g = fill_graph_exec(env, &n, &e);
     cgn_kernel_update none = CGN_KERNEL_UPDATE_INIT;
     cgn_fault_reset_counts();
     OK(cgn_kernel_exec_update(e, n, &none));
@@ -2866,8 +2855,7 @@ static void test_empty_update_and_owner_twice(void **state) {
     assert_int_equal(released(0), 1);
     assert_int_equal(run_u32(env, e, 1), 8);
     OK(cgn_exec_destroy(e));
-    OK(cgn_exec_destroy(me));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(me, g);
     OK(cgn_graph_destroy(mg));
     collect_all();
     assert_int_equal(released(0), 1);
@@ -2931,8 +2919,7 @@ static void test_threads_exec_loop_collect_definition(void **state) {
     int def_owners = 0;
     while (!atomic_load(&stop) && def_owners < 60) {
         cgn_owner *o = mine(def_owners);
-        OK(mset(NULL, n, env, 3, 0x33, o));
-        drop(o);
+        MSET_DROP(NULL, n, env, 3, 0x33, o);
         def_owners++;
         cgn_exec *x;
         OK(cgn_graph_instantiate(g, &x));
@@ -2946,8 +2933,7 @@ static void test_threads_exec_loop_collect_definition(void **state) {
     cgn_memset_desc d = mget(e, n);
     assert_int_equal(d.dst, env->buf[1 + (LOOP_STEPS - 1) % 2]);
     assert_int_equal(d.value, (uint32_t)(LOOP_STEPS - 1) & 0xff);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
     collect_all();
     for (int i = 0; i < LOOP_STEPS; i++)
         assert_int_equal(released(100 + i), 1);
@@ -3011,8 +2997,7 @@ static void test_empty_graph_exec(void **state) {
     OK(cgn_node_destroy(n));
     OK(cgn_exec_update_from_graph(e, g));
     assert_int_equal(cgn_test_run_read(env, e, 0), 0);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
 }
 
 /* ==== found by this round (fixed) ============================================================ */
@@ -3035,8 +3020,7 @@ static void test_destroy_after_unfenced_launch_does_not_block(void **state) {
     OK(env->backend->launch_async(env, e)); /* nothing waits yet: no fence */
     OK(env->backend->launch_async(env, bystander));
     cgn_owner *x = mine(0);
-    OK(mset(e, n, env, 1, 0x21, x));
-    drop(x);
+    MSET_DROP(e, n, env, 1, 0x21, x);
     cgn_fault_reset_counts();
     OK(cgn_exec_destroy(e));
     long syncs = cgn_fault_calls(CGN_FAULT_cuCtxSynchronize);
@@ -3044,8 +3028,7 @@ static void test_destroy_after_unfenced_launch_does_not_block(void **state) {
     unhold();
     collect_all();
     assert_int_equal(released(0), 1);
-    OK(cgn_exec_destroy(bystander));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(bystander, g);
     OK(cgn_graph_destroy(h));
     if (syncs != 0 || still != 2)
         fail_msg("cgn_exec_destroy made %ld cuCtxSynchronize calls; launches in flight after it: "

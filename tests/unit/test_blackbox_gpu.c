@@ -105,6 +105,22 @@ static CUdeviceptr flag_dev;
             fail_msg("%s:%d: %s: empty cgn_last_error()", __FILE__, __LINE__, #call);              \
     } while (0)
 
+/* OK(cgn_exec_destroy(exec)), then OK(cgn_graph_destroy(graph)), failures reported at the
+ * caller's line with the caller's names for them. */
+static void destroy_exec_graph_at(cgn_exec *exec, cgn_graph *graph, const char *exec_name,
+                                  const char *graph_name, int line) {
+    cgn_status st = cgn_exec_destroy(exec);
+    if (st != CGN_OK)
+        fail_msg("%s:%d: cgn_exec_destroy(%s) -> %s: %s", __FILE__, line, exec_name,
+                 cgn_status_name(st), cgn_last_error());
+    st = cgn_graph_destroy(graph);
+    if (st != CGN_OK)
+        fail_msg("%s:%d: cgn_graph_destroy(%s) -> %s: %s", __FILE__, line, graph_name,
+                 cgn_status_name(st), cgn_last_error());
+}
+#define DESTROY_EXEC_GRAPH(exec, graph)                                                            \
+    destroy_exec_graph_at((exec), (graph), #exec, #graph, __LINE__)
+
 static CUdeviceptr dalloc(size_t bytes) {
     CUdeviceptr p = 0;
     CU(cu.cuMemAlloc(&p, bytes));
@@ -138,6 +154,14 @@ static void launch_sync(cgn_exec *exec) {
     OK(cgn_exec_launch(exec, stream));
     CU(cu.cuStreamSynchronize(stream));
 }
+
+/* launch_sync(exec), then EXPECT_U32(p, want, what), reported at the caller's line. */
+static void run_expect_u32_at(cgn_exec *exec, CUdeviceptr p, unsigned want, const char *what,
+                              int line) {
+    launch_sync(exec);
+    expect_u32_at(p, want, what, line);
+}
+#define RUN_EXPECT_U32(exec, p, want, what) run_expect_u32_at((exec), (p), (want), (what), __LINE__)
 
 static CUcontext current_ctx(void) {
     CUcontext c = NULL;
@@ -180,19 +204,22 @@ static cgn_kernel_desc kdesc(cgn_kernel k, const cgn_arg *args, uint32_t num_arg
     return d;
 }
 
-static unsigned arg_u32(const cgn_kernel_desc *d, uint32_t i) {
+/* Copies argument i of d, which must exist and be `size` bytes, into `out`. */
+static void arg_value(const cgn_kernel_desc *d, uint32_t i, void *out, size_t size) {
     assert_true(i < d->num_args);
-    assert_int_equal(d->args[i].size, sizeof(unsigned));
+    assert_int_equal(d->args[i].size, size);
+    memcpy(out, d->args[i].value, size);
+}
+
+static unsigned arg_u32(const cgn_kernel_desc *d, uint32_t i) {
     unsigned v;
-    memcpy(&v, d->args[i].value, sizeof v);
+    arg_value(d, i, &v, sizeof v);
     return v;
 }
 
 static CUdeviceptr arg_ptr(const cgn_kernel_desc *d, uint32_t i) {
-    assert_true(i < d->num_args);
-    assert_int_equal(d->args[i].size, sizeof(CUdeviceptr));
     CUdeviceptr v;
-    memcpy(&v, d->args[i].value, sizeof v);
+    arg_value(d, i, &v, sizeof v);
     return v;
 }
 
@@ -357,14 +384,10 @@ static void test_kernel_def_scalar_arg(void **state) {
     OK(cgn_kernel_node_update(n, &u3));
     OK(cgn_graph_instantiate(g, &e3));
 
-    launch_sync(e1);
-    EXPECT_U32(out, 7, "executable made before the updates");
-    launch_sync(e2);
-    EXPECT_U32(out, 9, "executable made after set_arg(1, 9)");
-    launch_sync(e3);
-    EXPECT_U32(out, 11, "executable made after set_args(out, 11)");
-    launch_sync(e1);
-    EXPECT_U32(out, 7, "first executable again");
+    RUN_EXPECT_U32(e1, out, 7, "executable made before the updates");
+    RUN_EXPECT_U32(e2, out, 9, "executable made after set_arg(1, 9)");
+    RUN_EXPECT_U32(e3, out, 11, "executable made after set_args(out, 11)");
+    RUN_EXPECT_U32(e1, out, 7, "first executable again");
 
     cgn_kernel_desc got;
     OK(cgn_kernel_node_get(n, &got));
@@ -378,8 +401,7 @@ static void test_kernel_def_scalar_arg(void **state) {
 
     OK(cgn_exec_destroy(e1));
     OK(cgn_exec_destroy(e2));
-    OK(cgn_exec_destroy(e3));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e3, g);
     cgn_collect();
     dfree(out);
 }
@@ -412,11 +434,9 @@ static void test_kernel_def_pointer_arg_owner(void **state) {
     EXPECT_HELD(ta, "owner A (e1 still runs the version pointing at A)");
     EXPECT_HELD(tb, "owner B (graph and e2 point at B)");
 
-    launch_sync(e1);
-    EXPECT_U32(a, 5, "e1 writes A");
+    RUN_EXPECT_U32(e1, a, 5, "e1 writes A");
     EXPECT_U32(b, 0, "e1 must not write B");
-    launch_sync(e2);
-    EXPECT_U32(b, 5, "e2 writes B");
+    RUN_EXPECT_U32(e2, b, 5, "e2 writes B");
 
     cgn_kernel_desc got;
     OK(cgn_kernel_node_get(n, &got));
@@ -427,8 +447,7 @@ static void test_kernel_def_pointer_arg_owner(void **state) {
     OK(cgn_exec_destroy(e1));
     EXPECT_RELEASED(ta, 1, "owner A after its last executable went");
     EXPECT_HELD(tb, "owner B (graph and e2)");
-    OK(cgn_exec_destroy(e2));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e2, g);
     EXPECT_RELEASED(tb, 1, "owner B after graph and e2 went");
     EXPECT_RELEASED(ta, 1, "owner A released exactly once");
     dfree(a);
@@ -486,8 +505,7 @@ static void test_kernel_def_grid_block_smem(void **state) {
     assert_int_equal(now.shared_mem_bytes, 256);
 
     OK(cgn_exec_destroy(e1));
-    OK(cgn_exec_destroy(e2));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e2, g);
     cgn_collect();
     dfree(out);
 }
@@ -559,8 +577,7 @@ static void test_kernel_def_set_arg_by_index(void **state) {
 
     OK(cgn_exec_destroy(e1));
     OK(cgn_exec_destroy(e2));
-    OK(cgn_exec_destroy(e3));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e3, g);
     EXPECT_RELEASED(tx2, 1, "owner of x2");
     dfree(out);
     dfree(x);
@@ -599,11 +616,9 @@ static void test_kernel_def_switch_kernel(void **state) {
     OK(cgn_owner_release(lib_owner));
     OK(cgn_graph_instantiate(g, &e2));
 
-    launch_sync(e1);
-    EXPECT_U32(out, 40, "e1 still runs fill_u32(out, 40)");
+    RUN_EXPECT_U32(e1, out, 40, "e1 still runs fill_u32(out, 40)");
     launch_sync(e2);
-    launch_sync(e2);
-    EXPECT_U32(out, 42, "e2 runs add_one twice after 40");
+    RUN_EXPECT_U32(e2, out, 42, "e2 runs add_one twice after 40");
 
     cgn_kernel_desc now;
     OK(cgn_kernel_node_get(n, &now));
@@ -614,8 +629,7 @@ static void test_kernel_def_switch_kernel(void **state) {
 
     OK(cgn_exec_destroy(e1));
     EXPECT_HELD(tl, "kernel owner (graph and e2 run add_one)");
-    OK(cgn_exec_destroy(e2));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e2, g);
     EXPECT_RELEASED(tl, 1, "kernel owner");
     dfree(out);
 }
@@ -775,8 +789,7 @@ static void test_memcpy_def_size_src_dst_host(void **state) {
                      got[i]);
 
     OK(cgn_exec_destroy(e1));
-    OK(cgn_exec_destroy(e4));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e4, g);
     EXPECT_HELD(ts2, "owner of src2 (e2 and e3 copy from it)");
     OK(cgn_exec_destroy(e2));
     OK(cgn_exec_destroy(e3));
@@ -945,8 +958,7 @@ static void test_event_record_def_new_event(void **state) {
     assert_ptr_equal(now.event, ev1);
 
     OK(cgn_exec_destroy(e1));
-    OK(cgn_exec_destroy(e2));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e2, g);
     EXPECT_RELEASED(t2, 1, "event owner");
     CU(cu.cuEventDestroy(ev1));
     CU(cu.cuEventDestroy(ev2));
@@ -1015,8 +1027,7 @@ static void test_event_wait_def_new_event(void **state) {
     assert_ptr_equal(now.event, ev1);
 
     OK(cgn_exec_destroy(e1));
-    OK(cgn_exec_destroy(e2));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e2, g);
     cgn_collect();
     CU(cu.cuEventDestroy(ev1));
     CU(cu.cuEventDestroy(ev2));
@@ -1081,19 +1092,14 @@ static void test_child_graph_def_replace(void **state) {
     OK(cgn_node_graph(inner, &inner_graph));
     assert_ptr_equal(inner_graph, emb);
 
-    launch_sync(e1);
-    EXPECT_U32(out, 1, "e1 runs the first child (fill 1)");
-    launch_sync(e2);
-    EXPECT_U32(out, 3, "e2 runs the second child (fill 2, add 1)");
-    launch_sync(e3);
-    EXPECT_U32(out, 11, "e3 runs the updated embedding (fill 10, add 1)");
-    launch_sync(e2);
-    EXPECT_U32(out, 3, "e2 keeps its copy");
+    RUN_EXPECT_U32(e1, out, 1, "e1 runs the first child (fill 1)");
+    RUN_EXPECT_U32(e2, out, 3, "e2 runs the second child (fill 2, add 1)");
+    RUN_EXPECT_U32(e3, out, 11, "e3 runs the updated embedding (fill 10, add 1)");
+    RUN_EXPECT_U32(e2, out, 3, "e2 keeps its copy");
 
     OK(cgn_exec_destroy(e1));
     OK(cgn_exec_destroy(e2));
-    OK(cgn_exec_destroy(e3));
-    OK(cgn_graph_destroy(p));
+    DESTROY_EXEC_GRAPH(e3, p);
     EXPECT_RELEASED(to, 1, "owner inside the embedded copy");
     dfree(out);
 }
@@ -1134,13 +1140,10 @@ static void test_exec_update_isolated(void **state) {
     OK(cgn_owner_release(oo)); /* e2 holds it */
     OK(cgn_graph_instantiate(g, &e3));
 
-    launch_sync(e1);
-    EXPECT_U32(out, 11, "e1 after its own update");
-    launch_sync(e2);
-    EXPECT_U32(other, 7, "e2 writes its new pointer with its own value 7");
+    RUN_EXPECT_U32(e1, out, 11, "e1 after its own update");
+    RUN_EXPECT_U32(e2, other, 7, "e2 writes its new pointer with its own value 7");
     EXPECT_U32(out, 11, "e2 no longer writes out");
-    launch_sync(e3);
-    EXPECT_U32(out, 8, "e3 runs the definition (8)");
+    RUN_EXPECT_U32(e3, out, 8, "e3 runs the definition (8)");
 
     cgn_kernel_desc x;
     OK(cgn_kernel_exec_get(e1, n, &x));
@@ -1156,8 +1159,7 @@ static void test_exec_update_isolated(void **state) {
     assert_null(x.args[0].owner);
 
     OK(cgn_exec_destroy(e1));
-    OK(cgn_exec_destroy(e3));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e3, g);
     EXPECT_HELD(to, "owner of e2's pointer");
     OK(cgn_exec_destroy(e2));
     EXPECT_RELEASED(to, 1, "owner of e2's pointer");
@@ -1233,8 +1235,7 @@ static void test_exec_inflight_back_to_back(void **state) {
         if (got[i] != 1000u + (unsigned)i)
             fail_msg("launch %d: slot expected %u, got %u", i, 1000u + (unsigned)i, got[i]);
 
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
     EXPECT_RELEASED(&t[L - 1], 1, "owner of the last version");
     for (int i = 0; i < L; i++) {
         assert_int_equal(atomic_load(&t[i].releases), 1);
@@ -1349,8 +1350,7 @@ static void test_exec_host_callback_inflight(void **state) {
     cgn_host_callback_desc x;
     OK(cgn_host_callback_node_get(host, &x));
     assert_ptr_equal(x.user_data, &ca); /* the definition is untouched */
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
     EXPECT_RELEASED(tc, 1, "current user data owner");
     CU(cu.cuEventDestroy(fence));
 }
@@ -1392,23 +1392,19 @@ static void test_exec_enable_disable(void **state) {
     FAILS(cgn_exec_node_set_enabled(e1, host, 0), CGN_ERROR_NOT_SUPPORTED);
     FAILS(cgn_exec_node_get_enabled(e1, host, &en), CGN_ERROR_NOT_SUPPORTED);
 
-    launch_sync(e1);
-    EXPECT_U32(counter, 0, "e1 with add_one disabled");
+    RUN_EXPECT_U32(e1, counter, 0, "e1 with add_one disabled");
     EXPECT_U32(a, 0, "e1 with the memset disabled");
     assert_int_equal(atomic_load(&calls.calls), 1); /* the host node still runs */
-    launch_sync(e2);
-    EXPECT_U32(counter, 1, "e2 (enabled)");
+    RUN_EXPECT_U32(e2, counter, 1, "e2 (enabled)");
     EXPECT_U32(a, 0x5A5A5A5Au, "e2 memset");
     OK(cgn_exec_node_set_enabled(e1, add, 1));
-    launch_sync(e1);
-    EXPECT_U32(counter, 2, "e1 with add_one enabled again");
+    RUN_EXPECT_U32(e1, counter, 2, "e1 with add_one enabled again");
     cgn_kernel_desc x; /* parameters kept */
     OK(cgn_kernel_exec_get(e1, add, &x));
     assert_true(arg_ptr(&x, 0) == counter);
 
     OK(cgn_exec_destroy(e1));
-    OK(cgn_exec_destroy(e2));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e2, g);
     cgn_collect();
     dfree(a);
     dfree(counter);
@@ -1439,8 +1435,7 @@ static void test_exec_update_from_graph(void **state) {
     cgn_kernel_update_set_arg(&u, 0, &b, sizeof b, ob);
     OK(cgn_kernel_exec_update(e, n, &u));
     OK(cgn_owner_release(ob));
-    launch_sync(e);
-    EXPECT_U32(b, 1, "e after its exec update writes B");
+    RUN_EXPECT_U32(e, b, 1, "e after its exec update writes B");
 
     unsigned five = 5;
     cgn_kernel_update v = CGN_KERNEL_UPDATE_INIT;
@@ -1453,8 +1448,7 @@ static void test_exec_update_from_graph(void **state) {
     OK(cgn_kernel_exec_get(e, n, &x));
     assert_true(arg_ptr(&x, 0) == a);
     assert_int_equal(arg_u32(&x, 1), 5);
-    launch_sync(e);
-    EXPECT_U32(a, 5, "e after the refresh runs the definition");
+    RUN_EXPECT_U32(e, a, 5, "e after the refresh runs the definition");
 
     /* a node added since: refused, e unchanged */
     cgn_kernel_update w = CGN_KERNEL_UPDATE_INIT;
@@ -1464,13 +1458,11 @@ static void test_exec_update_from_graph(void **state) {
     OK(cgn_graph_add_empty(g, &n, 1, &extra));
     FAILS(cgn_exec_update_from_graph(e, g), CGN_ERROR_INVALID_VALUE);
     write_u32(a, 0);
-    launch_sync(e);
-    EXPECT_U32(a, 5, "e after the refused refresh");
+    RUN_EXPECT_U32(e, a, 5, "e after the refused refresh");
     OK(cgn_kernel_exec_get(e, n, &x));
     assert_int_equal(arg_u32(&x, 1), 5);
 
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
     OK(cgn_graph_destroy(other));
     cgn_collect();
     assert_int_equal(atomic_load(&tb->releases), 1);
@@ -1539,8 +1531,7 @@ static void test_exec_rules_refused_unchanged(void **state) {
     OK(cgn_memcpy_node_get(cp, &cd));
     assert_int_equal(cd.size, 2 * sizeof(unsigned));
 
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
     cgn_collect();
     CU(cu.cuMemFreeHost(host));
     dfree(src);
@@ -1616,8 +1607,7 @@ static void test_exec_memset_memcpy_updates(void **state) {
     assert_true(cd.dst == dst2);
     assert_int_equal(cd.size, N);
 
-    OK(cgn_exec_destroy(plain));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(plain, g);
     EXPECT_HELD(tb, "owner of B (e's memset and copy)");
     EXPECT_HELD(td, "owner of dst2 (e's copy)");
     OK(cgn_exec_destroy(e));
@@ -1666,28 +1656,23 @@ static void test_exec_child_graph_update(void **state) {
     cgn_child_graph_update self = CGN_CHILD_GRAPH_UPDATE_INIT;
     cgn_child_graph_update_set_graph(&self, p);
     FAILS(cgn_child_graph_exec_update(e, child, &self), CGN_ERROR_SAME_HIERARCHY);
-    launch_sync(e);
-    EXPECT_U32(out, 1, "e after refused child updates");
+    RUN_EXPECT_U32(e, out, 1, "e after refused child updates");
 
     cgn_child_graph_update u = CGN_CHILD_GRAPH_UPDATE_INIT;
     cgn_child_graph_update_set_graph(&u, s3);
     OK(cgn_child_graph_exec_update(e, child, &u));
     OK(cgn_graph_destroy(s3)); /* "the source may be changed or destroyed afterwards" */
     write_u32(out, 0);
-    launch_sync(e);
-    EXPECT_U32(out3, 3, "e runs the new child (fill out3, 3)");
+    RUN_EXPECT_U32(e, out3, 3, "e runs the new child (fill out3, 3)");
     EXPECT_U32(out, 0, "e no longer runs the old child");
-    launch_sync(plain);
-    EXPECT_U32(out, 1, "the other executable keeps the old child");
+    RUN_EXPECT_U32(plain, out, 1, "the other executable keeps the old child");
     cgn_exec *fresh;
     OK(cgn_graph_instantiate(p, &fresh));
     write_u32(out, 0);
-    launch_sync(fresh);
-    EXPECT_U32(out, 1, "the definition keeps the old child");
+    RUN_EXPECT_U32(fresh, out, 1, "the definition keeps the old child");
     OK(cgn_exec_destroy(fresh));
 
-    OK(cgn_exec_destroy(plain));
-    OK(cgn_graph_destroy(p));
+    DESTROY_EXEC_GRAPH(plain, p);
     OK(cgn_graph_destroy(s1));
     OK(cgn_graph_destroy(s4));
     /* Ambiguity: the docs say the child copy "keeps the owners of its nodes alive" and that an
@@ -1829,8 +1814,7 @@ static void test_capture_adopt_set_arg(void **state) {
     assert_int_equal(arg_u32(&kd, 1), 33);
 
     OK(cgn_exec_destroy(e1));
-    OK(cgn_exec_destroy(e2));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e2, g);
     cgn_collect();
     captured_free(&c);
 }
@@ -1870,11 +1854,9 @@ static void test_exec_adopt_raw(void **state) {
     cgn_kernel_update_set_arg(&w, 1, &v9, sizeof v9, NULL);
     OK(cgn_kernel_exec_update(eb, fill, &w));
 
-    launch_sync(eo);
-    EXPECT_U32(b, 8, "adopted executable after its update");
+    RUN_EXPECT_U32(eo, b, 8, "adopted executable after its update");
     EXPECT_U32(c.out, 0x11, "adopted executable no longer writes out[0]");
-    launch_sync(eb);
-    EXPECT_U32(c.out, 9, "borrowed adopted executable after its update");
+    RUN_EXPECT_U32(eb, c.out, 9, "borrowed adopted executable after its update");
     cgn_kernel_desc kd;
     OK(cgn_kernel_node_get(fill, &kd));
     assert_int_equal(arg_u32(&kd, 1), 21);
@@ -1970,8 +1952,7 @@ static void test_refresh_after_raw_change(void **state) {
                  "value 0x22 kept with width 3; fill value 77 kept with its new pointer), got "
                  "{0x%x, 0x%x, 0x%x, %u}",
                  got[0], got[1], got[2], got[3]);
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
     cgn_collect();
     captured_free(&c);
 }
@@ -2011,11 +1992,9 @@ static void test_error_foreign_function_context_kept(void **state) {
         OK(cgn_kernel_exec_get(e, n, &x));
         assert_ptr_equal(x.kernel.function, f_add);
         write_u32(out, 0);
-        launch_sync(e);
-        EXPECT_U32(out, 1, "the executable still runs its own add_one");
+        RUN_EXPECT_U32(e, out, 1, "the executable still runs its own add_one");
     }
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
     cgn_collect();
     dfree(out);
 }
@@ -2107,8 +2086,7 @@ static void test_error_refusals_leave_everything(void **state) {
         OK(cgn_memset_node_get(ms, &md));
         assert_int_equal(md.value, 0);
         write_u32(out, 0);
-        launch_sync(e);
-        EXPECT_U32(out, 7, "executable after refused updates");
+        RUN_EXPECT_U32(e, out, 7, "executable after refused updates");
         EXPECT_HELD(ta, "owner of the node's pointer");
     }
 
@@ -2128,18 +2106,15 @@ static void test_error_refusals_leave_everything(void **state) {
         if (after != ctx_of(w))
             fail_msg("%s: the update changed the current context to %p", ctx_names[w],
                      (void *)after);
-        launch_sync(e);
-        EXPECT_U32(out, v, "executable after an update under another context state");
+        RUN_EXPECT_U32(e, out, v, "executable after an update under another context state");
         cgn_exec *fresh;
         OK(cgn_graph_instantiate(g, &fresh));
         write_u32(out, 0);
-        launch_sync(fresh);
-        EXPECT_U32(out, v, "new instantiation after a definition update");
+        RUN_EXPECT_U32(fresh, out, v, "new instantiation after a definition update");
         OK(cgn_exec_destroy(fresh));
     }
 
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
     EXPECT_RELEASED(ta, 1, "owner of the node's pointer");
     dfree(out);
     dfree(other);
@@ -2201,11 +2176,9 @@ static void test_error_stale_handles(void **state) {
     OK(cgn_kernel_exec_update(e, n, &u)); /* executable-level calls keep working */
     EXPECT_CTX(ctx_other, "exec update with another context current");
     set_ctx(cu.context);
-    launch_sync(e);
-    EXPECT_U32(out, 4, "exec update after the graph was destroyed");
+    RUN_EXPECT_U32(e, out, 4, "exec update after the graph was destroyed");
 
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g2));
+    DESTROY_EXEC_GRAPH(e, g2);
     cgn_collect();
     dfree(out);
     dfree(cnt);
@@ -2242,10 +2215,8 @@ static void test_error_no_context_add(void **state) {
     OK(cgn_graph_add_memset(g, NULL, 0, &m, &n));
     cgn_exec *e;
     OK(cgn_graph_instantiate(g, &e));
-    launch_sync(e);
-    EXPECT_U32(out, 0x01010101u, "memset added after a context was made current");
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    RUN_EXPECT_U32(e, out, 0x01010101u, "memset added after a context was made current");
+    DESTROY_EXEC_GRAPH(e, g);
     cgn_collect();
     dfree(out);
 }
@@ -2297,8 +2268,7 @@ static void test_owner_release_from_host_callback(void **state) {
         fail_msg("the owner released in a host callback: %d release callback(s), expected 1", got);
     if (atomic_load(&thread_release_on_test_thread) != 1)
         fail_msg("the release callback ran on a CUDA thread, not on a user thread");
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
     cgn_collect();
     assert_int_equal(atomic_load(&thread_release_calls), 1);
 }
@@ -2367,8 +2337,7 @@ static void test_loop_20000_fresh_owners(void **state) {
         }
     }
     CU(cu.cuStreamSynchronize(stream));
-    OK(cgn_exec_destroy(e));
-    OK(cgn_graph_destroy(g));
+    DESTROY_EXEC_GRAPH(e, g);
     int total = collect_until(&loop_total, cycles);
     if (total != cycles)
         fail_msg("expected %d releases, got %d", cycles, total);

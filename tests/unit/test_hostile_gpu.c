@@ -68,11 +68,12 @@ static int n_fail;
 /* The cgn call under way, so that a crash names it (written from the signal handler). */
 static const char *volatile cur_call = "(setup)";
 static volatile int cur_line;
-#define TRACE(what)                                                                                \
+#define TRACE_AT(what, line)                                                                       \
     do {                                                                                           \
         cur_call = (what);                                                                         \
-        cur_line = __LINE__;                                                                       \
+        cur_line = (line);                                                                         \
     } while (0)
+#define TRACE(what) TRACE_AT(what, __LINE__)
 
 static size_t put_str(char *buf, size_t at, size_t cap, const char *s) {
     while (*s && at + 1 < cap)
@@ -245,20 +246,32 @@ static void expect_ctx_at(CUcontext want, const char *what, int line) {
 /* The call made three times: with the primary context, no context and another context current;
  * the context current before must be current after. `noctx_ok`: adds need a context, so with
  * none current CGN_ERROR_NO_CONTEXT is accepted as well. */
-#define IN_CTXS_(call, want, noctx_ok)                                                             \
+#define IN_CTXS_AT_(call, want, noctx_ok, line)                                                    \
     do {                                                                                           \
         for (int w_ = 0; w_ < CTX_STATES; w_++) {                                                  \
             set_ctx(ctx_of(w_));                                                                   \
-            TRACE(#call);                                                                          \
+            TRACE_AT(#call, (line));                                                               \
             cgn_status s_ = (call);                                                                \
             if (!((noctx_ok) && w_ == CTX_NONE && s_ == CGN_ERROR_NO_CONTEXT))                     \
-                check_status(s_, (want), #call, ctx_names[w_], __LINE__);                          \
-            expect_ctx_at(ctx_of(w_), #call, __LINE__);                                            \
+                check_status(s_, (want), #call, ctx_names[w_], (line));                            \
+            expect_ctx_at(ctx_of(w_), #call, (line));                                              \
         }                                                                                          \
         set_ctx(cu.context);                                                                       \
     } while (0)
+#define IN_CTXS_(call, want, noctx_ok) IN_CTXS_AT_(call, want, noctx_ok, __LINE__)
 #define IN_CTXS(call, want) IN_CTXS_(call, want, 0)
 #define ADD_IN_CTXS(call, want) IN_CTXS_(call, want, 1)
+
+/* An anonymous private mapping of `bytes` with `prot`, or NULL after a setup failure reported at
+ * the caller's `line`. */
+static void *setup_mmap(size_t bytes, int prot, int line) {
+    void *p = mmap(NULL, bytes, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        failf(line, "setup: mmap");
+        return NULL;
+    }
+    return p;
+}
 
 /* ---- device helpers ------------------------------------------------------------------------- */
 
@@ -385,6 +398,15 @@ static void check_host_desc(const cgn_host_callback_desc *d, const char *level, 
               d->fn == host_count ? "host_count" : "other", d->user_data, d->payload_size);
 }
 
+/* A descriptor read's status: CGN_OK, or a failure naming the call, its status and the last error
+ * (reported at the caller's line). */
+static int got_desc(cgn_status st, const char *call, int line) {
+    if (st == CGN_OK)
+        return 1;
+    failf(line, "%s -> %s: %s", call, cgn_status_name(st), cgn_last_error());
+    return 0;
+}
+
 /* The fixture's nodes, in the definition and the executable, as made; the executable launched
  * does what it did; the primary context is current. */
 static void fx_check_at(int line) {
@@ -398,38 +420,23 @@ static void fx_check_at(int line) {
     cgn_memset_desc md;
     cgn_memcpy_desc cd;
     cgn_host_callback_desc hd;
-    if ((st = cgn_kernel_node_get(fx.k, &kd)) == CGN_OK)
+    if (got_desc(cgn_kernel_node_get(fx.k, &kd), "cgn_kernel_node_get", line))
         check_kernel_desc(&kd, "definition", line);
-    else
-        failf(line, "cgn_kernel_node_get -> %s: %s", cgn_status_name(st), cgn_last_error());
-    if ((st = cgn_kernel_exec_get(fx.e, fx.k, &kd)) == CGN_OK)
+    if (got_desc(cgn_kernel_exec_get(fx.e, fx.k, &kd), "cgn_kernel_exec_get", line))
         check_kernel_desc(&kd, "executable", line);
-    else
-        failf(line, "cgn_kernel_exec_get -> %s: %s", cgn_status_name(st), cgn_last_error());
-    if ((st = cgn_memset_node_get(fx.ms, &md)) == CGN_OK)
+    if (got_desc(cgn_memset_node_get(fx.ms, &md), "cgn_memset_node_get", line))
         check_memset_desc(&md, "definition", line);
-    else
-        failf(line, "cgn_memset_node_get -> %s: %s", cgn_status_name(st), cgn_last_error());
-    if ((st = cgn_memset_exec_get(fx.e, fx.ms, &md)) == CGN_OK)
+    if (got_desc(cgn_memset_exec_get(fx.e, fx.ms, &md), "cgn_memset_exec_get", line))
         check_memset_desc(&md, "executable", line);
-    else
-        failf(line, "cgn_memset_exec_get -> %s: %s", cgn_status_name(st), cgn_last_error());
-    if ((st = cgn_memcpy_node_get(fx.cp, &cd)) == CGN_OK)
+    if (got_desc(cgn_memcpy_node_get(fx.cp, &cd), "cgn_memcpy_node_get", line))
         check_memcpy_desc(&cd, "definition", line);
-    else
-        failf(line, "cgn_memcpy_node_get -> %s: %s", cgn_status_name(st), cgn_last_error());
-    if ((st = cgn_memcpy_exec_get(fx.e, fx.cp, &cd)) == CGN_OK)
+    if (got_desc(cgn_memcpy_exec_get(fx.e, fx.cp, &cd), "cgn_memcpy_exec_get", line))
         check_memcpy_desc(&cd, "executable", line);
-    else
-        failf(line, "cgn_memcpy_exec_get -> %s: %s", cgn_status_name(st), cgn_last_error());
-    if ((st = cgn_host_callback_node_get(fx.host, &hd)) == CGN_OK)
+    if (got_desc(cgn_host_callback_node_get(fx.host, &hd), "cgn_host_callback_node_get", line))
         check_host_desc(&hd, "definition", line);
-    else
-        failf(line, "cgn_host_callback_node_get -> %s: %s", cgn_status_name(st), cgn_last_error());
-    if ((st = cgn_host_callback_exec_get(fx.e, fx.host, &hd)) == CGN_OK)
+    if (got_desc(cgn_host_callback_exec_get(fx.e, fx.host, &hd), "cgn_host_callback_exec_get",
+                 line))
         check_host_desc(&hd, "executable", line);
-    else
-        failf(line, "cgn_host_callback_exec_get -> %s: %s", cgn_status_name(st), cgn_last_error());
     /* launch and check what the GPU did */
     if (cu.cuMemsetD8(fx.a, 0, 4) != CUDA_SUCCESS || cu.cuMemsetD8(fx.b, 0, FX_BYTES) ||
         cu.cuMemsetD8(fx.c, 0, FX_BYTES) != CUDA_SUCCESS) {
@@ -464,6 +471,26 @@ static void fx_check_at(int line) {
 }
 #define FX_CHECK() fx_check_at(__LINE__)
 
+/* The kernel update `u` made to the fixture's kernel node in the definition and then in the
+ * executable, each with every context current (IN_CTXS); both must give `want`. Failures are
+ * reported at the caller's `line`. */
+static void kernel_update_in_ctxs(const cgn_kernel_update *u, int want, int line) {
+    IN_CTXS_AT_(cgn_kernel_node_update(fx.k, u), want, 0, line);
+    IN_CTXS_AT_(cgn_kernel_exec_update(fx.e, fx.k, u), want, 0, line);
+}
+
+/* A k_fill kernel node with `args` added to the fixture's graph (ADD_IN_CTXS), then `u` given
+ * those arguments and made to the fixture's kernel node (kernel_update_in_ctxs); each must give
+ * `want`. Failures are reported at the caller's `line`. */
+static void kernel_args_in_ctxs(const cgn_arg *args, uint32_t num_args, cgn_kernel_update *u,
+                                int want, int line) {
+    cgn_node *n = NULL;
+    cgn_kernel_desc d = kdesc(CGN_KERNEL(k_fill), args, num_args);
+    IN_CTXS_AT_(cgn_graph_add_kernel(fx.g, NULL, 0, &d, &n), want, 1, line);
+    cgn_kernel_update_set_args(u, args, num_args);
+    kernel_update_in_ctxs(u, want, line);
+}
+
 /* ---- kernel cases ------------------------------------------------------------------------ */
 
 static void case_kernel_args_null(void) {
@@ -476,8 +503,7 @@ static void case_kernel_args_null(void) {
     ADD_IN_CTXS(cgn_graph_add_kernel(fx.g, NULL, 0, &d, &n), CGN_ERROR_INVALID_ARGUMENT);
     cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_args(&u, NULL, 2);
-    IN_CTXS(cgn_kernel_node_update(fx.k, &u), CGN_ERROR_INVALID_ARGUMENT);
-    IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), CGN_ERROR_INVALID_ARGUMENT);
+    kernel_update_in_ctxs(&u, CGN_ERROR_INVALID_ARGUMENT, __LINE__);
     if (n != NULL)
         failf(__LINE__, "node_out was written by a refused add");
     FX_CHECK();
@@ -488,18 +514,12 @@ static void case_kernel_arg_value_null(void) {
         return;
     unsigned v = 7;
     cgn_arg args[2] = {{NULL, sizeof(CUdeviceptr), NULL}, CGN_ARG(v)};
-    cgn_node *n = NULL;
-    cgn_kernel_desc d = kdesc(CGN_KERNEL(k_fill), args, 2);
-    ADD_IN_CTXS(cgn_graph_add_kernel(fx.g, NULL, 0, &d, &n), CGN_ERROR_INVALID_ARGUMENT);
     cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
-    cgn_kernel_update_set_args(&u, args, 2);
-    IN_CTXS(cgn_kernel_node_update(fx.k, &u), CGN_ERROR_INVALID_ARGUMENT);
-    IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), CGN_ERROR_INVALID_ARGUMENT);
+    kernel_args_in_ctxs(args, 2, &u, CGN_ERROR_INVALID_ARGUMENT, __LINE__);
     /* an argument edit without a value */
     cgn_kernel_update_reset(&u);
     cgn_kernel_update_set_arg(&u, 1, NULL, sizeof v, NULL);
-    IN_CTXS(cgn_kernel_node_update(fx.k, &u), CGN_ERROR_INVALID_ARGUMENT);
-    IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), CGN_ERROR_INVALID_ARGUMENT);
+    kernel_update_in_ctxs(&u, CGN_ERROR_INVALID_ARGUMENT, __LINE__);
     FX_CHECK();
 }
 
@@ -510,28 +530,20 @@ static void case_kernel_arg_value_garbage(void) {
     if (!fx_make())
         return;
     size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-    void *none = mmap(NULL, pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (none == MAP_FAILED) {
-        failf(__LINE__, "setup: mmap");
+    void *none = setup_mmap(pg, PROT_NONE, __LINE__);
+    if (none == NULL)
         return;
-    }
     const void *bad[2] = {(const void *)(uintptr_t)0x10, none};
     const char *names[2] = {"0x10", "a PROT_NONE page"};
     for (int i = 0; i < 2; i++) {
         printf("  input: argument 1's value at %s\n", names[i]);
         CUdeviceptr p = fx.a;
         cgn_arg args[2] = {CGN_ARG(p), {bad[i], sizeof(unsigned), NULL}};
-        cgn_node *n = NULL;
-        cgn_kernel_desc d = kdesc(CGN_KERNEL(k_fill), args, 2);
-        ADD_IN_CTXS(cgn_graph_add_kernel(fx.g, NULL, 0, &d, &n), ANY_ERR);
         cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
-        cgn_kernel_update_set_args(&u, args, 2);
-        IN_CTXS(cgn_kernel_node_update(fx.k, &u), ANY_ERR);
-        IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), ANY_ERR);
+        kernel_args_in_ctxs(args, 2, &u, ANY_ERR, __LINE__);
         cgn_kernel_update_reset(&u);
         cgn_kernel_update_set_arg(&u, 1, bad[i], sizeof(unsigned), NULL);
-        IN_CTXS(cgn_kernel_node_update(fx.k, &u), ANY_ERR);
-        IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), ANY_ERR);
+        kernel_update_in_ctxs(&u, ANY_ERR, __LINE__);
     }
     munmap(none, pg);
     FX_CHECK();
@@ -543,18 +555,12 @@ static void case_kernel_arg_size_zero(void) {
     unsigned v = 7;
     CUdeviceptr p = fx.a;
     cgn_arg args[2] = {CGN_ARG(p), {&v, 0, NULL}};
-    cgn_node *n = NULL;
-    cgn_kernel_desc d = kdesc(CGN_KERNEL(k_fill), args, 2);
-    ADD_IN_CTXS(cgn_graph_add_kernel(fx.g, NULL, 0, &d, &n), CGN_ERROR_INVALID_ARGUMENT);
     cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
-    cgn_kernel_update_set_args(&u, args, 2);
-    IN_CTXS(cgn_kernel_node_update(fx.k, &u), CGN_ERROR_INVALID_ARGUMENT);
-    IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), CGN_ERROR_INVALID_ARGUMENT);
+    kernel_args_in_ctxs(args, 2, &u, CGN_ERROR_INVALID_ARGUMENT, __LINE__);
     /* an edit of size 0: the kernel's argument 1 is 4 bytes */
     cgn_kernel_update_reset(&u);
     cgn_kernel_update_set_arg(&u, 1, &v, 0, NULL);
-    IN_CTXS(cgn_kernel_node_update(fx.k, &u), ANY_ERR);
-    IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), ANY_ERR);
+    kernel_update_in_ctxs(&u, ANY_ERR, __LINE__);
     FX_CHECK();
 }
 
@@ -593,8 +599,7 @@ static void case_kernel_wrong_count_and_sizes(void) {
         EXPECT(cgn_graph_add_kernel(fx.g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
         cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
         cgn_kernel_update_set_args(&u, bad[i].args, bad[i].n);
-        IN_CTXS(cgn_kernel_node_update(fx.k, &u), CGN_ERROR_INVALID_VALUE);
-        IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), CGN_ERROR_INVALID_VALUE);
+        kernel_update_in_ctxs(&u, CGN_ERROR_INVALID_VALUE, __LINE__);
     }
     FX_CHECK();
 }
@@ -608,13 +613,8 @@ static void case_kernel_num_args_huge(void) {
     const uint32_t counts[] = {UINT32_MAX, UINT32_MAX / 2, 32765u, 1u << 20};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
         printf("  input: 2 real arguments, num_args %u\n", counts[i]);
-        cgn_node *n = NULL;
-        cgn_kernel_desc d = kdesc(CGN_KERNEL(k_fill), args, counts[i]);
-        ADD_IN_CTXS(cgn_graph_add_kernel(fx.g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
         cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
-        cgn_kernel_update_set_args(&u, args, counts[i]);
-        IN_CTXS(cgn_kernel_node_update(fx.k, &u), CGN_ERROR_INVALID_VALUE);
-        IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), CGN_ERROR_INVALID_VALUE);
+        kernel_args_in_ctxs(args, counts[i], &u, CGN_ERROR_INVALID_VALUE, __LINE__);
     }
     FX_CHECK();
 }
@@ -643,28 +643,24 @@ static void case_kernel_set_arg_out_of_range(void) {
         printf("  input: set_arg %s\n", bad[i].what);
         cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
         cgn_kernel_update_set_arg(&u, bad[i].index, bad[i].value, bad[i].size, NULL);
-        IN_CTXS(cgn_kernel_node_update(fx.k, &u), bad[i].want);
-        IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), bad[i].want);
+        kernel_update_in_ctxs(&u, bad[i].want, __LINE__);
     }
     /* more edits than CGN_MAX_ARG_EDITS; count forged past the array too */
     cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
     for (int i = 0; i < CGN_MAX_ARG_EDITS + 1; i++)
         cgn_kernel_update_set_arg(&u, 1, &v, sizeof v, NULL);
-    IN_CTXS(cgn_kernel_node_update(fx.k, &u), CGN_ERROR_INVALID_ARGUMENT);
-    IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), CGN_ERROR_INVALID_ARGUMENT);
+    kernel_update_in_ctxs(&u, CGN_ERROR_INVALID_ARGUMENT, __LINE__);
     u.arg_edits.count = UINT32_MAX;
     IN_CTXS(cgn_kernel_node_update(fx.k, &u), CGN_ERROR_INVALID_ARGUMENT);
     /* a valid edit followed by a bad one: all or nothing */
     cgn_kernel_update_reset(&u);
     cgn_kernel_update_set_arg(&u, 1, &v, sizeof v, NULL);
     cgn_kernel_update_set_arg(&u, 5, &v, sizeof v, NULL);
-    IN_CTXS(cgn_kernel_node_update(fx.k, &u), CGN_ERROR_INVALID_VALUE);
-    IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), CGN_ERROR_INVALID_VALUE);
+    kernel_update_in_ctxs(&u, CGN_ERROR_INVALID_VALUE, __LINE__);
     /* unknown bits in set */
     cgn_kernel_update_reset(&u);
     u.set = UINT64_C(1) << 40;
-    IN_CTXS(cgn_kernel_node_update(fx.k, &u), CGN_ERROR_INVALID_ARGUMENT);
-    IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), CGN_ERROR_INVALID_ARGUMENT);
+    kernel_update_in_ctxs(&u, CGN_ERROR_INVALID_ARGUMENT, __LINE__);
     FX_CHECK();
 }
 
@@ -692,8 +688,7 @@ static void kernel_bad_handle_battery(cgn_kernel bad, const char *what, int line
     ADD_IN_CTXS(cgn_graph_add_kernel(fx.g, NULL, 0, &d, &n), ANY_ERR);
     cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_kernel(&u, bad, NULL, args, 2);
-    IN_CTXS(cgn_kernel_node_update(fx.k, &u), ANY_ERR);
-    IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), ANY_ERR);
+    kernel_update_in_ctxs(&u, ANY_ERR, __LINE__);
     /* lookups by a bad kernel must not crash either */
     size_t count = 0;
     cgn_status st = cgn_graph_find_kernel(fx.g, bad, NULL, &count);
@@ -701,26 +696,28 @@ static void kernel_bad_handle_battery(cgn_kernel bad, const char *what, int line
         failf(line, "cgn_graph_find_kernel(%s) found %zu nodes", what, count);
 }
 
-static void case_kernel_dangling_function(void) {
+/* kernel_bad_handle_battery with the CUfunction (use_function) or the CUkernel of an unloaded
+ * library, then the fixture checked; reported at the caller's `line`. */
+static void dangling_kernel_case(int use_function, int line) {
     if (!fx_make())
         return;
     CUfunction f = NULL;
     CUkernel k = NULL;
     if (!dangling_kernel(&f, &k))
         return;
-    kernel_bad_handle_battery(CGN_FUNCTION(f), "CUfunction of an unloaded library", __LINE__);
-    FX_CHECK();
+    if (use_function)
+        kernel_bad_handle_battery(CGN_FUNCTION(f), "CUfunction of an unloaded library", line);
+    else
+        kernel_bad_handle_battery(CGN_KERNEL(k), "CUkernel of an unloaded library", line);
+    fx_check_at(line);
+}
+
+static void case_kernel_dangling_function(void) {
+    dangling_kernel_case(1, __LINE__);
 }
 
 static void case_kernel_dangling_kernel(void) {
-    if (!fx_make())
-        return;
-    CUfunction f = NULL;
-    CUkernel k = NULL;
-    if (!dangling_kernel(&f, &k))
-        return;
-    kernel_bad_handle_battery(CGN_KERNEL(k), "CUkernel of an unloaded library", __LINE__);
-    FX_CHECK();
+    dangling_kernel_case(0, __LINE__);
 }
 
 static unsigned char zero_page[4096];
@@ -833,17 +830,14 @@ static void case_kernel_neither_or_both(void) {
     ADD_IN_CTXS(cgn_graph_add_kernel(fx.g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
     cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_kernel(&u, none, NULL, args, 2);
-    IN_CTXS(cgn_kernel_node_update(fx.k, &u), CGN_ERROR_INVALID_VALUE);
-    IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), CGN_ERROR_INVALID_VALUE);
+    kernel_update_in_ctxs(&u, CGN_ERROR_INVALID_VALUE, __LINE__);
     cgn_kernel_update_set_kernel(&u, both, NULL, args, 2);
-    IN_CTXS(cgn_kernel_node_update(fx.k, &u), CGN_ERROR_INVALID_VALUE);
-    IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), CGN_ERROR_INVALID_VALUE);
+    kernel_update_in_ctxs(&u, CGN_ERROR_INVALID_VALUE, __LINE__);
     /* kernel set without args (coupling) */
     cgn_kernel_update_reset(&u);
     u.kernel = CGN_KERNEL(k_add);
     u.set = CGN_KERNEL_SET_KERNEL;
-    IN_CTXS(cgn_kernel_node_update(fx.k, &u), CGN_ERROR_MISSING_FIELD);
-    IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), CGN_ERROR_MISSING_FIELD);
+    kernel_update_in_ctxs(&u, CGN_ERROR_MISSING_FIELD, __LINE__);
     FX_CHECK();
 }
 
@@ -863,12 +857,10 @@ static void case_kernel_dims_zero(void) {
         ADD_IN_CTXS(cgn_graph_add_kernel(fx.g, NULL, 0, &d, &n), CGN_ERROR_INVALID_VALUE);
         cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
         cgn_kernel_update_set_grid(&u, zeros[i]);
-        IN_CTXS(cgn_kernel_node_update(fx.k, &u), CGN_ERROR_INVALID_VALUE);
-        IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), CGN_ERROR_INVALID_VALUE);
+        kernel_update_in_ctxs(&u, CGN_ERROR_INVALID_VALUE, __LINE__);
         cgn_kernel_update_reset(&u);
         cgn_kernel_update_set_block(&u, zeros[i]);
-        IN_CTXS(cgn_kernel_node_update(fx.k, &u), CGN_ERROR_INVALID_VALUE);
-        IN_CTXS(cgn_kernel_exec_update(fx.e, fx.k, &u), CGN_ERROR_INVALID_VALUE);
+        kernel_update_in_ctxs(&u, CGN_ERROR_INVALID_VALUE, __LINE__);
     }
     FX_CHECK();
 }
@@ -1145,11 +1137,9 @@ static void case_memcpy_readonly_dst(void) {
     memcpy_battery((CUdeviceptr)(uintptr_t)literal, fx.b, 32, CGN_ERROR_INVALID_VALUE,
                    "dst a string literal (read-only)", __LINE__);
     long pg = sysconf(_SC_PAGESIZE);
-    void *ro = mmap(NULL, (size_t)pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (ro == MAP_FAILED) {
-        failf(__LINE__, "setup: mmap");
+    void *ro = setup_mmap((size_t)pg, PROT_READ, __LINE__);
+    if (ro == NULL)
         return;
-    }
     memcpy_battery((CUdeviceptr)(uintptr_t)ro, fx.b, 64, CGN_ERROR_INVALID_VALUE,
                    "dst an mmap PROT_READ page", __LINE__);
     /* a PROT_NONE page as source */
@@ -1170,12 +1160,9 @@ static void case_memcpy_host_hole(void) {
     if (!fx_make())
         return;
     size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-    unsigned char *base =
-        mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED) {
-        failf(__LINE__, "setup: mmap");
+    unsigned char *base = setup_mmap(3 * pg, PROT_READ | PROT_WRITE, __LINE__);
+    if (base == NULL)
         return;
-    }
     memset(base, 1, 3 * pg);
     munmap(base + pg, pg);
     CUdeviceptr big = dalloc(3 * pg);
@@ -1425,12 +1412,9 @@ static void case_host_payload_past_mapping(void) {
     if (!fx_make())
         return;
     size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-    unsigned char *base =
-        mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED) {
-        failf(__LINE__, "setup: mmap");
+    unsigned char *base = setup_mmap(2 * pg, PROT_READ | PROT_WRITE, __LINE__);
+    if (base == NULL)
         return;
-    }
     munmap(base + pg, pg);
     cgn_host_callback_desc d = CGN_HOST_CALLBACK_DESC_INIT;
     d.fn = host_count;
@@ -1447,6 +1431,29 @@ static void case_host_payload_past_mapping(void) {
 /* ---- event cases ------------------------------------------------------------------------------
  */
 
+/* A setup call's status: CGN_OK, or a setup failure naming the call (as OK does), reported at
+ * the caller's `line`. */
+static int setup_ok(cgn_status st, const char *call, int line) {
+    if (st == CGN_OK)
+        return 1;
+    failf(line, "setup: %s -> %s: %s", call, cgn_status_name(st), cgn_last_error());
+    return 0;
+}
+
+/* A new graph with an event record node and, after it, an event wait node, both of `ev`, and an
+ * executable of it. Returns 0 after a setup failure (reported at the caller's `line`). */
+static int event_graph_at(CUevent ev, cgn_graph **g, cgn_node **rec, cgn_node **wait, cgn_exec **e,
+                          int line) {
+    cgn_event_record_desc rd = {.event = ev};
+    cgn_event_wait_desc wd = {.event = ev};
+    return setup_ok(cgn_graph_create(g), "cgn_graph_create(g)", line) &&
+           setup_ok(cgn_graph_add_event_record(*g, NULL, 0, &rd, rec),
+                    "cgn_graph_add_event_record(*g, NULL, 0, &rd, rec)", line) &&
+           setup_ok(cgn_graph_add_event_wait(*g, rec, 1, &wd, wait),
+                    "cgn_graph_add_event_wait(*g, rec, 1, &wd, wait)", line) &&
+           setup_ok(cgn_graph_instantiate(*g, e), "cgn_graph_instantiate(*g, e)", line);
+}
+
 static void case_event_hostile(void) {
     if (!fx_make())
         return;
@@ -1457,12 +1464,8 @@ static void case_event_hostile(void) {
     cgn_graph *g = NULL;
     cgn_node *rec = NULL, *wait = NULL;
     cgn_exec *e = NULL;
-    OK(cgn_graph_create(&g));
-    cgn_event_record_desc rd = {.event = ev};
-    cgn_event_wait_desc wd = {.event = ev};
-    OK(cgn_graph_add_event_record(g, NULL, 0, &rd, &rec));
-    OK(cgn_graph_add_event_wait(g, &rec, 1, &wd, &wait));
-    OK(cgn_graph_instantiate(g, &e));
+    if (!event_graph_at(ev, &g, &rec, &wait, &e, __LINE__))
+        return;
     /* NULL events */
     cgn_node *n = NULL;
     cgn_event_record_desc rnull = {.event = NULL};
@@ -1520,12 +1523,8 @@ static void case_event_garbage(void) {
     cgn_graph *g = NULL;
     cgn_node *rec = NULL, *wait = NULL, *n = NULL;
     cgn_exec *e = NULL;
-    OK(cgn_graph_create(&g));
-    cgn_event_record_desc rd = {.event = ev};
-    cgn_event_wait_desc wd = {.event = ev};
-    OK(cgn_graph_add_event_record(g, NULL, 0, &rd, &rec));
-    OK(cgn_graph_add_event_wait(g, &rec, 1, &wd, &wait));
-    OK(cgn_graph_instantiate(g, &e));
+    if (!event_graph_at(ev, &g, &rec, &wait, &e, __LINE__))
+        return;
     /* docs: cgn cannot tell a dead event; a garbage value must at least not crash */
     CUevent bad = (CUevent)(uintptr_t)0x1234;
     cgn_event_record_desc rbad = {.event = bad};
@@ -2006,6 +2005,12 @@ static void case_owner_double_release(void) {
 
 /* ---- adopt cases --------------------------------------------------------------------------- */
 
+/* A refused adopt must leave graph_out (set to NULL before) alone. */
+static void expect_no_graph_out(const cgn_graph *g, int line) {
+    if (g != NULL)
+        failf(line, "graph_out written by a refused adopt");
+}
+
 static void case_adopt_hostile(void) {
     if (!fx_make())
         return;
@@ -2016,8 +2021,7 @@ static void case_adopt_hostile(void) {
     IN_CTXS(cgn_graph_adopt(raw, 0, NULL), CGN_ERROR_INVALID_ARGUMENT);
     IN_CTXS(cgn_graph_adopt(raw, 0x80, &g), CGN_ERROR_INVALID_ARGUMENT);
     CU(dx.cuGraphDestroy(raw));
-    if (g != NULL)
-        failf(__LINE__, "graph_out written by a refused adopt");
+    expect_no_graph_out(g, __LINE__);
     FX_CHECK();
 }
 
@@ -2032,8 +2036,7 @@ static void case_adopt_destroyed_raw(void) {
     CU(dx.cuGraphAddEmptyNode(&rn, raw, NULL, 0));
     CU(dx.cuGraphDestroy(raw));
     IN_CTXS(cgn_graph_adopt(raw, 0, &g), ANY_ERR);
-    if (g != NULL)
-        failf(__LINE__, "graph_out written by a refused adopt");
+    expect_no_graph_out(g, __LINE__);
     FX_CHECK();
 }
 
@@ -2043,8 +2046,7 @@ static void case_adopt_garbage_raw(void) {
     cgn_graph *g = NULL;
     IN_CTXS(cgn_graph_adopt((CUgraph)(uintptr_t)0x1234, 0, &g), ANY_ERR);
     IN_CTXS(cgn_graph_adopt((CUgraph)(uintptr_t)0x1234, CGN_ADOPT_TAKE_OWNERSHIP, &g), ANY_ERR);
-    if (g != NULL)
-        failf(__LINE__, "graph_out written by a refused adopt");
+    expect_no_graph_out(g, __LINE__);
     FX_CHECK();
 }
 
@@ -2055,8 +2057,7 @@ static void case_adopt_zeroed_memory_raw(void) {
     IN_CTXS(cgn_graph_adopt((CUgraph)(void *)zero_page, 0, &g), ANY_ERR);
     /* a cgn graph handle passed as a raw CUgraph */
     IN_CTXS(cgn_graph_adopt((CUgraph)(void *)fx.g, 0, &g), ANY_ERR);
-    if (g != NULL)
-        failf(__LINE__, "graph_out written by a refused adopt");
+    expect_no_graph_out(g, __LINE__);
     FX_CHECK();
 }
 
