@@ -101,7 +101,7 @@ fi
 # ---- compute-sanitizer ------------------------------------------------------------------------
 if [ $tests -eq 1 ] && [ $memcheck -eq 1 ]; then
   for t in test_matrix_gpu test_exec_gpu test_adopt_gpu test_child_graph_gpu test_conditional_gpu \
-           test_args_loop_gpu test_host_extent_gpu test_blackbox_gpu; do
+           test_args_loop_gpu test_host_extent_gpu test_blackbox_gpu test_threads_gpu; do
     phase "memcheck $t" 150 180 "$out/memcheck.log" \
       "CGN_TEST_LOOP_CYCLES=1000 compute-sanitizer --tool memcheck --leak-check full \
        --report-api-errors no --error-exitcode 3 build-gpu/tests/$t"
