@@ -31,9 +31,7 @@
 
 #include "cgn/cgn.h"
 #include "cgn_cuda.h"
-
-extern const unsigned char cgn_test_kernels_fatbin[];
-extern const size_t cgn_test_kernels_fatbin_size;
+#include "gpu_test_common.h" /* OK, CU, gpu_test_resolve */
 
 /* ---- driver calls and shared state ------------------------------------------------------ */
 
@@ -70,23 +68,6 @@ static volatile int *flag_host;
 static CUdeviceptr flag_dev;
 
 /* ---- checks -------------------------------------------------------------------------------- */
-
-/* A cgn call that must succeed. */
-#define OK(call)                                                                                   \
-    do {                                                                                           \
-        cgn_status ok_st_ = (call);                                                                \
-        if (ok_st_ != CGN_OK)                                                                      \
-            fail_msg("%s:%d: %s -> %s: %s", __FILE__, __LINE__, #call, cgn_status_name(ok_st_),    \
-                     cgn_last_error());                                                            \
-    } while (0)
-
-/* A raw driver call that must succeed. */
-#define CU(call)                                                                                   \
-    do {                                                                                           \
-        CUresult cu_r_ = (call);                                                                   \
-        if (cu_r_ != CUDA_SUCCESS)                                                                 \
-            fail_msg("%s:%d: %s returned CUresult %d", __FILE__, __LINE__, #call, (int)cu_r_);     \
-    } while (0)
 
 /* A cgn call that must fail with `want`, setting cgn_last_status() and a non-empty
  * cgn_last_error() (errors.md: "After a failure, cgn_last_error() gives a message and
@@ -2354,39 +2335,15 @@ static void test_loop_20000_fresh_owners(void **state) {
 /* ===== main ================================================================================== */
 
 static int resolve(void *slot, const char *name, int version) {
-    void *pfn = NULL;
-    cgn_status st = cgn_driver_proc(name, version, &pfn);
-    if (st != CGN_OK) {
-        printf("test_blackbox_gpu: cannot resolve %s: %s\n", name, cgn_last_error());
-        return 0;
-    }
-    memcpy(slot, &pfn, sizeof pfn);
-    return 1;
+    return gpu_test_resolve(slot, name, version, "test_blackbox_gpu");
 }
 
 /* 0 when ready, 77 after saying why this machine cannot run the tests, 1 on a setup failure. */
 static int setup_device(void) {
-    cgn_status st = cgn_cuda_open(&cu);
-    if (st != CGN_OK) {
-        printf("test_blackbox_gpu skipped: no usable GPU: %s (%s)\n", cgn_last_error(),
-               cgn_status_name(st));
-        return 77;
-    }
     int version = 0;
-    if (cgn_driver_version(&version) != CGN_OK) {
-        printf("test_blackbox_gpu: cgn_driver_version failed: %s\n", cgn_last_error());
-        return 1;
-    }
-    if (version < 12040) {
-        printf("test_blackbox_gpu skipped: argument-level updates need driver 12.4; this one is "
-               "%d.%d\n",
-               version / 1000, (version % 1000) / 10);
-        return 77;
-    }
-    if (cgn_test_kernels_fatbin_size == 0) {
-        printf("test_blackbox_gpu skipped: built without nvcc, so its kernels are missing\n");
-        return 77;
-    }
+    int rc = gpu_test_open(&cu, "test_blackbox_gpu", &version);
+    if (rc != 0)
+        return rc;
     if (!resolve(&dx.cuCtxGetCurrent, "cuCtxGetCurrent", 4000) ||
         !resolve(&dx.cuCtxCreate, "cuCtxCreate", 12050) ||
         !resolve(&dx.cuCtxDestroy, "cuCtxDestroy", 4000) ||

@@ -33,6 +33,7 @@
 
 #include "cgn/cgn.h"
 #include "cgn_cuda.h"
+#include "gpu_test_common.h" /* OK, CU, gpu_test_resolve */
 
 #ifndef CGN_TEST_CUDA_LIBDIR
 #define CGN_TEST_CUDA_LIBDIR ""
@@ -296,24 +297,6 @@ static int skipped_cases;
     } while (0)
 
 /* ---- checks ---------------------------------------------------------------------------- */
-
-/* A cgn call that must succeed. */
-#define OK(call)                                                                                   \
-    do {                                                                                           \
-        cgn_status ok_st_ = (call);                                                                \
-        if (ok_st_ != CGN_OK)                                                                      \
-            fail_msg("%s:%d: %s -> %s: %s", __FILE__, __LINE__, #call, cgn_status_name(ok_st_),    \
-                     cgn_last_error());                                                            \
-    } while (0)
-
-/* A raw driver call that must succeed. */
-#define CU(call)                                                                                   \
-    do {                                                                                           \
-        CUresult cu_r_ = (call);                                                                   \
-        if (cu_r_ != CUDA_SUCCESS)                                                                 \
-            fail_msg("%s:%d: %s: expected CUDA_SUCCESS, got CUresult %d", __FILE__, __LINE__,      \
-                     #call, (int)cu_r_);                                                           \
-    } while (0)
 
 static const char *blas_status(cublasStatus_t s) {
     const char *n = blas.status_name ? blas.status_name(s) : NULL;

@@ -34,9 +34,7 @@
 
 #include "cgn/cgn.h"
 #include "cgn_cuda.h"
-
-extern const unsigned char cgn_test_kernels_fatbin[];
-extern const size_t cgn_test_kernels_fatbin_size;
+#include "gpu_test_common.h" /* OK, CU, gpu_test_resolve */
 
 static cgn_cuda cu;
 static PFN_cuCtxGetCurrent_v4000 p_cuCtxGetCurrent;
@@ -56,21 +54,6 @@ static _Thread_local int tls_in_hostfn;
 static _Thread_local int tls_kind;
 
 /* ---- checks on the main thread --------------------------------------------------------------- */
-
-#define OK(call)                                                                                   \
-    do {                                                                                           \
-        cgn_status ok_st_ = (call);                                                                \
-        if (ok_st_ != CGN_OK)                                                                      \
-            fail_msg("%s:%d: %s -> %s: %s", __FILE__, __LINE__, #call, cgn_status_name(ok_st_),    \
-                     cgn_last_error());                                                            \
-    } while (0)
-
-#define CU(call)                                                                                   \
-    do {                                                                                           \
-        CUresult cu_r_ = (call);                                                                   \
-        if (cu_r_ != CUDA_SUCCESS)                                                                 \
-            fail_msg("%s:%d: %s returned CUresult %d", __FILE__, __LINE__, #call, (int)cu_r_);     \
-    } while (0)
 
 /* ---- checks on worker threads: record, flag, leave through `out:` ------------------------- */
 
@@ -1087,38 +1070,14 @@ static void test_destroy_exec_while_other_launches(void **state) {
 /* ===== main ================================================================================== */
 
 static int resolve(void *slot_, const char *name, int version) {
-    void *pfn = NULL;
-    cgn_status st = cgn_driver_proc(name, version, &pfn);
-    if (st != CGN_OK) {
-        printf("test_threads_gpu: cannot resolve %s: %s\n", name, cgn_last_error());
-        return 0;
-    }
-    memcpy(slot_, &pfn, sizeof pfn);
-    return 1;
+    return gpu_test_resolve(slot_, name, version, "test_threads_gpu");
 }
 
 /* 0 when ready, 77 after saying why this machine cannot run the tests, 1 on a setup failure. */
 static int setup_device(void) {
-    cgn_status st = cgn_cuda_open(&cu);
-    if (st != CGN_OK) {
-        printf("test_threads_gpu skipped: no usable GPU: %s (%s)\n", cgn_last_error(),
-               cgn_status_name(st));
-        return 77;
-    }
-    if (cgn_driver_version(&driver_version) != CGN_OK) {
-        printf("test_threads_gpu: cgn_driver_version failed: %s\n", cgn_last_error());
-        return 1;
-    }
-    if (driver_version < 12040) {
-        printf("test_threads_gpu skipped: argument-level updates need driver 12.4; this one is "
-               "%d.%d\n",
-               driver_version / 1000, (driver_version % 1000) / 10);
-        return 77;
-    }
-    if (cgn_test_kernels_fatbin_size == 0) {
-        printf("test_threads_gpu skipped: built without nvcc, so its kernels are missing\n");
-        return 77;
-    }
+    int rc = gpu_test_open(&cu, "test_threads_gpu", &driver_version);
+    if (rc != 0)
+        return rc;
     if (!resolve(&p_cuCtxGetCurrent, "cuCtxGetCurrent", 4000) ||
         !resolve(&p_cuMemsetD32Async, "cuMemsetD32Async", 3020))
         return 1;
