@@ -561,6 +561,89 @@ cgn_status cgn__stage_arg_edits(cgn__txn *txn, const cgn_arg_edits *edits,
     return CGN_OK;
 }
 
+/* ---- in-place argument writes (the update loop's steady state) ---------------------------- */
+
+/* The current block when an in-place write may go there: cgn's alone (nothing retained it: no
+ * executable or embedding reads it), with the kernel's sizes. */
+static cgn__kargs_header *cgn__in_place_block(const cgn__txn *txn) {
+    cgn__kargs_header *h = (cgn__kargs_header *)(uintptr_t)cgn__txn_current_storage(txn);
+    if (h == NULL || !h->checked || h->opaque != NULL || !cgn__block_exclusive(h))
+        return NULL;
+    return h;
+}
+
+/* Whether one argument may be written in place: the kernel's size, small enough to save, no
+ * owner, and a value that does not start in the block (a pointer _node_get handed out: a write
+ * of the same update may have replaced it before it is read; one starting before the block
+ * overlaps at most the header, which holds no argument). */
+CGN__ALWAYS_INLINE static inline int cgn__in_place_arg_ok(const cgn__kargs_header *h, size_t want,
+                                                          const void *value, size_t size,
+                                                          const cgn_owner *owner) {
+    return size == want && want <= CGN__IN_PLACE_MAX_SIZE && value != NULL && owner == NULL &&
+           (uintptr_t)value - (uintptr_t)h >= h->total;
+}
+
+/* Saves an argument's slot in undo, then writes the new bytes. */
+CGN__ALWAYS_INLINE static inline void cgn__write_in_place(cgn__args_undo *undo, void *at,
+                                                          const void *value, size_t size) {
+    uint32_t k = undo->count++;
+    uint64_t *slot = at;
+    undo->slot[k] = slot;
+    undo->bytes[k][0] = slot[0];
+    undo->bytes[k][1] = slot[1];
+    cgn__copy_arg(at, value, size);
+}
+
+void **cgn__args_in_place(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args, uint32_t num_args,
+                          cgn__args_undo *undo) {
+    cgn__kargs_header *h = cgn__in_place_block(txn);
+    if (h == NULL || args == NULL || num_args == 0 || num_args > CGN_MAX_ARG_EDITS ||
+        num_args != h->num_args || num_args != h->num_params ||
+        !cgn__same_kernel(h->kernel, kernel))
+        return NULL;
+    const size_t *sizes = cgn__kargs_sizes(h);
+    void **ptrs = cgn__kargs_ptrs(h);
+    undo->count = 0;
+    for (uint32_t i = 0; i < num_args; i++) {
+        if (!cgn__in_place_arg_ok(h, sizes[i], args[i].value, args[i].size, args[i].owner)) {
+            cgn__args_undo_apply(undo); /* one pass: what was written goes back */
+            return NULL;
+        }
+        cgn__write_in_place(undo, ptrs[i], args[i].value, args[i].size);
+    }
+    h->base = NULL; /* no longer its base plus its edits */
+    return ptrs;
+}
+
+void **cgn__arg_edits_in_place(cgn__txn *txn, const cgn_arg_edits *edits, cgn__args_undo *undo) {
+    cgn__kargs_header *h = cgn__in_place_block(txn);
+    uint32_t count = edits->count;
+    if (h == NULL || count == 0 || count > CGN_MAX_ARG_EDITS)
+        return NULL;
+    const size_t *sizes = cgn__kargs_sizes(h);
+    void **ptrs = cgn__kargs_ptrs(h);
+    undo->count = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const cgn_arg_edit *e = &edits->edit[i];
+        if (e->index >= h->num_args ||
+            !cgn__in_place_arg_ok(h, sizes[e->index], e->value, e->size, e->owner)) {
+            cgn__args_undo_apply(undo); /* one pass: what was written goes back */
+            return NULL;
+        }
+        cgn__write_in_place(undo, ptrs[e->index], e->value, e->size);
+    }
+    h->base = NULL; /* no longer its base plus its edits */
+    return ptrs;
+}
+
+void cgn__args_undo_apply(const cgn__args_undo *undo) {
+    /* In reverse: an argument edited twice gets its first saved bytes back. */
+    for (uint32_t k = undo->count; k-- > 0;) {
+        undo->slot[k][0] = undo->bytes[k][0];
+        undo->slot[k][1] = undo->bytes[k][1];
+    }
+}
+
 /* ---- reading kernel nodes (adoption, refresh) ----------------------------------------------- */
 
 struct cgn__layouts {

@@ -917,6 +917,31 @@ static inline int cgn__arg_edits_unowned(const cgn_arg_edits *edits) {
  * cgn could not copy: only an update setting every argument is accepted then. */
 cgn_status cgn__keep_kernel_args(const cgn__txn *txn, void ***params_out, const char *where);
 
+/* The bytes in-place argument writes replaced, to put back when the driver refuses the update
+ * (cgn__args_undo_apply): each argument written is at most CGN__IN_PLACE_MAX_SIZE bytes, so its
+ * slot in the block is 16 bytes, 16-aligned, saved whole. */
+#define CGN__IN_PLACE_MAX_SIZE 16u
+typedef struct cgn__args_undo {
+    uint32_t count; /* slots saved (0: nothing written in place) */
+    uint64_t *slot[CGN_MAX_ARG_EDITS];
+    uint64_t bytes[CGN_MAX_ARG_EDITS][2];
+} cgn__args_undo;
+
+/* An update loop's argument writes into the current block itself, without a second block: only
+ * where that block is cgn's alone (no executable, embedding or adoption arena shares it), the
+ * kernel's sizes are known, every argument written is at most CGN__IN_PLACE_MAX_SIZE bytes with
+ * the kernel's size, a value that does not point into the block, and no owner (the node has
+ * none either: the caller checks). The bytes replaced go into *undo. Returns the block's
+ * kernelParams array; NULL, with nothing written, when any of that does not hold: the caller
+ * then takes the two-block path, which says what is wrong. Whole argument list of the
+ * unchanged kernel: */
+void **cgn__args_in_place(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args, uint32_t num_args,
+                          cgn__args_undo *undo);
+/* ... and argument-level edits (the other arguments kept): */
+void **cgn__arg_edits_in_place(cgn__txn *txn, const cgn_arg_edits *edits, cgn__args_undo *undo);
+/* Puts back what an in-place write replaced (the driver refused the update). */
+void cgn__args_undo_apply(const cgn__args_undo *undo);
+
 /* Argument-level update: the argument block this update builds (when kernel or args were set
  * too) or a copy of the current one (one memcpy of the block, never the driver's or a shared
  * block), with each edit's bytes and owner replacing its argument's. Sizes must match the

@@ -559,12 +559,15 @@ class NodeView:
                 bit=self.bit(args_f), extra=[], ctx_free=ctx_free, args=args_f.name, early=early,
                 cuda=args_f.cuda, num=f"update->num_{args_f.name}",
                 doc="new values for every argument of the same kernel",
-                take=wrap_call(ind, Call("params = cgn__stage_kernel_args_unowned(", (
+                in_place=wrap_call(ind, Call("params = cgn__args_in_place(", (
+                    "&txn", f"cur->{kernel_f.name}", f"update->{args_f.name}",
+                    f"update->num_{args_f.name}", "&undo"), ");")),
+                take=wrap_call(ind + INDENT, Call("params = cgn__stage_kernel_args_unowned(", (
                     "&txn", f"cur->{kernel_f.name}", f"update->{args_f.name}",
                     f"update->num_{args_f.name}", "&copies"), ");"))))
             if edits_f is not None and not edits_f.type.check and not edits_f.type.exec_check:
                 edits = f"update->{edits_f.name}_edits"
-                take = wrap_call(ind, Call("st = cgn__stage_arg_edits(", (
+                take = wrap_call(ind + INDENT, Call("st = cgn__stage_arg_edits(", (
                     "&txn", "&" + edits, "&copies", "&params", "where"), ");"))
                 fast_paths.append(dict(
                     bit=self.bit(edits_f), ctx_free=ctx_free, args=args_f.name,
@@ -572,8 +575,10 @@ class NodeView:
                     extra=[f"{edits}.count > 0", f"cgn__arg_edits_unowned(&{edits})"],
                     cuda=args_f.cuda, num=None,
                     doc="arguments replaced by index, the others kept",
-                    take=take + [ind + "if (st != CGN_OK)",
-                                 ind + INDENT + "return cgn__txn_fail(&txn, st);"]))
+                    in_place=wrap_call(ind, Call("params = cgn__arg_edits_in_place(", (
+                        "&txn", "&" + edits, "&undo"), ");")),
+                    take=take + [ind + INDENT + "if (st != CGN_OK)",
+                                 ind + INDENT * 2 + "return cgn__txn_fail(&txn, st);"]))
 
         def apply(call, fn, indent=INDENT):
             if call is None:

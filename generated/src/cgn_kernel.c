@@ -166,9 +166,14 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
         cgn_kernel_desc *cur = txn.cur_state;
         const cgn_arg *copies = cur->args;
         void **params = NULL;
+        cgn__args_undo undo; /* what an in-place write replaced */
+        undo.count = 0;
         if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur)) {
-            params = cgn__stage_kernel_args_unowned(&txn, cur->kernel, update->args,
-                                                    update->num_args, &copies);
+            params = cgn__args_in_place(&txn, cur->kernel, update->args, update->num_args, &undo);
+            if (params == NULL) { /* the block is shared, or an argument is not small */
+                params = cgn__stage_kernel_args_unowned(&txn, cur->kernel, update->args,
+                                                        update->num_args, &copies);
+            }
         }
         if (params != NULL) {
             CUgraphNodeParams p;
@@ -178,11 +183,15 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
             kernel_build(cur, cgn__txn_context(&txn), &p);
             st = cgn__txn_applied(&txn, kernel_set_raw(&txn, &p), "cuGraphKernelNodeSetParams",
                                   where);
-            if (st != CGN_OK)
+            if (st != CGN_OK) {
+                cgn__args_undo_apply(&undo);
                 return st;
-            cur->args = copies; /* the commit: the state names the new block */
-            cur->num_args = update->num_args;
-            cgn__txn_publish_update_storage(&txn);
+            }
+            if (txn.storage_set) { /* the commit: the state names the new block */
+                cur->args = copies;
+                cur->num_args = update->num_args;
+                cgn__txn_publish_update_storage(&txn);
+            }
             return CGN_OK;
         }
     }
@@ -203,10 +212,15 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
         cgn_kernel_desc *cur = txn.cur_state;
         const cgn_arg *copies = cur->args;
         void **params = NULL;
+        cgn__args_undo undo; /* what an in-place write replaced */
+        undo.count = 0;
         if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur)) {
-            st = cgn__stage_arg_edits(&txn, &update->arg_edits, &copies, &params, where);
-            if (st != CGN_OK)
-                return cgn__txn_fail(&txn, st);
+            params = cgn__arg_edits_in_place(&txn, &update->arg_edits, &undo);
+            if (params == NULL) { /* the block is shared, or an argument is not small */
+                st = cgn__stage_arg_edits(&txn, &update->arg_edits, &copies, &params, where);
+                if (st != CGN_OK)
+                    return cgn__txn_fail(&txn, st);
+            }
         }
         if (params != NULL) {
             CUgraphNodeParams p;
@@ -216,10 +230,14 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
             kernel_build(cur, cgn__txn_context(&txn), &p);
             st = cgn__txn_applied(&txn, kernel_set_raw(&txn, &p), "cuGraphKernelNodeSetParams",
                                   where);
-            if (st != CGN_OK)
+            if (st != CGN_OK) {
+                cgn__args_undo_apply(&undo);
                 return st;
-            cur->args = copies; /* the commit: the state names the new block */
-            cgn__txn_publish_update_storage(&txn);
+            }
+            if (txn.storage_set) { /* the commit: the state names the new block */
+                cur->args = copies;
+                cgn__txn_publish_update_storage(&txn);
+            }
             return CGN_OK;
         }
     }
@@ -310,9 +328,14 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
         cgn_kernel_desc *cur = txn.cur_state;
         const cgn_arg *copies = cur->args;
         void **params = NULL;
+        cgn__args_undo undo; /* what an in-place write replaced */
+        undo.count = 0;
         if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur)) {
-            params = cgn__stage_kernel_args_unowned(&txn, cur->kernel, update->args,
-                                                    update->num_args, &copies);
+            params = cgn__args_in_place(&txn, cur->kernel, update->args, update->num_args, &undo);
+            if (params == NULL) { /* the block is shared, or an argument is not small */
+                params = cgn__stage_kernel_args_unowned(&txn, cur->kernel, update->args,
+                                                        update->num_args, &copies);
+            }
         }
         if (params != NULL) {
             CUgraphNodeParams p;
@@ -322,12 +345,16 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
             kernel_build(cur, cgn__txn_context(&txn), &p);
             st = cgn__txn_applied(&txn, kernel_exec_set_raw(&txn, &p),
                                   "cuGraphExecKernelNodeSetParams", where);
-            if (st != CGN_OK)
+            if (st != CGN_OK) {
+                cgn__args_undo_apply(&undo);
                 return cgn__exec_refused(st, set, kernel_field_names,
                                          kernel_driver_rules, 7);
-            cur->args = copies; /* the commit: the state names the new block */
-            cur->num_args = update->num_args;
-            cgn__txn_publish_update_storage(&txn);
+            }
+            if (txn.storage_set) { /* the commit: the state names the new block */
+                cur->args = copies;
+                cur->num_args = update->num_args;
+                cgn__txn_publish_update_storage(&txn);
+            }
             return CGN_OK;
         }
     }
@@ -348,10 +375,15 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
         cgn_kernel_desc *cur = txn.cur_state;
         const cgn_arg *copies = cur->args;
         void **params = NULL;
+        cgn__args_undo undo; /* what an in-place write replaced */
+        undo.count = 0;
         if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur)) {
-            st = cgn__stage_arg_edits(&txn, &update->arg_edits, &copies, &params, where);
-            if (st != CGN_OK)
-                return cgn__txn_fail(&txn, st);
+            params = cgn__arg_edits_in_place(&txn, &update->arg_edits, &undo);
+            if (params == NULL) { /* the block is shared, or an argument is not small */
+                st = cgn__stage_arg_edits(&txn, &update->arg_edits, &copies, &params, where);
+                if (st != CGN_OK)
+                    return cgn__txn_fail(&txn, st);
+            }
         }
         if (params != NULL) {
             CUgraphNodeParams p;
@@ -361,11 +393,15 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
             kernel_build(cur, cgn__txn_context(&txn), &p);
             st = cgn__txn_applied(&txn, kernel_exec_set_raw(&txn, &p),
                                   "cuGraphExecKernelNodeSetParams", where);
-            if (st != CGN_OK)
+            if (st != CGN_OK) {
+                cgn__args_undo_apply(&undo);
                 return cgn__exec_refused(st, set, kernel_field_names,
                                          kernel_driver_rules, 7);
-            cur->args = copies; /* the commit: the state names the new block */
-            cgn__txn_publish_update_storage(&txn);
+            }
+            if (txn.storage_set) { /* the commit: the state names the new block */
+                cur->args = copies;
+                cgn__txn_publish_update_storage(&txn);
+            }
             return CGN_OK;
         }
     }

@@ -601,10 +601,11 @@ static void test_function_node_loop_makes_its_context_current(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
-/* An update loop allocates nothing (docs/design.md): the replaced block is the next update's
- * spare, so at either level, whole-list or by index, cgn's copies of the arguments come from
- * the same two blocks however long the loop runs. */
-static void test_loop_reuses_two_blocks(void **state) {
+/* An update loop allocates nothing (docs/design.md): once the block of cgn's copies of the
+ * arguments is the node's alone (the executable shared the definition's first one), small
+ * unowned arguments are written into it in place, at either level, whole-list or by index, so
+ * the copies stay where they are however long the loop runs. */
+static void test_loop_writes_in_place(void **state) {
     cgn_test_env *env = *state;
     cgn_node *n;
     cgn_graph *g = fill_graph(env, 0, 1, &n);
@@ -615,7 +616,7 @@ static void test_loop_reuses_two_blocks(void **state) {
     for (int level = 0; level < 2; level++) {
         cgn_exec *x = level ? e : NULL;
         for (int by_index = 0; by_index < 2; by_index++) {
-            const cgn_arg *seen[2] = {NULL, NULL};
+            const cgn_arg *seen = NULL;
             for (uint32_t v = 2; v < 16; v++) {
                 if (by_index)
                     OK(edit(x, n, 1, &v, sizeof v, NULL));
@@ -623,17 +624,105 @@ static void test_loop_reuses_two_blocks(void **state) {
                     OK(update_at(x, n, set_args(env, &a, 0, v)));
                 get_at(x, n, &got);
                 assert_int_equal(value_of(&got), v);
-                if (v < 6)
-                    continue; /* the blocks the executable shared with the definition go */
-                if (seen[v % 2] == NULL)
-                    seen[v % 2] = got.args;
-                assert_ptr_equal(got.args, seen[v % 2]);
-                assert_ptr_not_equal(seen[0], seen[1]);
+                if (v < 4)
+                    continue; /* the block the executable shared with the definition goes */
+                if (seen == NULL)
+                    seen = got.args;
+                assert_ptr_equal(got.args, seen);
             }
         }
     }
     assert_int_equal(run_at(env, e, g, 0), 15);
     assert_int_equal(cgn_test_run_graph_read(env, g, 0), 15);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* The pointer argument a node holds (argument 0 of fill_u32). */
+static CUdeviceptr pointer_of(const cgn_kernel_desc *d) {
+    CUdeviceptr p;
+    assert_int_equal(d->args[0].size, sizeof p);
+    memcpy(&p, d->args[0].value, sizeof p);
+    return p;
+}
+
+/* A write in place leaves the block no longer "its base plus its edits": an owned edit after it
+ * (the general path, which copies only a base's edited arguments into the spare when the spare is
+ * that base) must copy the whole block, else it would bring back an argument the in-place write
+ * replaced. For an in-place edit by index and for a whole list, at both levels. */
+static void test_owned_edit_after_in_place_writes(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *n;
+    cgn_graph *g = fill_graph(env, 0, 1, &n);
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_kernel_desc got;
+    args_update a;
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        for (int whole = 0; whole < 2; whole++) {
+            uint32_t v1 = 10, v2 = 20, v3 = 30;
+            OK(edit(x, n, 0, &env->buf[0], sizeof env->buf[0], NULL));
+            /* An owned edit, then an unowned one: the current block is the spare plus edits. */
+            OK(edit(x, n, 1, &v1, sizeof v1, env->owner[0]));
+            OK(edit(x, n, 1, &v2, sizeof v2, NULL));
+            /* In place: the pointer changes. */
+            if (whole)
+                OK(update_at(x, n, set_args(env, &a, 1, 25)));
+            else
+                OK(edit(x, n, 0, &env->buf[1], sizeof env->buf[1], NULL));
+            get_at(x, n, &got);
+            assert_int_equal(pointer_of(&got), env->buf[1]);
+            /* The owned edit keeps the pointer written in place. */
+            OK(edit(x, n, 1, &v3, sizeof v3, env->owner[0]));
+            get_at(x, n, &got);
+            assert_int_equal(pointer_of(&got), env->buf[1]);
+            assert_int_equal(value_of(&got), 30);
+            assert_int_equal(run_at(env, x, g, 1), 30);
+            OK(edit(x, n, 1, &v3, sizeof v3, NULL)); /* the owner goes */
+        }
+    }
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* Values that point into cgn's own copies (from _get) are read as they were when the update
+ * was called, though the update replaces those copies: an edit reading an argument an earlier
+ * edit of the same update wrote, and a whole list whose value reads another argument's bytes. */
+static void test_values_from_the_nodes_own_copies(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *n;
+    cgn_graph *g = fill_graph(env, 0, 7, &n);
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_kernel_desc got;
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        uint32_t v = 8;
+        for (int i = 0; i < 3; i++) /* the block is the node's alone: the loop's steady state */
+            OK(edit(x, n, 1, &v, sizeof v, NULL));
+        get_at(x, n, &got);
+        uint32_t five = 5;
+        cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_arg(&u, 1, &five, sizeof five, NULL);
+        cgn_kernel_update_set_arg(&u, 1, got.args[1].value, sizeof five, NULL);
+        OK(update_at(x, n, &u));
+        get_at(x, n, &got);
+        assert_int_equal(value_of(&got), 8); /* the copy's value when the update was called */
+        /* A new pointer, and a value read from the old pointer's first bytes. */
+        CUdeviceptr old = pointer_of(&got);
+        uint32_t low;
+        memcpy(&low, got.args[0].value, sizeof low);
+        cgn_arg both[2] = {CGN_ARG(env->buf[1]), {got.args[0].value, sizeof low, NULL}};
+        cgn_kernel_update w = CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_args(&w, both, 2);
+        OK(update_at(x, n, &w));
+        get_at(x, n, &got);
+        assert_int_equal(pointer_of(&got), env->buf[1]);
+        assert_int_equal(value_of(&got), low);
+        assert_int_not_equal(old, env->buf[1]);
+        OK(edit(x, n, 0, &env->buf[0], sizeof env->buf[0], NULL));
+    }
     OK(cgn_exec_destroy(e));
     OK(cgn_graph_destroy(g));
 }
@@ -778,20 +867,24 @@ int main(void) {
                                         cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_edit_after_a_larger_kernel_frees_the_spare,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_loop_reads_only_the_fields_set,
-                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_loop_reads_only_the_fields_set, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_loop_before_13_makes_the_context_current,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_loop_update_is_one_setter_call,
-                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_loop_update_is_one_setter_call, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_owned_version_then_loop_at_both_levels,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_function_node_loop_makes_its_context_current,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_loop_reuses_two_blocks, cgn_test_fixture_setup,
-                                        cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_gates_between_the_loop_paths,
+        cmocka_unit_test_setup_teardown(test_owned_edit_after_in_place_writes,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_values_from_the_nodes_own_copies,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_loop_writes_in_place, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_gates_between_the_loop_paths, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_loop_refuses_bad_argument_lists,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
     };
