@@ -564,10 +564,11 @@ cgn_status cgn__stage_arg_edits(cgn__txn *txn, const cgn_arg_edits *edits,
 /* ---- in-place argument writes (the update loop's steady state) ---------------------------- */
 
 /* The current block when an in-place write may go there: cgn's alone (nothing retained it: no
- * executable or embedding reads it), with the kernel's sizes. */
+ * executable or embedding reads it), with the kernel's sizes. (A block of adopted arguments cgn
+ * could not copy holds none, so no argument ever qualifies there.) */
 static cgn__kargs_header *cgn__in_place_block(const cgn__txn *txn) {
     cgn__kargs_header *h = (cgn__kargs_header *)(uintptr_t)cgn__txn_current_storage(txn);
-    if (h == NULL || !h->checked || h->opaque != NULL || !cgn__block_exclusive(h))
+    if (h == NULL || !h->checked || !cgn__block_exclusive(h))
         return NULL;
     return h;
 }
@@ -603,7 +604,6 @@ void **cgn__args_in_place(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args,
         return NULL;
     const size_t *sizes = cgn__kargs_sizes(h);
     void **ptrs = cgn__kargs_ptrs(h);
-    undo->count = 0;
     for (uint32_t i = 0; i < num_args; i++) {
         if (!cgn__in_place_arg_ok(h, sizes[i], args[i].value, args[i].size, args[i].owner)) {
             cgn__args_undo_apply(undo); /* one pass: what was written goes back */
@@ -622,7 +622,6 @@ void **cgn__arg_edits_in_place(cgn__txn *txn, const cgn_arg_edits *edits, cgn__a
         return NULL;
     const size_t *sizes = cgn__kargs_sizes(h);
     void **ptrs = cgn__kargs_ptrs(h);
-    undo->count = 0;
     for (uint32_t i = 0; i < count; i++) {
         const cgn_arg_edit *e = &edits->edit[i];
         if (e->index >= h->num_args ||

@@ -931,7 +931,8 @@ typedef struct cgn__args_undo {
  * where that block is cgn's alone (no executable, embedding or adoption arena shares it), the
  * kernel's sizes are known, every argument written is at most CGN__IN_PLACE_MAX_SIZE bytes with
  * the kernel's size, a value that does not point into the block, and no owner (the node has
- * none either: the caller checks). The bytes replaced go into *undo. Returns the block's
+ * none either: the caller checks). The bytes replaced go into *undo, which must be empty
+ * (count 0). Returns the block's
  * kernelParams array; NULL, with nothing written, when any of that does not hold: the caller
  * then takes the two-block path, which says what is wrong. Whole argument list of the
  * unchanged kernel: */
