@@ -46,15 +46,19 @@ static cgn_kernel recording_kernel(const char *name, uint32_t count, const size_
     return CGN_KERNEL(cgn_fake_kernel_of(f));
 }
 
-static cgn_node *add_kernel(cgn_graph *g, cgn_kernel k, const cgn_arg *args, uint32_t count) {
+/* A graph of one node launching k with args, and an executable of it. */
+static cgn_graph *one_kernel_graph(cgn_kernel k, const cgn_arg *args, uint32_t count,
+                                   cgn_node **node_out, cgn_exec **exec_out) {
     cgn_kernel_desc d = CGN_KERNEL_DESC_INIT;
     d.kernel = k;
     d.grid = d.block = CGN_DIM3(1, 1, 1);
     d.args = args;
     d.num_args = count;
-    cgn_node *n;
-    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
-    return n;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, node_out));
+    OK(cgn_graph_instantiate(g, exec_out));
+    return g;
 }
 
 static cgn_status update_at(cgn_exec *e, cgn_node *n, const cgn_kernel_update *u) {
@@ -113,11 +117,9 @@ static void test_wide_arguments_restored_after_refusal(void **state) {
         cgn_kernel k = recording_kernel(width == 16 ? "wide16" : "wide24", 2, sizes);
         wide_arg value = {{0x1111111111111111u, 0x2222222222222222u, 0x2323232323232323u}};
         cgn_arg args[2] = {{&value, width, NULL}, CGN_ARG(env->buf[0])};
-        cgn_graph *g;
-        OK(cgn_graph_create(&g));
-        cgn_node *n = add_kernel(g, k, args, 2);
+        cgn_node *n;
         cgn_exec *e;
-        OK(cgn_graph_instantiate(g, &e));
+        cgn_graph *g = one_kernel_graph(k, args, 2, &n, &e);
         cgn_kernel_desc got;
         for (int level = 0; level < 2; level++) {
             cgn_exec *x = level ? e : NULL;
@@ -159,11 +161,9 @@ static void test_edit_of_a_kernel_without_arguments(void **state) {
     cgn_test_env *env = *state;
     (void)env;
     cgn_kernel k = recording_kernel("no_args", 0, NULL);
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
-    cgn_node *n = add_kernel(g, k, NULL, 0);
+    cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_graph *g = one_kernel_graph(k, NULL, 0, &n, &e);
     for (int level = 0; level < 2; level++) {
         cgn_exec *x = level ? e : NULL;
         OK(whole_at(x, n, NULL, 0)); /* an empty list is the kernel's own */
@@ -185,11 +185,9 @@ static void test_whole_list_refusals_in_the_steady_state(void **state) {
     cgn_kernel k = recording_kernel("ptr_u32", 2, sizes);
     uint32_t v = 1;
     cgn_arg args[2] = {CGN_ARG(env->buf[0]), CGN_ARG(v)};
-    cgn_graph *g;
-    OK(cgn_graph_create(&g));
-    cgn_node *n = add_kernel(g, k, args, 2);
+    cgn_node *n;
     cgn_exec *e;
-    OK(cgn_graph_instantiate(g, &e));
+    cgn_graph *g = one_kernel_graph(k, args, 2, &n, &e);
     cgn_kernel_desc got;
     for (int level = 0; level < 2; level++) {
         cgn_exec *x = level ? e : NULL;
@@ -238,11 +236,9 @@ static void test_lists_at_and_past_the_in_place_bound(void **state) {
             values[i] = i;
             args[i] = CGN_ARG(values[i]);
         }
-        cgn_graph *g;
-        OK(cgn_graph_create(&g));
-        cgn_node *n = add_kernel(g, k, args, count);
+        cgn_node *n;
         cgn_exec *e;
-        OK(cgn_graph_instantiate(g, &e));
+        cgn_graph *g = one_kernel_graph(k, args, count, &n, &e);
         for (int level = 0; level < 2; level++) {
             cgn_exec *x = level ? e : NULL;
             for (uint32_t round = 1; round <= 4; round++) {

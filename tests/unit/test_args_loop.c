@@ -71,6 +71,14 @@ static uint32_t value_of(const cgn_kernel_desc *d) {
     return v;
 }
 
+/* The pointer argument a node holds (argument 0 of fill_u32). */
+static CUdeviceptr pointer_of(const cgn_kernel_desc *d) {
+    CUdeviceptr p;
+    assert_int_equal(d->args[0].size, sizeof p);
+    memcpy(&p, d->args[0].value, sizeof p);
+    return p;
+}
+
 /* Twelve updates in a row at each level: after every one, the node's parameters and what the
  * definition and the executable run are the latest values, and neither level sees the other's. */
 static void test_loop_at_both_levels(void **state) {
@@ -636,14 +644,6 @@ static void test_loop_writes_in_place(void **state) {
     assert_int_equal(cgn_test_run_graph_read(env, g, 0), 15);
     OK(cgn_exec_destroy(e));
     OK(cgn_graph_destroy(g));
-}
-
-/* The pointer argument a node holds (argument 0 of fill_u32). */
-static CUdeviceptr pointer_of(const cgn_kernel_desc *d) {
-    CUdeviceptr p;
-    assert_int_equal(d->args[0].size, sizeof p);
-    memcpy(&p, d->args[0].value, sizeof p);
-    return p;
 }
 
 /* A write in place leaves the block no longer "its base plus its edits": an owned edit after it
