@@ -750,6 +750,13 @@ CGN__ALWAYS_INLINE static inline void cgn__zero_words(void *to, size_t size) {
         memcpy(d + i, &zero, 8);
     }
 }
+/* Whether an update that set only fields kept as given (no owners, argument block or
+ * embedding can change with them) commits by writing its new state alone: no context to put
+ * back. The generated code then writes back just the fields it set (docs/design.md, "Commits
+ * that write back only the fields set"). */
+static inline int cgn__txn_commit_is_copy(const cgn__txn *txn) {
+    return !txn->ctx_pushed && !txn->ctx_check;
+}
 /* cgn__txn_commit of an update, with the common case inline: the state and perhaps the
  * argument block change (no new owners or embedding, no context to restore), so publishing is
  * one copy and perhaps a block swap. */

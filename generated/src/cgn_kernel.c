@@ -276,6 +276,18 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
     st = cgn__txn_applied(&txn, kernel_set_raw(&txn, &p), "cuGraphKernelNodeSetParams", where);
     if (st != CGN_OK)
         return st;
+    if (!(set & ~(CGN_KERNEL_SET_GRID | CGN_KERNEL_SET_BLOCK | CGN_KERNEL_SET_SHARED_MEM_BYTES)) &&
+        cgn__txn_commit_is_copy(&txn)) {
+        /* Only fields kept as given: written back one by one, not the whole descriptor. */
+        cgn_kernel_desc *cur = txn.cur_state;
+        if (set & CGN_KERNEL_SET_GRID)
+            cur->grid = d.grid;
+        if (set & CGN_KERNEL_SET_BLOCK)
+            cur->block = d.block;
+        if (set & CGN_KERNEL_SET_SHARED_MEM_BYTES)
+            cur->shared_mem_bytes = d.shared_mem_bytes;
+        return CGN_OK;
+    }
     cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
@@ -446,6 +458,18 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, kernel_field_names, kernel_driver_rules,
                                  7);
+    if (!(set & ~(CGN_KERNEL_SET_GRID | CGN_KERNEL_SET_BLOCK | CGN_KERNEL_SET_SHARED_MEM_BYTES)) &&
+        cgn__txn_commit_is_copy(&txn)) {
+        /* Only fields kept as given: written back one by one, not the whole descriptor. */
+        cgn_kernel_desc *cur = txn.cur_state;
+        if (set & CGN_KERNEL_SET_GRID)
+            cur->grid = d.grid;
+        if (set & CGN_KERNEL_SET_BLOCK)
+            cur->block = d.block;
+        if (set & CGN_KERNEL_SET_SHARED_MEM_BYTES)
+            cur->shared_mem_bytes = d.shared_mem_bytes;
+        return CGN_OK;
+    }
     cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }

@@ -204,6 +204,14 @@ cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *updat
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
         return st;
+    if (!(set & ~(CGN_MEMCPY_SET_SIZE)) &&
+        cgn__txn_commit_is_copy(&txn)) {
+        /* Only fields kept as given: written back one by one, not the whole descriptor. */
+        cgn_memcpy_desc *cur = txn.cur_state;
+        if (set & CGN_MEMCPY_SET_SIZE)
+            cur->size = d.size;
+        return CGN_OK;
+    }
     cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
@@ -292,6 +300,14 @@ cgn_status cgn_memcpy_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memc
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, memcpy_field_names, memcpy_driver_rules,
                                  5);
+    if (!(set & ~(CGN_MEMCPY_SET_SIZE)) &&
+        cgn__txn_commit_is_copy(&txn)) {
+        /* Only fields kept as given: written back one by one, not the whole descriptor. */
+        cgn_memcpy_desc *cur = txn.cur_state;
+        if (set & CGN_MEMCPY_SET_SIZE)
+            cur->size = d.size;
+        return CGN_OK;
+    }
     cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }

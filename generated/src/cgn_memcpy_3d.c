@@ -393,6 +393,43 @@ cgn_status cgn_memcpy_3d_node_update(cgn_node *node, const cgn_memcpy_3d_update 
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
         return st;
+    if (!(set & ~(CGN_MEMCPY_3D_SET_DST_X_IN_BYTES | CGN_MEMCPY_3D_SET_DST_Y |
+            CGN_MEMCPY_3D_SET_DST_Z | CGN_MEMCPY_3D_SET_DST_PITCH | CGN_MEMCPY_3D_SET_DST_HEIGHT |
+            CGN_MEMCPY_3D_SET_SRC_X_IN_BYTES | CGN_MEMCPY_3D_SET_SRC_Y | CGN_MEMCPY_3D_SET_SRC_Z |
+            CGN_MEMCPY_3D_SET_SRC_PITCH | CGN_MEMCPY_3D_SET_SRC_HEIGHT |
+            CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES | CGN_MEMCPY_3D_SET_HEIGHT |
+            CGN_MEMCPY_3D_SET_DEPTH)) &&
+        cgn__txn_commit_is_copy(&txn)) {
+        /* Only fields kept as given: written back one by one, not the whole descriptor. */
+        cgn_memcpy_3d_desc *cur = txn.cur_state;
+        if (set & CGN_MEMCPY_3D_SET_DST_X_IN_BYTES)
+            cur->dst_x_in_bytes = d.dst_x_in_bytes;
+        if (set & CGN_MEMCPY_3D_SET_DST_Y)
+            cur->dst_y = d.dst_y;
+        if (set & CGN_MEMCPY_3D_SET_DST_Z)
+            cur->dst_z = d.dst_z;
+        if (set & CGN_MEMCPY_3D_SET_DST_PITCH)
+            cur->dst_pitch = d.dst_pitch;
+        if (set & CGN_MEMCPY_3D_SET_DST_HEIGHT)
+            cur->dst_height = d.dst_height;
+        if (set & CGN_MEMCPY_3D_SET_SRC_X_IN_BYTES)
+            cur->src_x_in_bytes = d.src_x_in_bytes;
+        if (set & CGN_MEMCPY_3D_SET_SRC_Y)
+            cur->src_y = d.src_y;
+        if (set & CGN_MEMCPY_3D_SET_SRC_Z)
+            cur->src_z = d.src_z;
+        if (set & CGN_MEMCPY_3D_SET_SRC_PITCH)
+            cur->src_pitch = d.src_pitch;
+        if (set & CGN_MEMCPY_3D_SET_SRC_HEIGHT)
+            cur->src_height = d.src_height;
+        if (set & CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES)
+            cur->width_in_bytes = d.width_in_bytes;
+        if (set & CGN_MEMCPY_3D_SET_HEIGHT)
+            cur->height = d.height;
+        if (set & CGN_MEMCPY_3D_SET_DEPTH)
+            cur->depth = d.depth;
+        return CGN_OK;
+    }
     cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
@@ -542,6 +579,43 @@ cgn_status cgn_memcpy_3d_exec_update(cgn_exec *exec, cgn_node *node,
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, memcpy_3d_field_names, memcpy_3d_driver_rules,
                                  21);
+    if (!(set & ~(CGN_MEMCPY_3D_SET_DST_X_IN_BYTES | CGN_MEMCPY_3D_SET_DST_Y |
+            CGN_MEMCPY_3D_SET_DST_Z | CGN_MEMCPY_3D_SET_DST_PITCH | CGN_MEMCPY_3D_SET_DST_HEIGHT |
+            CGN_MEMCPY_3D_SET_SRC_X_IN_BYTES | CGN_MEMCPY_3D_SET_SRC_Y | CGN_MEMCPY_3D_SET_SRC_Z |
+            CGN_MEMCPY_3D_SET_SRC_PITCH | CGN_MEMCPY_3D_SET_SRC_HEIGHT |
+            CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES | CGN_MEMCPY_3D_SET_HEIGHT |
+            CGN_MEMCPY_3D_SET_DEPTH)) &&
+        cgn__txn_commit_is_copy(&txn)) {
+        /* Only fields kept as given: written back one by one, not the whole descriptor. */
+        cgn_memcpy_3d_desc *cur = txn.cur_state;
+        if (set & CGN_MEMCPY_3D_SET_DST_X_IN_BYTES)
+            cur->dst_x_in_bytes = d.dst_x_in_bytes;
+        if (set & CGN_MEMCPY_3D_SET_DST_Y)
+            cur->dst_y = d.dst_y;
+        if (set & CGN_MEMCPY_3D_SET_DST_Z)
+            cur->dst_z = d.dst_z;
+        if (set & CGN_MEMCPY_3D_SET_DST_PITCH)
+            cur->dst_pitch = d.dst_pitch;
+        if (set & CGN_MEMCPY_3D_SET_DST_HEIGHT)
+            cur->dst_height = d.dst_height;
+        if (set & CGN_MEMCPY_3D_SET_SRC_X_IN_BYTES)
+            cur->src_x_in_bytes = d.src_x_in_bytes;
+        if (set & CGN_MEMCPY_3D_SET_SRC_Y)
+            cur->src_y = d.src_y;
+        if (set & CGN_MEMCPY_3D_SET_SRC_Z)
+            cur->src_z = d.src_z;
+        if (set & CGN_MEMCPY_3D_SET_SRC_PITCH)
+            cur->src_pitch = d.src_pitch;
+        if (set & CGN_MEMCPY_3D_SET_SRC_HEIGHT)
+            cur->src_height = d.src_height;
+        if (set & CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES)
+            cur->width_in_bytes = d.width_in_bytes;
+        if (set & CGN_MEMCPY_3D_SET_HEIGHT)
+            cur->height = d.height;
+        if (set & CGN_MEMCPY_3D_SET_DEPTH)
+            cur->depth = d.depth;
+        return CGN_OK;
+    }
     cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }

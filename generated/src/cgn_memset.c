@@ -209,6 +209,23 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
     st = cgn__txn_apply(&txn, &p, where);
     if (st != CGN_OK)
         return st;
+    if (!(set & ~(CGN_MEMSET_SET_VALUE | CGN_MEMSET_SET_ELEMENT_SIZE | CGN_MEMSET_SET_WIDTH |
+            CGN_MEMSET_SET_HEIGHT | CGN_MEMSET_SET_PITCH)) &&
+        cgn__txn_commit_is_copy(&txn)) {
+        /* Only fields kept as given: written back one by one, not the whole descriptor. */
+        cgn_memset_desc *cur = txn.cur_state;
+        if (set & CGN_MEMSET_SET_VALUE)
+            cur->value = d.value;
+        if (set & CGN_MEMSET_SET_ELEMENT_SIZE)
+            cur->element_size = d.element_size;
+        if (set & CGN_MEMSET_SET_WIDTH)
+            cur->width = d.width;
+        if (set & CGN_MEMSET_SET_HEIGHT)
+            cur->height = d.height;
+        if (set & CGN_MEMSET_SET_PITCH)
+            cur->pitch = d.pitch;
+        return CGN_OK;
+    }
     cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
@@ -303,6 +320,23 @@ cgn_status cgn_memset_exec_update(cgn_exec *exec, cgn_node *node, const cgn_mems
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, memset_field_names, memset_driver_rules,
                                  7);
+    if (!(set & ~(CGN_MEMSET_SET_VALUE | CGN_MEMSET_SET_ELEMENT_SIZE | CGN_MEMSET_SET_WIDTH |
+            CGN_MEMSET_SET_HEIGHT | CGN_MEMSET_SET_PITCH)) &&
+        cgn__txn_commit_is_copy(&txn)) {
+        /* Only fields kept as given: written back one by one, not the whole descriptor. */
+        cgn_memset_desc *cur = txn.cur_state;
+        if (set & CGN_MEMSET_SET_VALUE)
+            cur->value = d.value;
+        if (set & CGN_MEMSET_SET_ELEMENT_SIZE)
+            cur->element_size = d.element_size;
+        if (set & CGN_MEMSET_SET_WIDTH)
+            cur->width = d.width;
+        if (set & CGN_MEMSET_SET_HEIGHT)
+            cur->height = d.height;
+        if (set & CGN_MEMSET_SET_PITCH)
+            cur->pitch = d.pitch;
+        return CGN_OK;
+    }
     cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
 }
