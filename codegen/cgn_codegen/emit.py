@@ -511,15 +511,10 @@ class NodeView:
                  and not f.type.update_only and not f.follows and not f.followers
                  and not self._internals([f]) and f.name not in extent_fields
                  and f.name not in owner_leaders and not f.output]
-        plain_commit = []
-        for f in plain:
-            stmts = [f"cur->{m.name.format(name=f.name)} = d.{m.name.format(name=f.name)};"
-                     for m in self._inputs(f)]
-            plain_commit.append(INDENT * 2 + f"if (set & {self.bit(f)})"
-                                + (" {" if len(stmts) > 1 else ""))
-            plain_commit += _split_assignments(INDENT * 3, stmts)
-            if len(stmts) > 1:
-                plain_commit.append(INDENT * 2 + "}")
+        # All of them, set or not: an unset one holds the current value, and no branch is taken.
+        plain_commit = _split_assignments(INDENT * 2, [
+            f"cur->{m.name.format(name=f.name)} = d.{m.name.format(name=f.name)};"
+            for f in plain for m in self._inputs(f)])
         # `if (!(set & ~(A | B ...)) &&` wrapped at WIDTH, then the commit test.
         plain_cond, cur_line = [], INDENT + "if (!(set & ~("
         bits = [self.bit(f) for f in plain]

@@ -280,12 +280,9 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
         cgn__txn_commit_is_copy(&txn)) {
         /* Only fields kept as given: written back one by one, not the whole descriptor. */
         cgn_kernel_desc *cur = txn.cur_state;
-        if (set & CGN_KERNEL_SET_GRID)
-            cur->grid = d.grid;
-        if (set & CGN_KERNEL_SET_BLOCK)
-            cur->block = d.block;
-        if (set & CGN_KERNEL_SET_SHARED_MEM_BYTES)
-            cur->shared_mem_bytes = d.shared_mem_bytes;
+        cur->grid = d.grid;
+        cur->block = d.block;
+        cur->shared_mem_bytes = d.shared_mem_bytes;
         return CGN_OK;
     }
     cgn__txn_commit_update(&txn, &d, sizeof d);
@@ -462,12 +459,9 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
         cgn__txn_commit_is_copy(&txn)) {
         /* Only fields kept as given: written back one by one, not the whole descriptor. */
         cgn_kernel_desc *cur = txn.cur_state;
-        if (set & CGN_KERNEL_SET_GRID)
-            cur->grid = d.grid;
-        if (set & CGN_KERNEL_SET_BLOCK)
-            cur->block = d.block;
-        if (set & CGN_KERNEL_SET_SHARED_MEM_BYTES)
-            cur->shared_mem_bytes = d.shared_mem_bytes;
+        cur->grid = d.grid;
+        cur->block = d.block;
+        cur->shared_mem_bytes = d.shared_mem_bytes;
         return CGN_OK;
     }
     cgn__txn_commit_update(&txn, &d, sizeof d);

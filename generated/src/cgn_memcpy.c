@@ -208,8 +208,7 @@ cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *updat
         cgn__txn_commit_is_copy(&txn)) {
         /* Only fields kept as given: written back one by one, not the whole descriptor. */
         cgn_memcpy_desc *cur = txn.cur_state;
-        if (set & CGN_MEMCPY_SET_SIZE)
-            cur->size = d.size;
+        cur->size = d.size;
         return CGN_OK;
     }
     cgn__txn_commit_update(&txn, &d, sizeof d);
@@ -304,8 +303,7 @@ cgn_status cgn_memcpy_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memc
         cgn__txn_commit_is_copy(&txn)) {
         /* Only fields kept as given: written back one by one, not the whole descriptor. */
         cgn_memcpy_desc *cur = txn.cur_state;
-        if (set & CGN_MEMCPY_SET_SIZE)
-            cur->size = d.size;
+        cur->size = d.size;
         return CGN_OK;
     }
     cgn__txn_commit_update(&txn, &d, sizeof d);

@@ -214,16 +214,11 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
         cgn__txn_commit_is_copy(&txn)) {
         /* Only fields kept as given: written back one by one, not the whole descriptor. */
         cgn_memset_desc *cur = txn.cur_state;
-        if (set & CGN_MEMSET_SET_VALUE)
-            cur->value = d.value;
-        if (set & CGN_MEMSET_SET_ELEMENT_SIZE)
-            cur->element_size = d.element_size;
-        if (set & CGN_MEMSET_SET_WIDTH)
-            cur->width = d.width;
-        if (set & CGN_MEMSET_SET_HEIGHT)
-            cur->height = d.height;
-        if (set & CGN_MEMSET_SET_PITCH)
-            cur->pitch = d.pitch;
+        cur->value = d.value;
+        cur->element_size = d.element_size;
+        cur->width = d.width;
+        cur->height = d.height;
+        cur->pitch = d.pitch;
         return CGN_OK;
     }
     cgn__txn_commit_update(&txn, &d, sizeof d);
@@ -325,16 +320,11 @@ cgn_status cgn_memset_exec_update(cgn_exec *exec, cgn_node *node, const cgn_mems
         cgn__txn_commit_is_copy(&txn)) {
         /* Only fields kept as given: written back one by one, not the whole descriptor. */
         cgn_memset_desc *cur = txn.cur_state;
-        if (set & CGN_MEMSET_SET_VALUE)
-            cur->value = d.value;
-        if (set & CGN_MEMSET_SET_ELEMENT_SIZE)
-            cur->element_size = d.element_size;
-        if (set & CGN_MEMSET_SET_WIDTH)
-            cur->width = d.width;
-        if (set & CGN_MEMSET_SET_HEIGHT)
-            cur->height = d.height;
-        if (set & CGN_MEMSET_SET_PITCH)
-            cur->pitch = d.pitch;
+        cur->value = d.value;
+        cur->element_size = d.element_size;
+        cur->width = d.width;
+        cur->height = d.height;
+        cur->pitch = d.pitch;
         return CGN_OK;
     }
     cgn__txn_commit_update(&txn, &d, sizeof d);
