@@ -176,8 +176,10 @@ CGN_API cgn_status cgn_exec_raw(const cgn_exec *exec, CUgraphExec *raw_out);
  * `graph` must be the graph the executable was instantiated from. Refused before the driver
  * is asked when cgn can see why (nodes added or destroyed since the instantiation, a node's
  * executable-update rule), else when the driver refuses, with CGN_ERROR_DRIVER naming the
- * node and CUDA's reason; the executable is then unchanged. Use this, not cuGraphExecUpdate on
- * the raw handles: after the raw call cgn's copies of the nodes would be stale (docs/nodes.md). */
+ * node and CUDA's reason; the executable is then unchanged. A child graph replaced since with
+ * one of the same topology is neither: after the call the executable's copies of its nodes are
+ * addressed through the new embedded nodes' handles. Use this, not cuGraphExecUpdate on the
+ * raw handles: after the raw call cgn's copies of the nodes would be stale (docs/nodes.md). */
 CGN_API cgn_status cgn_exec_update_from_graph(cgn_exec *exec, cgn_graph *graph);
 /* Enables or disables a node in one executable (a disabled node does nothing when launched;
  * its parameters are kept). Kernel, memset and memcpy nodes only (CGN_ERROR_NOT_SUPPORTED
