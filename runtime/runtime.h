@@ -752,8 +752,8 @@ CGN__ALWAYS_INLINE static inline void cgn__zero_words(void *to, size_t size) {
 }
 /* Whether an update that set only fields kept as given (no owners, argument block or
  * embedding can change with them) commits by writing its new state alone: no context to put
- * back. The generated code then writes back just the fields it set (docs/design.md, "Commits
- * that write back only the fields set"). */
+ * back. The generated code then writes back those fields one by one instead of the whole
+ * descriptor (docs/design.md, "Commits that write back only the fields set"). */
 static inline int cgn__txn_commit_is_copy(const cgn__txn *txn) {
     return !txn->ctx_pushed && !txn->ctx_check;
 }
@@ -935,13 +935,12 @@ typedef struct cgn__args_undo {
 } cgn__args_undo;
 
 /* An update loop's argument writes into the current block itself, without a second block: only
- * where that block is cgn's alone (no executable, embedding or adoption arena shares it), the
- * kernel's sizes are known, every argument written is at most CGN__IN_PLACE_MAX_SIZE bytes with
- * the kernel's size, a value that does not point into the block, and no owner (the node has
- * none either: the caller checks). The bytes replaced go into *undo, which must be empty
- * (count 0). Returns the block's
- * kernelParams array; NULL, with nothing written, when any of that does not hold: the caller
- * then takes the two-block path, which says what is wrong. Whole argument list of the
+ * where that block is cgn's alone (no executable or embedding shares it), the kernel's sizes are
+ * known, every argument written is at most CGN__IN_PLACE_MAX_SIZE bytes with the kernel's size,
+ * a value that does not point into the block, and no owner (the node has none either: the
+ * caller checks). The bytes replaced go into *undo, which must be empty (count 0). Returns the
+ * block's kernelParams array; NULL, with nothing changed, when any of that does not hold: the
+ * caller then takes the two-block path, which says what is wrong. Whole argument list of the
  * unchanged kernel: */
 void **cgn__args_in_place(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args, uint32_t num_args,
                           cgn__args_undo *undo);
