@@ -511,10 +511,17 @@ class NodeView:
                  and not f.type.update_only and not f.follows and not f.followers
                  and not self._internals([f]) and f.name not in extent_fields
                  and f.name not in owner_leaders and not f.output]
-        # All of them, set or not: an unset one holds the current value, and no branch is taken.
-        plain_commit = _split_assignments(INDENT * 2, [
-            f"cur->{m.name.format(name=f.name)} = d.{m.name.format(name=f.name)};"
-            for f in plain for m in self._inputs(f)])
+        # Those set, from the update (the merge copied them as they are): reading them back from
+        # the merged copy would again read across its narrower stores.
+        plain_commit = []
+        for f in plain:
+            stmts = [f"cur->{m.name.format(name=f.name)} = update->{m.name.format(name=f.name)};"
+                     for m in self._inputs(f)]
+            plain_commit.append(INDENT * 2 + f"if (set & {self.bit(f)})"
+                                + (" {" if len(stmts) > 1 else ""))
+            plain_commit += _split_assignments(INDENT * 3, stmts)
+            if len(stmts) > 1:
+                plain_commit.append(INDENT * 2 + "}")
         # `if (!(set & ~(A | B ...)) &&` wrapped at WIDTH, then the commit test.
         plain_cond, cur_line = [], INDENT + "if (!(set & ~("
         bits = [self.bit(f) for f in plain]
@@ -625,6 +632,7 @@ class NodeView:
             exec_apply_fast=apply(n.exec_set, f"{node}_exec_set_raw", INDENT * 3))
         return dict(
             plain_commit=plain_commit, plain_cond=plain_cond if plain else [],
+            word_copy=any(f.type.narrow_members for f in n.fields),
             fast_paths=fast_paths,
             ctx_enter=ctx_enter, context_when=_or_lines(n.context_when, " " * 12)
             if n.context_when else None, member=n.member, **setters,

@@ -111,6 +111,11 @@ class FieldType:
     # fake driver's generated layouts (generated/tests/cgn_fake_nodes.h) copy them.
     arrays: tuple = ()
     array_count: str = ""
+    # A struct of members narrower than 8 bytes (a dim3's three 32-bit sizes, at offsets 4 and 12
+    # of a 16-byte word): an update copies its node type's descriptor in 8-byte words before
+    # merging, since reads of such members from a copy made with 16-byte stores were not forwarded
+    # on the H200's Intel host (+13 ns per new grid, design.md).
+    narrow_members: bool = False
     # For the generated docs (generated/docs/nodes.md):
     doc_type: str = ""                         # how the C type reads; "" means `name`
     doc_errors: tuple = ()                     # (status, cause) the type's codecs can return
@@ -1012,7 +1017,7 @@ FIELD_TYPES = {t.name: t for t in (
         equal="a->{name}.x == b->{name}.x && a->{name}.y == b->{name}.y && "
               "a->{name}.z == b->{name}.z",
         default=_dim3_default, case=_dim3_case, zero_norm=(0, 0, 0),
-        cuda_suffixes=("X", "Y", "Z"),
+        cuda_suffixes=("X", "Y", "Z"), narrow_members=True,
         read=("d->{name}.x = p->{member}.{cuda}X;",
               "d->{name}.y = p->{member}.{cuda}Y;",
               "d->{name}.z = p->{member}.{cuda}Z;"),

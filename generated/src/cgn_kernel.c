@@ -241,7 +241,8 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
             return CGN_OK;
         }
     }
-    cgn_kernel_desc d = *(const cgn_kernel_desc *)cgn__txn_current_state(&txn);
+    cgn_kernel_desc d; /* in 8-byte words: narrower reads of it below then forward (design.md) */
+    cgn__copy_state(&d, cgn__txn_current_state(&txn), sizeof d);
     if (set & CGN_KERNEL_SET_KERNEL) {
         d.kernel = update->kernel;
         d.kernel_owner = (set & CGN_KERNEL_SET_KERNEL_OWNER) ? update->kernel_owner : NULL;
@@ -278,11 +279,15 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
         return st;
     if (!(set & ~(CGN_KERNEL_SET_GRID | CGN_KERNEL_SET_BLOCK | CGN_KERNEL_SET_SHARED_MEM_BYTES)) &&
         cgn__txn_commit_is_copy(&txn)) {
-        /* Only fields kept as given: written back one by one, not the whole descriptor. */
+        /* Only fields kept as given: those set written back from the update, not the whole
+         * merged descriptor (design.md). */
         cgn_kernel_desc *cur = txn.cur_state;
-        cur->grid = d.grid;
-        cur->block = d.block;
-        cur->shared_mem_bytes = d.shared_mem_bytes;
+        if (set & CGN_KERNEL_SET_GRID)
+            cur->grid = update->grid;
+        if (set & CGN_KERNEL_SET_BLOCK)
+            cur->block = update->block;
+        if (set & CGN_KERNEL_SET_SHARED_MEM_BYTES)
+            cur->shared_mem_bytes = update->shared_mem_bytes;
         return CGN_OK;
     }
     cgn__txn_commit_update(&txn, &d, sizeof d);
@@ -414,7 +419,8 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
             return CGN_OK;
         }
     }
-    cgn_kernel_desc d = *(const cgn_kernel_desc *)cgn__txn_current_state(&txn);
+    cgn_kernel_desc d; /* in 8-byte words: narrower reads of it below then forward (design.md) */
+    cgn__copy_state(&d, cgn__txn_current_state(&txn), sizeof d);
     if (set & CGN_KERNEL_SET_KERNEL) {
         d.kernel = update->kernel;
         d.kernel_owner = (set & CGN_KERNEL_SET_KERNEL_OWNER) ? update->kernel_owner : NULL;
@@ -457,11 +463,15 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
                                  7);
     if (!(set & ~(CGN_KERNEL_SET_GRID | CGN_KERNEL_SET_BLOCK | CGN_KERNEL_SET_SHARED_MEM_BYTES)) &&
         cgn__txn_commit_is_copy(&txn)) {
-        /* Only fields kept as given: written back one by one, not the whole descriptor. */
+        /* Only fields kept as given: those set written back from the update, not the whole
+         * merged descriptor (design.md). */
         cgn_kernel_desc *cur = txn.cur_state;
-        cur->grid = d.grid;
-        cur->block = d.block;
-        cur->shared_mem_bytes = d.shared_mem_bytes;
+        if (set & CGN_KERNEL_SET_GRID)
+            cur->grid = update->grid;
+        if (set & CGN_KERNEL_SET_BLOCK)
+            cur->block = update->block;
+        if (set & CGN_KERNEL_SET_SHARED_MEM_BYTES)
+            cur->shared_mem_bytes = update->shared_mem_bytes;
         return CGN_OK;
     }
     cgn__txn_commit_update(&txn, &d, sizeof d);

@@ -206,9 +206,11 @@ cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *updat
         return st;
     if (!(set & ~(CGN_MEMCPY_SET_SIZE)) &&
         cgn__txn_commit_is_copy(&txn)) {
-        /* Only fields kept as given: written back one by one, not the whole descriptor. */
+        /* Only fields kept as given: those set written back from the update, not the whole
+         * merged descriptor (design.md). */
         cgn_memcpy_desc *cur = txn.cur_state;
-        cur->size = d.size;
+        if (set & CGN_MEMCPY_SET_SIZE)
+            cur->size = update->size;
         return CGN_OK;
     }
     cgn__txn_commit_update(&txn, &d, sizeof d);
@@ -301,9 +303,11 @@ cgn_status cgn_memcpy_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memc
                                  5);
     if (!(set & ~(CGN_MEMCPY_SET_SIZE)) &&
         cgn__txn_commit_is_copy(&txn)) {
-        /* Only fields kept as given: written back one by one, not the whole descriptor. */
+        /* Only fields kept as given: those set written back from the update, not the whole
+         * merged descriptor (design.md). */
         cgn_memcpy_desc *cur = txn.cur_state;
-        cur->size = d.size;
+        if (set & CGN_MEMCPY_SET_SIZE)
+            cur->size = update->size;
         return CGN_OK;
     }
     cgn__txn_commit_update(&txn, &d, sizeof d);

@@ -400,21 +400,35 @@ cgn_status cgn_memcpy_3d_node_update(cgn_node *node, const cgn_memcpy_3d_update 
             CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES | CGN_MEMCPY_3D_SET_HEIGHT |
             CGN_MEMCPY_3D_SET_DEPTH)) &&
         cgn__txn_commit_is_copy(&txn)) {
-        /* Only fields kept as given: written back one by one, not the whole descriptor. */
+        /* Only fields kept as given: those set written back from the update, not the whole
+         * merged descriptor (design.md). */
         cgn_memcpy_3d_desc *cur = txn.cur_state;
-        cur->dst_x_in_bytes = d.dst_x_in_bytes;
-        cur->dst_y = d.dst_y;
-        cur->dst_z = d.dst_z;
-        cur->dst_pitch = d.dst_pitch;
-        cur->dst_height = d.dst_height;
-        cur->src_x_in_bytes = d.src_x_in_bytes;
-        cur->src_y = d.src_y;
-        cur->src_z = d.src_z;
-        cur->src_pitch = d.src_pitch;
-        cur->src_height = d.src_height;
-        cur->width_in_bytes = d.width_in_bytes;
-        cur->height = d.height;
-        cur->depth = d.depth;
+        if (set & CGN_MEMCPY_3D_SET_DST_X_IN_BYTES)
+            cur->dst_x_in_bytes = update->dst_x_in_bytes;
+        if (set & CGN_MEMCPY_3D_SET_DST_Y)
+            cur->dst_y = update->dst_y;
+        if (set & CGN_MEMCPY_3D_SET_DST_Z)
+            cur->dst_z = update->dst_z;
+        if (set & CGN_MEMCPY_3D_SET_DST_PITCH)
+            cur->dst_pitch = update->dst_pitch;
+        if (set & CGN_MEMCPY_3D_SET_DST_HEIGHT)
+            cur->dst_height = update->dst_height;
+        if (set & CGN_MEMCPY_3D_SET_SRC_X_IN_BYTES)
+            cur->src_x_in_bytes = update->src_x_in_bytes;
+        if (set & CGN_MEMCPY_3D_SET_SRC_Y)
+            cur->src_y = update->src_y;
+        if (set & CGN_MEMCPY_3D_SET_SRC_Z)
+            cur->src_z = update->src_z;
+        if (set & CGN_MEMCPY_3D_SET_SRC_PITCH)
+            cur->src_pitch = update->src_pitch;
+        if (set & CGN_MEMCPY_3D_SET_SRC_HEIGHT)
+            cur->src_height = update->src_height;
+        if (set & CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES)
+            cur->width_in_bytes = update->width_in_bytes;
+        if (set & CGN_MEMCPY_3D_SET_HEIGHT)
+            cur->height = update->height;
+        if (set & CGN_MEMCPY_3D_SET_DEPTH)
+            cur->depth = update->depth;
         return CGN_OK;
     }
     cgn__txn_commit_update(&txn, &d, sizeof d);
@@ -573,21 +587,35 @@ cgn_status cgn_memcpy_3d_exec_update(cgn_exec *exec, cgn_node *node,
             CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES | CGN_MEMCPY_3D_SET_HEIGHT |
             CGN_MEMCPY_3D_SET_DEPTH)) &&
         cgn__txn_commit_is_copy(&txn)) {
-        /* Only fields kept as given: written back one by one, not the whole descriptor. */
+        /* Only fields kept as given: those set written back from the update, not the whole
+         * merged descriptor (design.md). */
         cgn_memcpy_3d_desc *cur = txn.cur_state;
-        cur->dst_x_in_bytes = d.dst_x_in_bytes;
-        cur->dst_y = d.dst_y;
-        cur->dst_z = d.dst_z;
-        cur->dst_pitch = d.dst_pitch;
-        cur->dst_height = d.dst_height;
-        cur->src_x_in_bytes = d.src_x_in_bytes;
-        cur->src_y = d.src_y;
-        cur->src_z = d.src_z;
-        cur->src_pitch = d.src_pitch;
-        cur->src_height = d.src_height;
-        cur->width_in_bytes = d.width_in_bytes;
-        cur->height = d.height;
-        cur->depth = d.depth;
+        if (set & CGN_MEMCPY_3D_SET_DST_X_IN_BYTES)
+            cur->dst_x_in_bytes = update->dst_x_in_bytes;
+        if (set & CGN_MEMCPY_3D_SET_DST_Y)
+            cur->dst_y = update->dst_y;
+        if (set & CGN_MEMCPY_3D_SET_DST_Z)
+            cur->dst_z = update->dst_z;
+        if (set & CGN_MEMCPY_3D_SET_DST_PITCH)
+            cur->dst_pitch = update->dst_pitch;
+        if (set & CGN_MEMCPY_3D_SET_DST_HEIGHT)
+            cur->dst_height = update->dst_height;
+        if (set & CGN_MEMCPY_3D_SET_SRC_X_IN_BYTES)
+            cur->src_x_in_bytes = update->src_x_in_bytes;
+        if (set & CGN_MEMCPY_3D_SET_SRC_Y)
+            cur->src_y = update->src_y;
+        if (set & CGN_MEMCPY_3D_SET_SRC_Z)
+            cur->src_z = update->src_z;
+        if (set & CGN_MEMCPY_3D_SET_SRC_PITCH)
+            cur->src_pitch = update->src_pitch;
+        if (set & CGN_MEMCPY_3D_SET_SRC_HEIGHT)
+            cur->src_height = update->src_height;
+        if (set & CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES)
+            cur->width_in_bytes = update->width_in_bytes;
+        if (set & CGN_MEMCPY_3D_SET_HEIGHT)
+            cur->height = update->height;
+        if (set & CGN_MEMCPY_3D_SET_DEPTH)
+            cur->depth = update->depth;
         return CGN_OK;
     }
     cgn__txn_commit_update(&txn, &d, sizeof d);

@@ -212,13 +212,19 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
     if (!(set & ~(CGN_MEMSET_SET_VALUE | CGN_MEMSET_SET_ELEMENT_SIZE | CGN_MEMSET_SET_WIDTH |
             CGN_MEMSET_SET_HEIGHT | CGN_MEMSET_SET_PITCH)) &&
         cgn__txn_commit_is_copy(&txn)) {
-        /* Only fields kept as given: written back one by one, not the whole descriptor. */
+        /* Only fields kept as given: those set written back from the update, not the whole
+         * merged descriptor (design.md). */
         cgn_memset_desc *cur = txn.cur_state;
-        cur->value = d.value;
-        cur->element_size = d.element_size;
-        cur->width = d.width;
-        cur->height = d.height;
-        cur->pitch = d.pitch;
+        if (set & CGN_MEMSET_SET_VALUE)
+            cur->value = update->value;
+        if (set & CGN_MEMSET_SET_ELEMENT_SIZE)
+            cur->element_size = update->element_size;
+        if (set & CGN_MEMSET_SET_WIDTH)
+            cur->width = update->width;
+        if (set & CGN_MEMSET_SET_HEIGHT)
+            cur->height = update->height;
+        if (set & CGN_MEMSET_SET_PITCH)
+            cur->pitch = update->pitch;
         return CGN_OK;
     }
     cgn__txn_commit_update(&txn, &d, sizeof d);
@@ -318,13 +324,19 @@ cgn_status cgn_memset_exec_update(cgn_exec *exec, cgn_node *node, const cgn_mems
     if (!(set & ~(CGN_MEMSET_SET_VALUE | CGN_MEMSET_SET_ELEMENT_SIZE | CGN_MEMSET_SET_WIDTH |
             CGN_MEMSET_SET_HEIGHT | CGN_MEMSET_SET_PITCH)) &&
         cgn__txn_commit_is_copy(&txn)) {
-        /* Only fields kept as given: written back one by one, not the whole descriptor. */
+        /* Only fields kept as given: those set written back from the update, not the whole
+         * merged descriptor (design.md). */
         cgn_memset_desc *cur = txn.cur_state;
-        cur->value = d.value;
-        cur->element_size = d.element_size;
-        cur->width = d.width;
-        cur->height = d.height;
-        cur->pitch = d.pitch;
+        if (set & CGN_MEMSET_SET_VALUE)
+            cur->value = update->value;
+        if (set & CGN_MEMSET_SET_ELEMENT_SIZE)
+            cur->element_size = update->element_size;
+        if (set & CGN_MEMSET_SET_WIDTH)
+            cur->width = update->width;
+        if (set & CGN_MEMSET_SET_HEIGHT)
+            cur->height = update->height;
+        if (set & CGN_MEMSET_SET_PITCH)
+            cur->pitch = update->pitch;
         return CGN_OK;
     }
     cgn__txn_commit_update(&txn, &d, sizeof d);
