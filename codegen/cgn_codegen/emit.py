@@ -41,6 +41,20 @@ def _uses(lines, name: str) -> bool:
     return any(pat.search(line) for line in lines)
 
 
+def _wrap_bits(head: str, bits, end: str) -> list:
+    """`head A | B | ... end` (e.g. `if (set & (A | B)) {`), wrapped at WIDTH with continuation
+    lines at three indents."""
+    lines, cur = [], head
+    for i, b in enumerate(bits):
+        piece = b + (" |" if i < len(bits) - 1 else end)
+        if len(cur) + len(piece) > WIDTH and i > 0:
+            lines.append(cur.rstrip())
+            cur = INDENT * 3
+        cur += piece + " "
+    lines.append(cur.rstrip())
+    return lines
+
+
 def _split_assignments(indent: str, stmts) -> list:
     """Statements at indent; an assignment too long for one line continues after its `=`."""
     out = []
@@ -460,16 +474,7 @@ class NodeView:
                     "CGN_ERROR_MISSING_FIELD", c_string(f"%s: {f.name} requires {r}"), "where"),
                     ");"))
         if guarded:
-            # `if (set & (A | B | ...)) {`, wrapped at WIDTH with continuation lines.
-            bits = [self.bit(f) for f in requirers]
-            head, cur = [], INDENT + "if (set & ("
-            for i, b in enumerate(bits):
-                piece = b + (" |" if i < len(bits) - 1 else ")) {")
-                if len(cur) + len(piece) > WIDTH and i > 0:
-                    head.append(cur.rstrip())
-                    cur = INDENT * 3
-                cur += piece + " "
-            head.append(cur.rstrip())
+            head = _wrap_bits(INDENT + "if (set & (", [self.bit(f) for f in requirers], ")) {")
             requires = head + requires + [INDENT + "}"]
 
         merge = []
@@ -522,17 +527,9 @@ class NodeView:
             plain_commit += _split_assignments(INDENT * 3, stmts)
             if len(stmts) > 1:
                 plain_commit.append(INDENT * 2 + "}")
-        # `if (!(set & ~(A | B ...)) &&` wrapped at WIDTH, then the commit test.
-        plain_cond, cur_line = [], INDENT + "if (!(set & ~("
-        bits = [self.bit(f) for f in plain]
-        for i, b in enumerate(bits):
-            piece = b + (" |" if i < len(bits) - 1 else ")) &&")
-            if len(cur_line) + len(piece) > WIDTH and i > 0:
-                plain_cond.append(cur_line.rstrip())
-                cur_line = INDENT * 3
-            cur_line += piece + " "
-        plain_cond.append(cur_line.rstrip())
-        plain_cond.append(INDENT * 2 + "cgn__txn_commit_is_copy(&txn)) {")
+        plain_cond = (_wrap_bits(INDENT + "if (!(set & ~(", [self.bit(f) for f in plain],
+                                 ")) &&")
+                      + [INDENT * 2 + "cgn__txn_commit_is_copy(&txn)) {"])
         update_check = []
         if n.update_check is not None:
             update_check = [INDENT + f"st = {n.update_check.call}(&txn, where);",
