@@ -584,15 +584,25 @@ CGN__ALWAYS_INLINE static inline int cgn__in_place_arg_ok(const cgn__kargs_heade
            (uintptr_t)value - (uintptr_t)h >= h->total;
 }
 
-/* Saves an argument's slot in undo, then writes the new bytes. */
-CGN__ALWAYS_INLINE static inline void cgn__write_in_place(cgn__args_undo *undo, void *at,
-                                                          const void *value, size_t size) {
+/* Writes argument `index` (of h, whose sizes and kernelParams array are given) in place when
+ * cgn__in_place_arg_ok says it may be, its 16-byte slot saved in undo first (1); else puts back
+ * everything undo holds and returns 0. */
+CGN__ALWAYS_INLINE static inline int cgn__put_in_place(const cgn__kargs_header *h,
+                                                       const size_t *sizes, void **ptrs,
+                                                       cgn__args_undo *undo, uint32_t index,
+                                                       const void *value, size_t size,
+                                                       const cgn_owner *owner) {
+    if (!cgn__in_place_arg_ok(h, sizes[index], value, size, owner)) {
+        cgn__args_undo_apply(undo); /* one pass: what was written goes back */
+        return 0;
+    }
     uint32_t k = undo->count++;
-    uint64_t *slot = at;
+    uint64_t *slot = ptrs[index];
     undo->slot[k] = slot;
     undo->bytes[k][0] = slot[0];
     undo->bytes[k][1] = slot[1];
-    cgn__copy_arg(at, value, size);
+    cgn__copy_arg(slot, value, size);
+    return 1;
 }
 
 void **cgn__args_in_place(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args, uint32_t num_args,
@@ -604,13 +614,9 @@ void **cgn__args_in_place(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args,
         return NULL;
     const size_t *sizes = cgn__kargs_sizes(h);
     void **ptrs = cgn__kargs_ptrs(h);
-    for (uint32_t i = 0; i < num_args; i++) {
-        if (!cgn__in_place_arg_ok(h, sizes[i], args[i].value, args[i].size, args[i].owner)) {
-            cgn__args_undo_apply(undo); /* one pass: what was written goes back */
+    for (uint32_t i = 0; i < num_args; i++)
+        if (!cgn__put_in_place(h, sizes, ptrs, undo, i, args[i].value, args[i].size, args[i].owner))
             return NULL;
-        }
-        cgn__write_in_place(undo, ptrs[i], args[i].value, args[i].size);
-    }
     h->base = NULL; /* no longer its base plus its edits */
     return ptrs;
 }
@@ -624,12 +630,12 @@ void **cgn__arg_edits_in_place(cgn__txn *txn, const cgn_arg_edits *edits, cgn__a
     void **ptrs = cgn__kargs_ptrs(h);
     for (uint32_t i = 0; i < count; i++) {
         const cgn_arg_edit *e = &edits->edit[i];
-        if (e->index >= h->num_args ||
-            !cgn__in_place_arg_ok(h, sizes[e->index], e->value, e->size, e->owner)) {
-            cgn__args_undo_apply(undo); /* one pass: what was written goes back */
+        if (e->index >= h->num_args) {
+            cgn__args_undo_apply(undo);
             return NULL;
         }
-        cgn__write_in_place(undo, ptrs[e->index], e->value, e->size);
+        if (!cgn__put_in_place(h, sizes, ptrs, undo, e->index, e->value, e->size, e->owner))
+            return NULL;
     }
     h->base = NULL; /* no longer its base plus its edits */
     return ptrs;

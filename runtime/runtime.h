@@ -750,18 +750,18 @@ CGN__ALWAYS_INLINE static inline void cgn__zero_words(void *to, size_t size) {
         memcpy(d + i, &zero, 8);
     }
 }
-/* Whether an update that set only fields kept as given (no owners, argument block or
- * embedding can change with them) commits by writing its new state alone: no context to put
- * back. The generated code then writes back those fields one by one instead of the whole
- * descriptor (docs/design.md, "Commits that write back only the fields set"). */
-static inline int cgn__txn_commit_is_copy(const cgn__txn *txn) {
+/* Whether committing has no context to put back (none was pushed, none has to be compared).
+ * Then an update that set only fields kept as given (no owners, argument block or embedding can
+ * change with them) commits by writing those fields back alone (docs/design.md, "Commits that
+ * write back only the fields set"); cgn__txn_commit_update's inline case also asks it. */
+static inline int cgn__txn_no_context_to_restore(const cgn__txn *txn) {
     return !txn->ctx_pushed && !txn->ctx_check;
 }
 /* cgn__txn_commit of an update, with the common case inline: the state and perhaps the
  * argument block change (no new owners or embedding, no context to restore), so publishing is
  * one copy and perhaps a block swap. */
 static inline void cgn__txn_commit_update(cgn__txn *txn, const void *state, size_t state_size) {
-    if (txn->embed_plan == NULL && !txn->new_attachment && !txn->ctx_pushed && !txn->ctx_check &&
+    if (txn->embed_plan == NULL && !txn->new_attachment && cgn__txn_no_context_to_restore(txn) &&
         txn->attachment == cgn__txn_current_attachment(txn)) {
         cgn__copy_state(txn->cur_state, state, state_size);
         if (txn->storage_set)

@@ -55,6 +55,13 @@ def _wrap_bits(head: str, bits, end: str) -> list:
     return lines
 
 
+def _when_set(indent: str, bit: str, stmts) -> list:
+    """`if (set & bit)` at indent, then stmts one indent deeper (in braces when several)."""
+    many = len(stmts) > 1
+    return ([indent + f"if (set & {bit})" + (" {" if many else "")]
+            + _split_assignments(indent + INDENT, stmts) + ([indent + "}"] if many else []))
+
+
 def _split_assignments(indent: str, stmts) -> list:
     """Statements at indent; an assignment too long for one line continues after its `=`."""
     out = []
@@ -490,10 +497,7 @@ class NodeView:
                     stmts.append(f"d.{m} = (set & {self.bit(fol)}) ? update->{m} : {mem.zero};")
             stmts += [f"d.{m} = {zero}; /* set by cgn */"
                       for m, zero in self._internals([f] + [n.field(x) for x in f.followers])]
-            merge.append(INDENT + f"if (set & {self.bit(f)})" + (" {" if len(stmts) > 1 else ""))
-            merge += _split_assignments(INDENT * 2, stmts)
-            if len(stmts) > 1:
-                merge.append(INDENT + "}")
+            merge += _when_set(INDENT, self.bit(f), stmts)
 
         add_resets = render_lines(INDENT, [f"d.{m} = {zero};"
                                            for m, zero in self._internals(n.fields)]
@@ -520,16 +524,12 @@ class NodeView:
         # the merged copy would again read across its narrower stores.
         plain_commit = []
         for f in plain:
-            stmts = [f"cur->{m.name.format(name=f.name)} = update->{m.name.format(name=f.name)};"
-                     for m in self._inputs(f)]
-            plain_commit.append(INDENT * 2 + f"if (set & {self.bit(f)})"
-                                + (" {" if len(stmts) > 1 else ""))
-            plain_commit += _split_assignments(INDENT * 3, stmts)
-            if len(stmts) > 1:
-                plain_commit.append(INDENT * 2 + "}")
+            plain_commit += _when_set(INDENT * 2, self.bit(f), [
+                f"cur->{m.name.format(name=f.name)} = update->{m.name.format(name=f.name)};"
+                for m in self._inputs(f)])
         plain_cond = (_wrap_bits(INDENT + "if (!(set & ~(", [self.bit(f) for f in plain],
                                  ")) &&")
-                      + [INDENT * 2 + "cgn__txn_commit_is_copy(&txn)) {"])
+                      + [INDENT * 2 + "cgn__txn_no_context_to_restore(&txn)) {"])
         update_check = []
         if n.update_check is not None:
             update_check = [INDENT + f"st = {n.update_check.call}(&txn, where);",

@@ -278,7 +278,7 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
     if (st != CGN_OK)
         return st;
     if (!(set & ~(CGN_KERNEL_SET_GRID | CGN_KERNEL_SET_BLOCK | CGN_KERNEL_SET_SHARED_MEM_BYTES)) &&
-        cgn__txn_commit_is_copy(&txn)) {
+        cgn__txn_no_context_to_restore(&txn)) {
         /* Only fields kept as given: those set written back from the update, not the whole
          * merged descriptor (design.md). */
         cgn_kernel_desc *cur = txn.cur_state;
@@ -462,7 +462,7 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
         return cgn__exec_refused(st, set, kernel_field_names, kernel_driver_rules,
                                  7);
     if (!(set & ~(CGN_KERNEL_SET_GRID | CGN_KERNEL_SET_BLOCK | CGN_KERNEL_SET_SHARED_MEM_BYTES)) &&
-        cgn__txn_commit_is_copy(&txn)) {
+        cgn__txn_no_context_to_restore(&txn)) {
         /* Only fields kept as given: those set written back from the update, not the whole
          * merged descriptor (design.md). */
         cgn_kernel_desc *cur = txn.cur_state;

@@ -205,7 +205,7 @@ cgn_status cgn_memcpy_node_update(cgn_node *node, const cgn_memcpy_update *updat
     if (st != CGN_OK)
         return st;
     if (!(set & ~(CGN_MEMCPY_SET_SIZE)) &&
-        cgn__txn_commit_is_copy(&txn)) {
+        cgn__txn_no_context_to_restore(&txn)) {
         /* Only fields kept as given: those set written back from the update, not the whole
          * merged descriptor (design.md). */
         cgn_memcpy_desc *cur = txn.cur_state;
@@ -302,7 +302,7 @@ cgn_status cgn_memcpy_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memc
         return cgn__exec_refused(st, set, memcpy_field_names, memcpy_driver_rules,
                                  5);
     if (!(set & ~(CGN_MEMCPY_SET_SIZE)) &&
-        cgn__txn_commit_is_copy(&txn)) {
+        cgn__txn_no_context_to_restore(&txn)) {
         /* Only fields kept as given: those set written back from the update, not the whole
          * merged descriptor (design.md). */
         cgn_memcpy_desc *cur = txn.cur_state;

@@ -399,7 +399,7 @@ cgn_status cgn_memcpy_3d_node_update(cgn_node *node, const cgn_memcpy_3d_update 
             CGN_MEMCPY_3D_SET_SRC_PITCH | CGN_MEMCPY_3D_SET_SRC_HEIGHT |
             CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES | CGN_MEMCPY_3D_SET_HEIGHT |
             CGN_MEMCPY_3D_SET_DEPTH)) &&
-        cgn__txn_commit_is_copy(&txn)) {
+        cgn__txn_no_context_to_restore(&txn)) {
         /* Only fields kept as given: those set written back from the update, not the whole
          * merged descriptor (design.md). */
         cgn_memcpy_3d_desc *cur = txn.cur_state;
@@ -586,7 +586,7 @@ cgn_status cgn_memcpy_3d_exec_update(cgn_exec *exec, cgn_node *node,
             CGN_MEMCPY_3D_SET_SRC_PITCH | CGN_MEMCPY_3D_SET_SRC_HEIGHT |
             CGN_MEMCPY_3D_SET_WIDTH_IN_BYTES | CGN_MEMCPY_3D_SET_HEIGHT |
             CGN_MEMCPY_3D_SET_DEPTH)) &&
-        cgn__txn_commit_is_copy(&txn)) {
+        cgn__txn_no_context_to_restore(&txn)) {
         /* Only fields kept as given: those set written back from the update, not the whole
          * merged descriptor (design.md). */
         cgn_memcpy_3d_desc *cur = txn.cur_state;

@@ -211,7 +211,7 @@ cgn_status cgn_memset_node_update(cgn_node *node, const cgn_memset_update *updat
         return st;
     if (!(set & ~(CGN_MEMSET_SET_VALUE | CGN_MEMSET_SET_ELEMENT_SIZE | CGN_MEMSET_SET_WIDTH |
             CGN_MEMSET_SET_HEIGHT | CGN_MEMSET_SET_PITCH)) &&
-        cgn__txn_commit_is_copy(&txn)) {
+        cgn__txn_no_context_to_restore(&txn)) {
         /* Only fields kept as given: those set written back from the update, not the whole
          * merged descriptor (design.md). */
         cgn_memset_desc *cur = txn.cur_state;
@@ -323,7 +323,7 @@ cgn_status cgn_memset_exec_update(cgn_exec *exec, cgn_node *node, const cgn_mems
                                  7);
     if (!(set & ~(CGN_MEMSET_SET_VALUE | CGN_MEMSET_SET_ELEMENT_SIZE | CGN_MEMSET_SET_WIDTH |
             CGN_MEMSET_SET_HEIGHT | CGN_MEMSET_SET_PITCH)) &&
-        cgn__txn_commit_is_copy(&txn)) {
+        cgn__txn_no_context_to_restore(&txn)) {
         /* Only fields kept as given: those set written back from the update, not the whole
          * merged descriptor (design.md). */
         cgn_memset_desc *cur = txn.cur_state;
