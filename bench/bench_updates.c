@@ -294,6 +294,10 @@ static void install_stub_def_setters(void) {
     cgn_driver_install(&stubbed);
 }
 
+typedef PFN_cuGraphKernelNodeSetParams_v12000 kernel_set_fn;
+typedef PFN_cuGraphExecKernelNodeSetParams_v12000 exec_kernel_set_fn;
+static int typed_kernel_setters(kernel_set_fn *set, exec_kernel_set_fn *exec_set);
+
 static void bench_owners_unchanged(void) {
     cgn_node *node;
     cgn_graph *g = cgn_graph_of(1, &node);
@@ -340,12 +344,31 @@ static void bench_owners_unchanged(void) {
     cgn_kernel_update_set_args(&u[1], args[1], 2);
     MEASURE(cgn_args, CHECK(cgn_kernel_node_update(node, &u[i & 1])));
     result("def_update_unchanged.cgn_args", cgn_args, "new scalar arg, owners unchanged");
-    double pair_raw, pair_cgn;
-    MEASURE_PAIR(pair_raw, {
-        kparams[1] = &scalar_values[i & 1];
-        CU(drv->cuGraphNodeSetParams(raw_node, &p));
-    }, pair_cgn, CHECK(cgn_kernel_node_update(node, &u[i & 1])));
-    result("interleaved.args.raw", pair_raw, "scalar arg, interleaved with cgn");
+    /* Interleaved with both raw setters: the typed one (which cgn calls, and the faster on the
+     * H200) is what the target compares with; the generic one for reference. */
+    kernel_set_fn kernel_set;
+    exec_kernel_set_fn exec_kernel_set;
+    const char *typed_note = typed_kernel_setters(&kernel_set, &exec_kernel_set)
+                                 ? "cuGraphKernelNodeSetParams"
+                                 : "cuGraphNodeSetParams via a typed-setter stand-in";
+    double pair_raw, pair_typed, pair_cgn;
+    MEASURE_TRIO(
+        pair_typed,
+        {
+            kparams[1] = &scalar_values[i & 1];
+            CU(kernel_set(raw_node, (CUDA_KERNEL_NODE_PARAMS_v2 *)&p.kernel));
+        },
+        pair_raw,
+        {
+            kparams[1] = &scalar_values[i & 1];
+            CU(drv->cuGraphNodeSetParams(raw_node, &p));
+        },
+        pair_cgn, CHECK(cgn_kernel_node_update(node, &u[i & 1])));
+    char note[160];
+    snprintf(note, sizeof note, "%s, scalar arg, interleaved with cgn", typed_note);
+    result("interleaved.args.raw_typed", pair_typed, note);
+    result("interleaved.args.raw", pair_raw,
+           "cuGraphNodeSetParams, scalar arg, interleaved with cgn");
     result("interleaved.args.cgn", pair_cgn, "scalar arg, interleaved with raw");
 
     double raw_grid;
@@ -361,12 +384,23 @@ static void bench_owners_unchanged(void) {
     cgn_kernel_update_set_grid(&grid[1], CGN_DIM3(2, 1, 1));
     MEASURE(cgn_grid, CHECK(cgn_kernel_node_update(node, &grid[i & 1])));
     result("def_update_unchanged.cgn_grid", cgn_grid, "new grid, owners unchanged");
-    MEASURE_PAIR(pair_raw, {
-        p.kernel.gridDimX = 1 + (unsigned)(i & 1);
-        CU(drv->cuGraphNodeSetParams(raw_node, &p));
-    }, pair_cgn, CHECK(cgn_kernel_node_update(node, &grid[i & 1])));
+    MEASURE_TRIO(
+        pair_typed,
+        {
+            p.kernel.gridDimX = 1 + (unsigned)(i & 1);
+            CU(kernel_set(raw_node, (CUDA_KERNEL_NODE_PARAMS_v2 *)&p.kernel));
+        },
+        pair_raw,
+        {
+            p.kernel.gridDimX = 1 + (unsigned)(i & 1);
+            CU(drv->cuGraphNodeSetParams(raw_node, &p));
+        },
+        pair_cgn, CHECK(cgn_kernel_node_update(node, &grid[i & 1])));
     p.kernel.gridDimX = 1;
-    result("interleaved.grid.raw", pair_raw, "new grid, interleaved with cgn");
+    snprintf(note, sizeof note, "%s, new grid, interleaved with cgn", typed_note);
+    result("interleaved.grid.raw_typed", pair_typed, note);
+    result("interleaved.grid.raw", pair_raw,
+           "cuGraphNodeSetParams, new grid, interleaved with cgn");
     result("interleaved.grid.cgn", pair_cgn, "new grid, interleaved with raw");
 
     /* cgn's own CPU cost: the same updates with cuGraphNodeSetParams answered by a stub. */
@@ -707,7 +741,8 @@ static void bench_owners_changed(void) {
 static void host_fn_a(void *data) { (void)data; }
 static void host_fn_b(void *data) { (void)data; }
 
-/* The other node types: a cgn update against the raw cuGraphNodeSetParams doing the same. */
+/* The other node types: a cgn update interleaved with the raw setters doing the same (the typed
+ * one and the generic cuGraphNodeSetParams). */
 static void bench_other_types(int fake) {
     double raw, mine;
     CUgraph rg;
@@ -749,14 +784,48 @@ static void bench_other_types(int fake) {
     cgn_memcpy_update mu[2] = {CGN_MEMCPY_UPDATE_INIT, CGN_MEMCPY_UPDATE_INIT};
     cgn_memcpy_update_set_size(&mu[0], 8);
     cgn_memcpy_update_set_size(&mu[1], 16);
-    double mine_exposed;
-    MEASURE_TRIO(raw, {
-        p.memcpy.copyParams.WidthInBytes = 8 + 8 * (size_t)(i & 1);
-        CU(drv->cuGraphNodeSetParams(raw_copy, &p));
-    }, mine, CHECK(cgn_memcpy_node_update(copy, &mu[i & 1])), mine_exposed,
-                 CHECK(cgn_memcpy_node_update(exposed_copy, &mu[i & 1])));
+    /* The typed setter (GPU only: the fake has the generic entry points alone), interleaved
+     * with the generic one and cgn: the target compares with the faster of the two. */
+    void *memcpy_set_pfn = NULL;
+    if (!fake && cgn_driver_proc("cuGraphMemcpyNodeSetParams", 10000, &memcpy_set_pfn) == CGN_OK) {
+        PFN_cuGraphMemcpyNodeSetParams_v10000 memcpy_set;
+        memcpy(&memcpy_set, &memcpy_set_pfn, sizeof memcpy_set_pfn);
+        double typed;
+        MEASURE_TRIO(
+            typed,
+            {
+                p.memcpy.copyParams.WidthInBytes = 8 + 8 * (size_t)(i & 1);
+                CU(memcpy_set(raw_copy, &p.memcpy.copyParams));
+            },
+            raw,
+            {
+                p.memcpy.copyParams.WidthInBytes = 8 + 8 * (size_t)(i & 1);
+                CU(drv->cuGraphNodeSetParams(raw_copy, &p));
+            },
+            mine, CHECK(cgn_memcpy_node_update(copy, &mu[i & 1])));
+        result("other.memcpy_size.raw_typed", typed,
+               "cuGraphMemcpyNodeSetParams, new size (interleaved)");
+    } else {
+        MEASURE_PAIR(
+            raw,
+            {
+                p.memcpy.copyParams.WidthInBytes = 8 + 8 * (size_t)(i & 1);
+                CU(drv->cuGraphNodeSetParams(raw_copy, &p));
+            },
+            mine, CHECK(cgn_memcpy_node_update(copy, &mu[i & 1])));
+    }
     result("other.memcpy_size.raw", raw, "cuGraphNodeSetParams, new size (interleaved)");
     result("other.memcpy_size.cgn", mine, "cgn_memcpy_node_update(size) (interleaved)");
+    double raw_exposed, mine_exposed;
+    MEASURE_PAIR(
+        raw_exposed,
+        {
+            p.memcpy.copyParams.WidthInBytes = 8 + 8 * (size_t)(i & 1);
+            CU(drv->cuGraphNodeSetParams(raw_copy, &p));
+        },
+        mine_exposed, CHECK(cgn_memcpy_node_update(exposed_copy, &mu[i & 1])));
+    result("other.memcpy_size.raw_exposed", raw_exposed,
+           "cuGraphNodeSetParams, new size (interleaved with the next)");
     result("other.memcpy_size.cgn_exposed", mine_exposed,
            "the same in a graph whose raw handle was handed out: read back first (interleaved)");
     CHECK(cgn_graph_destroy(exposed));
@@ -801,10 +870,6 @@ static void bench_other_types(int fake) {
     CUgraphNode raw_host;
     CU(drv->cuGraphAddHostNode(&raw_host, rg, NULL, 0, (CUDA_HOST_NODE_PARAMS_v1 *)&p.host));
     CUhostFn fns[2] = {host_fn_a, host_fn_b};
-    MEASURE(raw, {
-        p.host.fn = fns[i & 1];
-        CU(drv->cuGraphNodeSetParams(raw_host, &p));
-    });
     cgn_host_callback_desc hd = CGN_HOST_CALLBACK_DESC_INIT;
     hd.fn = host_fn_a;
     cgn_node *host;
@@ -813,12 +878,19 @@ static void bench_other_types(int fake) {
                                       CGN_HOST_CALLBACK_UPDATE_INIT};
     cgn_host_callback_update_set_fn(&hu[0], host_fn_a, NULL, NULL, NULL, 0);
     cgn_host_callback_update_set_fn(&hu[1], host_fn_b, NULL, NULL, NULL, 0);
-    MEASURE(mine, CHECK(cgn_host_callback_node_update(host, &hu[i & 1])));
-    result("other.host_fn.raw", raw, "cuGraphNodeSetParams, new function");
     CUDA_HOST_NODE_PARAMS_v1 host_params[2] = {{host_fn_a, NULL}, {host_fn_b, NULL}};
-    MEASURE(raw, CU(drv->cuGraphHostNodeSetParams(raw_host, &host_params[i & 1])));
-    result("other.host_fn.raw_typed", raw, "cuGraphHostNodeSetParams, new function");
-    result("other.host_fn.cgn", mine, "cgn_host_callback_node_update(fn)");
+    double typed;
+    MEASURE_TRIO(
+        typed, CU(drv->cuGraphHostNodeSetParams(raw_host, &host_params[i & 1])), raw,
+        {
+            p.host.fn = fns[i & 1];
+            CU(drv->cuGraphNodeSetParams(raw_host, &p));
+        },
+        mine, CHECK(cgn_host_callback_node_update(host, &hu[i & 1])));
+    result("other.host_fn.raw", raw, "cuGraphNodeSetParams, new function (interleaved)");
+    result("other.host_fn.raw_typed", typed,
+           "cuGraphHostNodeSetParams, new function (interleaved)");
+    result("other.host_fn.cgn", mine, "cgn_host_callback_node_update(fn) (interleaved)");
 
     /* event record: a new event. */
     CUevent events[2];
@@ -837,10 +909,6 @@ static void bench_other_types(int fake) {
     p.eventRecord.event = events[0];
     CUgraphNode raw_record;
     CU(drv->cuGraphAddEventRecordNode(&raw_record, rg, NULL, 0, events[0]));
-    MEASURE(raw, {
-        p.eventRecord.event = events[i & 1];
-        CU(drv->cuGraphNodeSetParams(raw_record, &p));
-    });
     cgn_event_record_desc ed = CGN_EVENT_RECORD_DESC_INIT;
     ed.event = events[0];
     cgn_node *record;
@@ -848,11 +916,17 @@ static void bench_other_types(int fake) {
     cgn_event_record_update eu[2] = {CGN_EVENT_RECORD_UPDATE_INIT, CGN_EVENT_RECORD_UPDATE_INIT};
     cgn_event_record_update_set_event(&eu[0], events[0], NULL);
     cgn_event_record_update_set_event(&eu[1], events[1], NULL);
-    MEASURE(mine, CHECK(cgn_event_record_node_update(record, &eu[i & 1])));
-    result("other.event_record.raw", raw, "cuGraphNodeSetParams, new event");
-    MEASURE(raw, CU(drv->cuGraphEventRecordNodeSetEvent(raw_record, events[i & 1])));
-    result("other.event_record.raw_typed", raw, "cuGraphEventRecordNodeSetEvent, new event");
-    result("other.event_record.cgn", mine, "cgn_event_record_node_update(event)");
+    MEASURE_TRIO(
+        typed, CU(drv->cuGraphEventRecordNodeSetEvent(raw_record, events[i & 1])), raw,
+        {
+            p.eventRecord.event = events[i & 1];
+            CU(drv->cuGraphNodeSetParams(raw_record, &p));
+        },
+        mine, CHECK(cgn_event_record_node_update(record, &eu[i & 1])));
+    result("other.event_record.raw", raw, "cuGraphNodeSetParams, new event (interleaved)");
+    result("other.event_record.raw_typed", typed,
+           "cuGraphEventRecordNodeSetEvent, new event (interleaved)");
+    result("other.event_record.cgn", mine, "cgn_event_record_node_update(event) (interleaved)");
 
     CHECK(cgn_graph_destroy(g));
     CU(drv->cuGraphDestroy(rg));
@@ -952,8 +1026,6 @@ static void six_kparams(six_args *a, void *kparams[6]) {
 
 /* The typed setters the targets compare with. On the fake, which has only the generic entry
  * points, stand-ins that convert to CUgraphNodeParams and call those. */
-typedef PFN_cuGraphKernelNodeSetParams_v12000 kernel_set_fn;
-typedef PFN_cuGraphExecKernelNodeSetParams_v12000 exec_kernel_set_fn;
 
 static void generic_kernel_params(const CUDA_KERNEL_NODE_PARAMS_v2 *k, CUgraphNodeParams *p) {
     memset(p, 0, sizeof *p);
