@@ -1278,6 +1278,26 @@ static void bench_arg_update(void) {
     result("arg_update_reused.raw", raw_again, note);
     result("arg_update_reused.cgn", mine_reused,
            "cgn_kernel_node_update + 1 set_arg, the update reused (reset), 6 args (interleaved)");
+    /* The one-call form, cgn_kernel_node_set_arg: no update struct at all. */
+    double raw_direct, generic_direct, mine_direct;
+    MEASURE_TRIO(
+        raw_direct,
+        {
+            ra.out = bufs[i & 1];
+            CU(set_typed(raw_node, &kp));
+        },
+        generic_direct,
+        {
+            ra.out = bufs[i & 1];
+            CU(drv->cuGraphNodeSetParams(raw_node, &gp));
+        },
+        mine_direct,
+        CHECK(cgn_kernel_node_set_arg(node, 0, &bufs[i & 1], sizeof(CUdeviceptr), NULL)));
+    result("arg_update_direct.raw", raw_direct, note);
+    result("arg_update_direct.raw_generic", generic_direct,
+           "cuGraphNodeSetParams, caller's kernelParams, 1 pointer of 6 args (interleaved)");
+    result("arg_update_direct.cgn", mine_direct,
+           "cgn_kernel_node_set_arg (one call, no update struct), 6 args (interleaved)");
     /* Where the rest goes: the raw setter fed from two argument arrays in turn (cgn alternates
      * between two argument blocks), against cgn with the updates built once (no per-call
      * construction) and cgn replacing the whole list of six. */
@@ -1340,16 +1360,21 @@ static void bench_arg_update(void) {
         result("arg_probe.exec_raw_spaced", spaced_raw,
                "exec typed setter, the same arguments in 16-byte slots (interleaved)");
     }
-    /* Both sides really changed argument 0. */
-    {
-        cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
-        cgn_kernel_update_set_arg(&u, 0, &bufs[1], sizeof(CUdeviceptr), NULL);
-        CHECK(cgn_kernel_node_update(node, &u));
-        ra.out = bufs[1];
+    /* Both sides really changed argument 0, through either form of cgn's. */
+    for (int form = 0; form < 2; form++) {
+        CUdeviceptr want = bufs[1 - form];
+        if (form == 0) {
+            cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+            cgn_kernel_update_set_arg(&u, 0, &want, sizeof(CUdeviceptr), NULL);
+            CHECK(cgn_kernel_node_update(node, &u));
+        } else {
+            CHECK(cgn_kernel_node_set_arg(node, 0, &want, sizeof(CUdeviceptr), NULL));
+        }
+        ra.out = want;
         CU(set_typed(raw_node, &kp));
         CUgraphNode cgn_raw;
         CHECK(cgn_node_raw(node, &cgn_raw));
-        if (six_out_of(cgn_raw) != bufs[1] || six_out_of(raw_node) != bufs[1])
+        if (six_out_of(cgn_raw) != want || six_out_of(raw_node) != want)
             fail_check("arg: argument 0 does not read back as set");
     }
 
@@ -1383,6 +1408,17 @@ static void bench_arg_update(void) {
     result("arg_exec_update_reused.raw", raw_again, note);
     result("arg_exec_update_reused.cgn", mine_reused,
            "cgn_kernel_exec_update + 1 set_arg, the update reused (reset), 6 args (interleaved)");
+    MEASURE_PAIR(
+        raw_direct,
+        {
+            ra.out = bufs[i & 1];
+            CU(exec_set_typed(raw_exec, raw_node, &kp));
+        },
+        mine_direct,
+        CHECK(cgn_kernel_exec_set_arg(exec, node, 0, &bufs[i & 1], sizeof(CUdeviceptr), NULL)));
+    result("arg_exec_update_direct.raw", raw_direct, note);
+    result("arg_exec_update_direct.cgn", mine_direct,
+           "cgn_kernel_exec_set_arg (one call, no update struct), 6 args (interleaved)");
 
     /* cgn's own CPU cost: the same updates with the driver's set calls answered by a stub. */
     static cgn_driver_table null_driver;
@@ -1414,7 +1450,16 @@ static void bench_arg_update(void) {
         cgn_kernel_update_set_arg(&reused, 0, &bufs[i & 1], sizeof(CUdeviceptr), NULL);
         CHECK(cgn_kernel_exec_update(exec, node, &reused));
     });
+    double cpu_def_direct, cpu_exec_direct;
+    MEASURE(cpu_def_direct,
+            CHECK(cgn_kernel_node_set_arg(node, 0, &bufs[i & 1], sizeof(CUdeviceptr), NULL)));
+    MEASURE(cpu_exec_direct,
+            CHECK(cgn_kernel_exec_set_arg(exec, node, 0, &bufs[i & 1], sizeof(CUdeviceptr), NULL)));
     cgn_driver_install(drv);
+    result("arg_cgn_cpu.def_direct", cpu_def_direct,
+           "cgn alone: cgn_kernel_node_set_arg, stub driver call");
+    result("arg_cgn_cpu.exec_direct", cpu_exec_direct,
+           "cgn alone: cgn_kernel_exec_set_arg, stub driver call");
     result("arg_cgn_cpu.def_reused", cpu_def_reused,
            "cgn alone: set_arg pointer update, update reused, stub driver call");
     result("arg_cgn_cpu.exec_reused", cpu_exec_reused,

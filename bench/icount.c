@@ -232,6 +232,11 @@ static inline void step_kernel_arg(long i) {
 static inline void step_kernel_arg6(long i) {
     CHECK(cgn_kernel_node_update(six_node, &kernel_arg6[(i + 1) & 1]));
 }
+/* The same through the one-call form: no update struct. */
+static inline void step_kernel_arg6_direct(long i) {
+    CHECK(cgn_kernel_node_set_arg(six_node, 0, (i + 1) & 1 ? &buf_b : &buf_a, sizeof(CUdeviceptr),
+                                  NULL));
+}
 #endif
 static inline void step_memset_value(long i) {
     CHECK(cgn_memset_node_update(memset_node, &memset_value[i & 1]));
@@ -263,6 +268,10 @@ static inline void step_exec_kernel_scalar(long i) {
 #ifdef CGN_KERNEL_SET_ARG
 static inline void step_exec_kernel_arg6(long i) {
     CHECK(cgn_kernel_exec_update(exec, six_node, &kernel_arg6[(i + 1) & 1]));
+}
+static inline void step_exec_kernel_arg6_direct(long i) {
+    CHECK(cgn_kernel_exec_set_arg(exec, six_node, 0, (i + 1) & 1 ? &buf_b : &buf_a,
+                                  sizeof(CUdeviceptr), NULL));
 }
 #endif
 static inline void step_exec_kernel_grid(long i) {
@@ -429,10 +438,12 @@ static void warm_destroy_10k(long n) {
     X(exec_launch, "cgn_exec_launch, nothing waiting")
 #ifdef CGN_KERNEL_SET_ARG
 #define ICOUNT_CASE_EXEC_KERNEL_ARG(X)                                                             \
-    X(exec_kernel_arg6, "executable: kernel node, one pointer of six by index (set_arg)")
+    X(exec_kernel_arg6, "executable: kernel node, one pointer of six by index (set_arg)")          \
+    X(exec_kernel_arg6_direct, "executable: the same, one call (cgn_kernel_exec_set_arg)")
 #define ICOUNT_CASE_KERNEL_ARG(X)                                                                  \
     X(kernel_arg, "kernel node, one argument of two by index (set_arg)")                           \
-    X(kernel_arg6, "kernel node, one pointer of six by index (set_arg)")
+    X(kernel_arg6, "kernel node, one pointer of six by index (set_arg)")                           \
+    X(kernel_arg6_direct, "kernel node, the same, one call (cgn_kernel_node_set_arg)")
 #else
 #define ICOUNT_CASE_KERNEL_ARG(X)
 #define ICOUNT_CASE_EXEC_KERNEL_ARG(X)

@@ -146,6 +146,15 @@ def main():
         "arg_exec_update_reused.raw")
     row("cgn_kernel_exec_update(set_arg), update reused / raw", "arg_exec_update_reused.cgn",
         "arg_exec_update_reused.raw", 1.15)
+    row("the one-call form (cgn_kernel_node_set_arg): raw typed setter", "arg_update_direct.raw")
+    fastest("cgn_kernel_node_set_arg", "arg_update_direct.cgn", "arg_update_direct.raw",
+            "arg_update_direct.raw_generic", 1.15)
+    row("raw cuGraphExecKernelNodeSetParams (paired with the next row)",
+        "arg_exec_update_direct.raw")
+    row("cgn_kernel_exec_set_arg / raw", "arg_exec_update_direct.cgn", "arg_exec_update_direct.raw",
+        1.15)
+    row("cgn alone, cgn_kernel_node_set_arg", "arg_cgn_cpu.def_direct")
+    row("cgn alone, cgn_kernel_exec_set_arg", "arg_cgn_cpu.exec_direct")
     row("cgn alone, set_arg with the update reused: definition", "arg_cgn_cpu.def_reused")
     row("cgn alone, set_arg with the update reused: executable", "arg_cgn_cpu.exec_reused")
     row("where the rest goes: raw typed setter, two kernelParams arrays in turn",

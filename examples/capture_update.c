@@ -149,16 +149,12 @@ int main(int argc, char **argv) {
             host_token[i] = (float)(step + 1); /* the graph copies it in (the memcpy node) */
         /* [guide:step] */
         /* Point kv_append at this step's slot and give kv_sum the new length: one argument
-         * each, the others kept; cgn copies the argument block into its own storage, never
-         * into the driver's. */
+         * each, the others kept, one call each; cgn copies the argument bytes into its own
+         * storage, never into the driver's. */
         CUdeviceptr step_slot = cache + (CUdeviceptr)step * DIM * sizeof(float);
         unsigned step_len = step + 1;
-        cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
-        cgn_kernel_update_set_arg(&u, 0, &step_slot, sizeof step_slot, NULL);
-        CHECK(cgn_kernel_exec_update(exec, append, &u));
-        cgn_kernel_update v = CGN_KERNEL_UPDATE_INIT;
-        cgn_kernel_update_set_arg(&v, 1, &step_len, sizeof step_len, NULL);
-        CHECK(cgn_kernel_exec_update(exec, sum, &v));
+        CHECK(cgn_kernel_exec_set_arg(exec, append, 0, &step_slot, sizeof step_slot, NULL));
+        CHECK(cgn_kernel_exec_set_arg(exec, sum, 1, &step_len, sizeof step_len, NULL));
         CHECK(cgn_exec_launch(exec, stream));
         /* [/guide:step] */
         CGN_CUDA_CHECK(cu.cuStreamSynchronize(stream));

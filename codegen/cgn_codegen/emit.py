@@ -246,7 +246,31 @@ class NodeView:
             add_doc += (f"\nNot updatable: CUDA cannot change a {n.node.replace('_', ' ')} node "
                         f"once added, so there is no update struct or update function "
                         f"(cgn_node_check_updatable: CGN_ERROR_NOT_SUPPORTED).")
+        directs = []
+        for f in n.fields:
+            if not (n.updatable and f.type.setter is not None and f.type.direct):
+                continue
+            params = tuple(f.type.setter[0])
+            kw = self._kw(f)
+            names = ", ".join(p.split()[-1].lstrip("*") for p in params)
+            same = ("without an update to build (one struct fewer to fill in a loop): the same "
+                    "checks, errors and guarantees.")
+            directs.append(dict(
+                def_doc=comment_block(
+                    f.type.direct.format(**dict(kw, level="node")) +
+                    f"\nThe same as cgn_{n.node}_node_update with an update made by "
+                    f"cgn_{n.node}_update_set_{f.name}(&u, {names}) alone, {same}"),
+                def_proto=wrap_call("", Call(f"CGN_API cgn_status cgn_{n.node}_node_set_{f.name}(",
+                                             ("cgn_node *node",) + params, ");")),
+                exec_doc=comment_block(
+                    f.type.direct.format(**dict(kw, level="executable")) +
+                    f"\nThe same as cgn_{n.node}_exec_update with an update made by "
+                    f"cgn_{n.node}_update_set_{f.name}(&u, {names}) alone, {same}"),
+                exec_proto=wrap_call("", Call(f"CGN_API cgn_status cgn_{n.node}_exec_set_{f.name}(",
+                                              ("cgn_exec *exec", "cgn_node *node") + params,
+                                              ");"))))
         return dict(
+            directs=directs,
             origin=self.origin, guard=self.guard, updatable=n.updatable,
             add_doc=comment_block(add_doc),
             intro=comment_block(f"{title}: {n.summary}\nReference: {n.reference}"),
@@ -703,7 +727,34 @@ class NodeView:
                 "cgn_exec *exec", "cgn_node *node", f"const {self.update} *update"), ") {")),
             exec_begin=wrap_call(INDENT, Call("cgn_status st = cgn__exec_update_begin(", (
                 "&txn", "exec", "node", n.type_enum, str(n.update_gate), "where"), ");")),
+            directs=self._direct_setters(),
         )
+
+    def _direct_setters(self) -> list:
+        """cgn_<node>_node_set_<name> / _exec_set_<name> of fields whose type says `direct`: an
+        update on the stack with that one setter applied, then the update function's body with
+        `set` a constant, so the compiler keeps only the paths an update of that field takes."""
+        n = self.n
+        out = []
+        for f in n.fields:
+            if not (n.updatable and f.type.setter is not None and f.type.direct):
+                continue
+            params, body, _ = f.type.setter
+            kw = self._kw(f)
+            fill = [f"{self.update} direct; /* this field alone: the others are never read */",
+                    f"{self.update} *const update = &direct;"]
+            fill += [line.format(name=f.name) for line in f.type.reset]
+            fill += [b.format(**kw) for b in body]
+            out.append(dict(
+                bit=self.bit(f), fill=[INDENT + line if line else line for line in fill],
+                def_name=f"cgn_{n.node}_node_set_{f.name}",
+                exec_name=f"cgn_{n.node}_exec_set_{f.name}",
+                def_sig=wrap_call("", Call(f"cgn_status cgn_{n.node}_node_set_{f.name}(",
+                                           ("cgn_node *node",) + tuple(params), ") {")),
+                exec_sig=wrap_call("", Call(f"cgn_status cgn_{n.node}_exec_set_{f.name}(",
+                                            ("cgn_exec *exec", "cgn_node *node") + tuple(params),
+                                            ") {"))))
+        return out
 
     def _read(self) -> dict:
         """cgn__<node>_read: the driver's params (typed getter) into a desc, the inverse of
@@ -1111,6 +1162,7 @@ class DocsView:
                        "adding without a current context is CGN_ERROR_NO_CONTEXT")
             if n.context_current:
                 context += "; made current around each update when another one is current"
+        direct = [f for f in n.fields if f.type.setter is not None and f.type.direct]
         if not n.updatable:
             update_facts = [
                 ("Update", "none: not updatable (CUDA cannot change the node's parameters once "
@@ -1127,7 +1179,12 @@ class DocsView:
                 ("Setters", ", ".join(setters)),
                 ("Functions", ", ".join(_code(f) for f in (
                     f"cgn_graph_add_{n.node}", f"cgn_{n.node}_node_update",
-                    f"cgn_{n.node}_node_get", f"cgn_{n.node}_exec_update")))]
+                    f"cgn_{n.node}_node_get", f"cgn_{n.node}_exec_update"))),
+                *([("One-call forms", ", ".join(
+                    f"{_code(f'cgn_{n.node}_node_set_{f.name}')} / "
+                    f"{_code(f'cgn_{n.node}_exec_set_{f.name}')}: the update with "
+                    f"{_code(f'cgn_{n.node}_update_set_{f.name}')} alone, no struct to build"
+                    for f in direct))] if direct else [])]
         facts = [
             ("Descriptor", f"{_code(v.desc)}, {_code(v.P + '_DESC_INIT')}"),
             *update_facts,

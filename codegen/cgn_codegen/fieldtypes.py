@@ -102,6 +102,11 @@ class FieldType:
                                                # is listed in `owners:`
     read: tuple = ()                           # params -> desc (adoption, refresh)
     setter: Optional[tuple] = None             # (params, body lines, doc): a setter of its own
+    direct: str = ""                           # with a setter, what it does in a sentence:
+                                               # also cgn_<node>_node_set_<name> and
+                                               # cgn_<node>_exec_set_<name>, the update with that
+                                               # one setter applied, without a struct to build
+                                               # (an update loop's one-call form)
     edits: str = ""                            # role of the field whose value it edits
     reset: tuple = ()                          # what cgn_<node>_update_reset clears besides
                                                # `set` (over update->{name}...)
@@ -1172,6 +1177,9 @@ FIELD_TYPES = {t.name: t for t in (
                 "later edit of the same index wins): its `size` bytes at `value`, copied when "
                 "the update is applied, with `owner` in place of the owner of its previous "
                 "value. The other arguments keep what the node (or that executable) has."),
+        direct="Replaces argument `index` of {args} with the `size` bytes at `value` (copied "
+               "now), with `owner` in place of the owner of its previous value; every other field "
+               "and argument keeps what the {level} has.",
         equal="1", changes_owners=True, reset=("update->{name}_edits.count = 0;",),
         case=_arg_edits_case, case_apply=_apply_arg_edits, zero_norm=(),
         doc_type="cgn_arg_edits (cgn_kernel_update_set_arg)",
@@ -1187,7 +1195,9 @@ FIELD_TYPES = {t.name: t for t in (
         doc_retains="each edit's owner, in place of the owner of the argument it replaces",
         doc="Argument-level edits of the `args` field: update-only (no desc member, no "
             "`requires`/`follows`, no `cuda:`), with a setter of its own that replaces up to "
-            "CGN_MAX_ARG_EDITS arguments by index.",
+            "CGN_MAX_ARG_EDITS arguments by index, and one-call forms "
+            "(`cgn_<node>_node_set_<name>`, `cgn_<node>_exec_set_<name>`) that apply one edit "
+            "without an update struct.",
         case_doc="in `update:` only: `[[INDEX, ARG], ...]`, at most 8 edits, ARG as in `args`",
     ),
 )}

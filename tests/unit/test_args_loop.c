@@ -194,8 +194,16 @@ static void test_shared_blocks_keep_their_values(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* 1: edit() goes through the one-call form (cgn_kernel_node_set_arg / cgn_kernel_exec_set_arg)
+ * instead of an update with one cgn_kernel_update_set_arg; every test that edits runs both ways
+ * (main), and must see the same. */
+static int edit_direct;
+
 static cgn_status edit(cgn_exec *e, cgn_node *n, uint32_t index, const void *value, size_t size,
                        cgn_owner *owner) {
+    if (edit_direct)
+        return e ? cgn_kernel_exec_set_arg(e, n, index, value, size, owner)
+                 : cgn_kernel_node_set_arg(n, index, value, size, owner);
     cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_arg(&u, index, value, size, owner);
     return update_at(e, n, &u);
@@ -848,6 +856,132 @@ static void test_loop_refuses_bad_argument_lists(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* The one-call form's own refusals: each names the function, has the status the update form
+ * gives, and changes nothing; no driver setter is called. */
+static void test_direct_form_refusals(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *n;
+    cgn_graph *g = fill_graph(env, 0, 5, &n);
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_graph *other;
+    OK(cgn_graph_create(&other));
+    cgn_memset_desc md = CGN_MEMSET_DESC_INIT;
+    md.dst = env->buf[2];
+    md.element_size = 1;
+    md.width = 4;
+    md.height = 1;
+    cgn_node *memset_node;
+    OK(cgn_graph_add_memset(other, NULL, 0, &md, &memset_node));
+    cgn_node *gone;
+    cgn_graph *g2 = fill_graph(env, 1, 1, &gone);
+    OK(cgn_node_destroy(gone));
+    uint32_t v = 9;
+    uint64_t wide = 9;
+    cgn_fault_reset_counts();
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        const char *fn = level ? "cgn_kernel_exec_set_arg" : "cgn_kernel_node_set_arg";
+        const struct {
+            cgn_node *node;
+            uint32_t index;
+            const void *value;
+            size_t size;
+            cgn_status want;
+        } bad[] = {
+            {NULL, 1, &v, sizeof v, CGN_ERROR_INVALID_ARGUMENT},
+            {gone, 1, &v, sizeof v, CGN_ERROR_DESTROYED},
+            /* not in the executable at all (its graph's executables were never made) */
+            {memset_node, 1, &v, sizeof v,
+             level ? CGN_ERROR_INVALID_ARGUMENT : CGN_ERROR_WRONG_NODE_TYPE},
+            {n, 2, &v, sizeof v, CGN_ERROR_INVALID_VALUE},
+            {n, UINT32_MAX, &v, sizeof v, CGN_ERROR_INVALID_VALUE},
+            {n, 1, &wide, sizeof wide, CGN_ERROR_INVALID_VALUE},
+            {n, 1, NULL, sizeof v, CGN_ERROR_INVALID_ARGUMENT},
+            {n, 1, &v, (size_t)UINT32_MAX + 5, CGN_ERROR_INVALID_VALUE},
+        };
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            cgn_status st = x ? cgn_kernel_exec_set_arg(x, bad[i].node, bad[i].index, bad[i].value,
+                                                        bad[i].size, NULL)
+                              : cgn_kernel_node_set_arg(bad[i].node, bad[i].index, bad[i].value,
+                                                        bad[i].size, NULL);
+            cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+            cgn_kernel_update_set_arg(&u, bad[i].index, bad[i].value, bad[i].size, NULL);
+            cgn_status via_update = update_at(x, bad[i].node, &u);
+            if (st != bad[i].want || via_update != st)
+                print_error("case %zu at level %d: %d, the update form %d, want %d (%s)\n", i,
+                            level, (int)st, (int)via_update, (int)bad[i].want, cgn_last_error());
+            assert_int_equal(st, bad[i].want);
+            assert_int_equal(via_update, st);
+            if (bad[i].node == n) /* the update form's message names its own function */
+                assert_non_null(strstr(cgn_last_error(), level ? "cgn_kernel_exec_update"
+                                                               : "cgn_kernel_node_update"));
+            st = x ? cgn_kernel_exec_set_arg(x, bad[i].node, bad[i].index, bad[i].value,
+                                             bad[i].size, NULL)
+                   : cgn_kernel_node_set_arg(bad[i].node, bad[i].index, bad[i].value, bad[i].size,
+                                             NULL);
+            assert_int_equal(st, bad[i].want);
+            assert_non_null(strstr(cgn_last_error(), fn));
+        }
+        /* An executable that does not hold the node. */
+        if (x != NULL) {
+            assert_int_equal(cgn_kernel_exec_set_arg(NULL, n, 1, &v, sizeof v, NULL),
+                             CGN_ERROR_INVALID_ARGUMENT);
+            cgn_node *stranger;
+            OK(cgn_graph_add_kernel(
+                other, NULL, 0,
+                &(cgn_kernel_desc){
+                    .kernel = cgn_test_kernel(env, "fill_u32"),
+                    .grid = CGN_DIM3(1, 1, 1),
+                    .block = CGN_DIM3(1, 1, 1),
+                    .args = (cgn_arg[]){cgn_test_arg_buf(env, 3, 0), cgn_test_arg_u32(env, 1)},
+                    .num_args = 2},
+                &stranger));
+            cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+            cgn_kernel_update_set_arg(&u, 1, &v, sizeof v, NULL);
+            cgn_status via_update = cgn_kernel_exec_update(x, stranger, &u);
+            assert_int_not_equal(via_update, CGN_OK);
+            assert_int_equal(cgn_kernel_exec_set_arg(x, stranger, 1, &v, sizeof v, NULL),
+                             via_update);
+            assert_non_null(strstr(cgn_last_error(), fn));
+        }
+    }
+    assert_int_equal(cgn_fault_setter_calls(), 0);
+    cgn_kernel_desc got;
+    get_at(NULL, n, &got);
+    assert_int_equal(value_of(&got), 5);
+    get_at(e, n, &got);
+    assert_int_equal(value_of(&got), 5);
+    assert_int_equal(cgn_test_run_read(env, e, 0), 5);
+    /* And the same calls succeed once the input is right. */
+    OK(cgn_kernel_node_set_arg(n, 1, &v, sizeof v, NULL));
+    uint32_t w = 10;
+    OK(cgn_kernel_exec_set_arg(e, n, 1, &w, sizeof w, NULL));
+    assert_int_equal(cgn_test_run_graph_read(env, g, 0), 9);
+    assert_int_equal(cgn_test_run_read(env, e, 0), 10);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+    OK(cgn_graph_destroy(g2));
+    OK(cgn_graph_destroy(other));
+}
+
+static int direct_setup(void **state) {
+    edit_direct = 1;
+    return cgn_test_fixture_setup(state);
+}
+
+static int direct_teardown(void **state) {
+    edit_direct = 0;
+    return cgn_test_fixture_teardown(state);
+}
+
+/* The tests that edit arguments, run again through the one-call form. */
+#define DIRECT_TOO(test)                                                                           \
+    cmocka_unit_test_setup_teardown(test, cgn_test_fixture_setup, cgn_test_fixture_teardown),      \
+        (struct CMUnitTest) {                                                                      \
+        "direct: " #test, test, direct_setup, direct_teardown, NULL                                \
+    }
+
 int main(void) {
     cgn_test_env probe; /* a GPU build without a device skips (77) */
     int rc = cgn_test_env_open(&probe);
@@ -859,34 +993,28 @@ int main(void) {
                                         cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_failed_setter_mid_loop, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_shared_blocks_keep_their_values,
-                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        DIRECT_TOO(test_shared_blocks_keep_their_values),
         cmocka_unit_test_setup_teardown(test_other_updates_between, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_edit_loop_at_both_levels, cgn_test_fixture_setup,
-                                        cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_edit_after_a_larger_kernel_frees_the_spare,
-                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        DIRECT_TOO(test_edit_loop_at_both_levels),
+        DIRECT_TOO(test_edit_after_a_larger_kernel_frees_the_spare),
         cmocka_unit_test_setup_teardown(test_loop_reads_only_the_fields_set, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_loop_before_13_makes_the_context_current,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_loop_update_is_one_setter_call, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_owned_version_then_loop_at_both_levels,
-                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        DIRECT_TOO(test_owned_version_then_loop_at_both_levels),
         cmocka_unit_test_setup_teardown(test_function_node_loop_makes_its_context_current,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_owned_edit_after_in_place_writes,
-                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_values_from_the_nodes_own_copies,
-                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_loop_writes_in_place, cgn_test_fixture_setup,
-                                        cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_gates_between_the_loop_paths, cgn_test_fixture_setup,
-                                        cgn_test_fixture_teardown),
+        DIRECT_TOO(test_owned_edit_after_in_place_writes),
+        DIRECT_TOO(test_values_from_the_nodes_own_copies),
+        DIRECT_TOO(test_loop_writes_in_place),
+        DIRECT_TOO(test_gates_between_the_loop_paths),
         cmocka_unit_test_setup_teardown(test_loop_refuses_bad_argument_lists,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_direct_form_refusals, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

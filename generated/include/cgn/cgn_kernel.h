@@ -154,6 +154,24 @@ CGN_API cgn_status cgn_kernel_node_get(const cgn_node *node, cgn_kernel_desc *de
 CGN_API cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node,
                                           const cgn_kernel_update *update);
 
+/* Replaces argument `index` of args with the `size` bytes at `value` (copied now), with `owner`
+ * in place of the owner of its previous value; every other field and argument keeps what the
+ * node has.
+ * The same as cgn_kernel_node_update with an update made by cgn_kernel_update_set_arg(&u, index,
+ * value, size, owner) alone, without an update to build (one struct fewer to fill in a loop):
+ * the same checks, errors and guarantees. */
+CGN_API cgn_status cgn_kernel_node_set_arg(cgn_node *node, uint32_t index, const void *value,
+                                           size_t size, cgn_owner *owner);
+
+/* Replaces argument `index` of args with the `size` bytes at `value` (copied now), with `owner`
+ * in place of the owner of its previous value; every other field and argument keeps what the
+ * executable has.
+ * The same as cgn_kernel_exec_update with an update made by cgn_kernel_update_set_arg(&u, index,
+ * value, size, owner) alone, without an update to build (one struct fewer to fill in a loop):
+ * the same checks, errors and guarantees. */
+CGN_API cgn_status cgn_kernel_exec_set_arg(cgn_exec *exec, cgn_node *node, uint32_t index,
+                                           const void *value, size_t size, cgn_owner *owner);
+
 /* The node's parameters as that executable has them (its own copy). `args` points into cgn's
  * copies, valid until that executable's next update of the node or its destroy: copy what you
  * keep longer. */
