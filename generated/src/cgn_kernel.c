@@ -496,7 +496,7 @@ cgn_status cgn_kernel_node_set_arg(cgn_node *node, uint32_t index, const void *v
     cgn_status st = cgn__update_begin(&txn, node, CGN_NODE_KERNEL, 12020, where);
     if (st != CGN_OK)
         return st;
-    const uint64_t set = CGN_KERNEL_SET_ARG;
+    uint64_t set = CGN_KERNEL_SET_ARG; /* not const: clang would warn on each test of it */
     if ((set & CGN_KERNEL_SET_ARG) && cgn__driver->version < 12040)
         return cgn__require_driver(12040, 1, "kernel updates that set arg");
     if (set & (CGN_KERNEL_SET_KERNEL | CGN_KERNEL_SET_KERNEL_OWNER)) {
@@ -614,7 +614,7 @@ cgn_status cgn_kernel_exec_set_arg(cgn_exec *exec, cgn_node *node, uint32_t inde
     cgn_status st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_KERNEL, 12020, where);
     if (st != CGN_OK)
         return st;
-    const uint64_t set = CGN_KERNEL_SET_ARG;
+    uint64_t set = CGN_KERNEL_SET_ARG; /* not const: clang would warn on each test of it */
     if ((set & CGN_KERNEL_SET_ARG) && cgn__driver->version < 12040)
         return cgn__require_driver(12040, 1, "kernel updates that set arg");
     if (set & (CGN_KERNEL_SET_KERNEL | CGN_KERNEL_SET_KERNEL_OWNER)) {
