@@ -481,7 +481,7 @@ static cgn_status cgn__check_arg_edits(const cgn__txn *txn, const cgn__kargs_hea
             if (e->size == UINT32_MAX)
                 return cgn__fail(CGN_ERROR_INVALID_VALUE,
                                  "%s: argument %u: kernel %s takes %zu bytes; the size given "
-                                 "does not fit 32 bits",
+                                 "is 4294967295 or more",
                                  where, e->index, cgn__kernel_name(cgn__driver, src->kernel),
                                  sizes[e->index]);
             return cgn__fail(CGN_ERROR_INVALID_VALUE,
