@@ -8,7 +8,8 @@
  * child graph (embedding another fuzz graph, or an embedded one) nodes, with dependencies (of
  * the graph, of another, stale, NULL, duplicated, a count whose size wraps); definition
  * updates with random partial fields (set masks with unknown bits, coupled fields missing,
- * invalid values, argument-level kernel edits), child replacement, node destroy; owners
+ * invalid values, argument-level kernel edits, one edit alone also through the one-call
+ * cgn_kernel_node_set_arg / cgn_kernel_exec_set_arg), child replacement, node destroy; owners
  * (create, attach, retain, release, also from a host node while a launch runs); instantiate
  * (of roots and embedded graphs), executable-level partial updates (child graphs too),
  * enable/disable, cgn_exec_update_from_graph, cgn_exec_raw, launch (with and without the
@@ -1525,6 +1526,7 @@ typedef struct mupd {
     int mismatch;
     uint32_t nedits; /* kernels: the edits' count (more than CGN_MAX_ARG_EDITS is refused) */
     medit edit[CGN_MAX_ARG_EDITS];
+    int direct; /* one edit alone: through cgn_kernel_node_set_arg / _exec_set_arg */
 } mupd;
 
 static uint64_t type_all(int type) {
@@ -1550,6 +1552,12 @@ static uint64_t type_all(int type) {
 static void gen_edits(rd *r, int khi, mupd *u) {
     uint8_t c = u8(r);
     u->nedits = (c & 3) + ((c & 0x80) ? 6u : 1u); /* 1..4 or 7..9 */
+    /* One edit alone, through the one-call form (an eighth of the updates that edit). */
+    u->direct = (c & 0x44) == 0x44;
+    if (u->direct) {
+        u->nedits = 1;
+        u->set = CGN_KERNEL_SET_ARG;
+    }
     int k = khi >= 0 ? kh[khi].kernel : -1;
     int np = k >= 0 ? (int)k_np[k] : 0;
     for (uint32_t i = 0; i < u->nedits && i < CGN_MAX_ARG_EDITS; i++) {
@@ -1803,6 +1811,22 @@ static cgn_status call_update(int type, int at_exec, cgn_exec *exec, cgn_node *n
                                    f->height, f->pitch};
         break;
     case CGN_NODE_KERNEL: {
+        if (u->direct && !u->null_update) {
+            /* The one-call form: the same statuses as the update below (a size that did not
+             * fit 32 bits is given as one past it). */
+            const medit *e = &u->edit[0];
+            if (!e->null_val) {
+                cb.edit_vals[0] = malloc(ARGMAX);
+                memcpy(cb.edit_vals[0], e->val, ARGMAX);
+            }
+            size_t size = e->size == UINT32_MAX ? (size_t)UINT32_MAX + 1 : e->size;
+            cgn_status st = at_exec ? cgn_kernel_exec_set_arg(exec, node, e->index, cb.edit_vals[0],
+                                                              size, owner_ptr(e->owner))
+                                    : cgn_kernel_node_set_arg(node, e->index, cb.edit_vals[0], size,
+                                                              owner_ptr(e->owner));
+            callbuf_free(&cb);
+            return st;
+        }
         cgn_kernel_update *c = &up.k;
         *c = (cgn_kernel_update){u->set,    kh[f->kh].k, owner_ptr(f->kowner),   f->grid,
                                  f->block,  f->smem,     build_args(&f->a, &cb), f->a.n,
