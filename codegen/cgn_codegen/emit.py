@@ -728,6 +728,12 @@ class NodeView:
             exec_begin=wrap_call(INDENT, Call("cgn_status st = cgn__exec_update_begin(", (
                 "&txn", "exec", "node", n.type_enum, str(n.update_gate), "where"), ");")),
             directs=self._direct_setters(),
+            update_body_sig=wrap_call("", Call(f"{INLINE_STEP} {node}_node_update_body(", (
+                "cgn_node *node", f"const {self.update} *update", "uint64_t known_set",
+                "const char *where"), ") {")),
+            exec_body_sig=wrap_call("", Call(f"{INLINE_STEP} {node}_exec_update_body(", (
+                "cgn_exec *exec", "cgn_node *node", f"const {self.update} *update",
+                "uint64_t known_set", "const char *where"), ") {")),
         )
 
     def _direct_setters(self) -> list:
@@ -747,8 +753,11 @@ class NodeView:
             fill += [b.format(**kw) for b in body]
             out.append(dict(
                 bit=self.bit(f), fill=[INDENT + line if line else line for line in fill],
-                def_name=f"cgn_{n.node}_node_set_{f.name}",
-                exec_name=f"cgn_{n.node}_exec_set_{f.name}",
+                def_call=wrap_call(INDENT, Call(f"return {n.node}_node_update_body(", (
+                    "node", "update", self.bit(f), f'"cgn_{n.node}_node_set_{f.name}"'), ");")),
+                exec_call=wrap_call(INDENT, Call(f"return {n.node}_exec_update_body(", (
+                    "exec", "node", "update", self.bit(f), f'"cgn_{n.node}_exec_set_{f.name}"'),
+                    ");")),
                 def_sig=wrap_call("", Call(f"cgn_status cgn_{n.node}_node_set_{f.name}(",
                                            ("cgn_node *node",) + tuple(params), ") {")),
                 exec_sig=wrap_call("", Call(f"cgn_status cgn_{n.node}_exec_set_{f.name}(",

@@ -145,20 +145,28 @@ CGN__ALWAYS_INLINE static inline int kernel_needs_context(const cgn__txn *txn,
             d->kernel.kernel != cur->kernel.kernel);
 }
 
-cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *update) {
-    static const char where[] = "cgn_kernel_node_update";
+/* The bodies of the update functions, shared with the one-call forms below: `known_set` 0 is an
+ * update as given (checked here), else the set of the one setter a one-call form applied to
+ * `update`. Inlined into each caller, which keeps only the paths its updates can take. */
+CGN__ALWAYS_INLINE static inline cgn_status kernel_node_update_body(cgn_node *node,
+                                                                    const cgn_kernel_update *update,
+                                                                    uint64_t known_set,
+                                                                    const char *where) {
     cgn__txn txn;
     cgn_status st = cgn__update_begin(&txn, node, CGN_NODE_KERNEL, 12020, where);
     if (st != CGN_OK)
         return st;
-    if (update == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
-    const uint64_t set = update->set;
-    if (set & ~CGN_KERNEL_SET_ALL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
-                         (unsigned long long)(set & ~CGN_KERNEL_SET_ALL));
-    if (set == 0)
-        return CGN_OK;
+    uint64_t set = known_set; /* not const: clang would warn on each test of a constant */
+    if (set == 0) { /* the update as given */
+        if (update == NULL)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+        set = update->set;
+        if (set & ~CGN_KERNEL_SET_ALL)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                             (unsigned long long)(set & ~CGN_KERNEL_SET_ALL));
+        if (set == 0)
+            return CGN_OK;
+    }
     if (set == CGN_KERNEL_SET_ARGS && cgn__txn_current_attachment(&txn) == NULL) {
         /* An update loop's common case: new values for every argument of the same kernel, no
          * owner before or after, no context to make current.
@@ -292,6 +300,10 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
     }
     cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
+}
+
+cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *update) {
+    return kernel_node_update_body(node, update, 0, "cgn_kernel_node_update");
 }
 
 cgn_status cgn_kernel_node_get(const cgn_node *node, cgn_kernel_desc *desc_out) {
@@ -321,20 +333,25 @@ static const char *const kernel_driver_rules[] = {
     NULL,
 };
 
-cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kernel_update *update) {
-    static const char where[] = "cgn_kernel_exec_update";
+CGN__ALWAYS_INLINE static inline cgn_status kernel_exec_update_body(cgn_exec *exec, cgn_node *node,
+                                                                    const cgn_kernel_update *update,
+                                                                    uint64_t known_set,
+                                                                    const char *where) {
     cgn__txn txn;
     cgn_status st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_KERNEL, 12020, where);
     if (st != CGN_OK)
         return st;
-    if (update == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
-    const uint64_t set = update->set;
-    if (set & ~CGN_KERNEL_SET_ALL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
-                         (unsigned long long)(set & ~CGN_KERNEL_SET_ALL));
-    if (set == 0)
-        return CGN_OK;
+    uint64_t set = known_set; /* not const: clang would warn on each test of a constant */
+    if (set == 0) { /* the update as given */
+        if (update == NULL)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+        set = update->set;
+        if (set & ~CGN_KERNEL_SET_ALL)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                             (unsigned long long)(set & ~CGN_KERNEL_SET_ALL));
+        if (set == 0)
+            return CGN_OK;
+    }
     if (set == CGN_KERNEL_SET_ARGS && cgn__txn_current_attachment(&txn) == NULL) {
         /* An update loop's common case: new values for every argument of the same kernel, no
          * owner before or after, no context to make current.
@@ -478,6 +495,10 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
     return CGN_OK;
 }
 
+cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kernel_update *update) {
+    return kernel_exec_update_body(exec, node, update, 0, "cgn_kernel_exec_update");
+}
+
 cgn_status cgn_kernel_node_set_arg(cgn_node *node, uint32_t index, const void *value, size_t size,
                                    cgn_owner *owner) {
     cgn_kernel_update direct; /* this field alone: the others are never read */
@@ -491,109 +512,7 @@ cgn_status cgn_kernel_node_set_arg(cgn_node *node, uint32_t index, const void *v
         e->size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
     }
     update->arg_edits.count++;
-    static const char where[] = "cgn_kernel_node_set_arg";
-    cgn__txn txn;
-    cgn_status st = cgn__update_begin(&txn, node, CGN_NODE_KERNEL, 12020, where);
-    if (st != CGN_OK)
-        return st;
-    uint64_t set = CGN_KERNEL_SET_ARG; /* not const: clang would warn on each test of it */
-    if ((set & CGN_KERNEL_SET_ARG) && cgn__driver->version < 12040)
-        return cgn__require_driver(12040, 1, "kernel updates that set arg");
-    if (set & (CGN_KERNEL_SET_KERNEL | CGN_KERNEL_SET_KERNEL_OWNER)) {
-        if ((set & CGN_KERNEL_SET_KERNEL) && !(set & CGN_KERNEL_SET_ARGS))
-            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel requires args", where);
-        if ((set & CGN_KERNEL_SET_KERNEL_OWNER) && !(set & CGN_KERNEL_SET_KERNEL))
-            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel_owner requires kernel", where);
-    }
-    if (set == CGN_KERNEL_SET_ARG && cgn__txn_current_attachment(&txn) == NULL &&
-        update->arg_edits.count > 0 &&
-        cgn__arg_edits_unowned(&update->arg_edits)) {
-        /* An update loop's common case: arguments replaced by index, the others kept, no
-         * owner before or after, no context to make current.
-         * Anything else, and every error, takes the general path below. */
-        cgn_kernel_desc *cur = txn.cur_state;
-        const cgn_arg *copies = cur->args;
-        void **params = NULL;
-        cgn__args_undo undo; /* what an in-place write replaced */
-        undo.count = 0;
-        if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur)) {
-            params = cgn__arg_edits_in_place(&txn, &update->arg_edits, &undo);
-            if (params == NULL) { /* the block is shared, or an argument is not small */
-                st = cgn__stage_arg_edits(&txn, &update->arg_edits, &copies, &params, where);
-                if (st != CGN_OK)
-                    return cgn__txn_fail(&txn, st);
-            }
-        }
-        if (params != NULL) {
-            CUgraphNodeParams p;
-            _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
-            cgn__zero_words(&p.kernel, sizeof p.kernel);
-            p.kernel.kernelParams = params;
-            kernel_build(cur, cgn__txn_context(&txn), &p);
-            st = cgn__txn_applied(&txn, kernel_set_raw(&txn, &p), "cuGraphKernelNodeSetParams",
-                                  where);
-            if (st != CGN_OK) {
-                cgn__args_undo_apply(&undo);
-                return st;
-            }
-            if (txn.storage_set) { /* the commit: the state names the new block */
-                cur->args = copies;
-                cgn__txn_publish_update_storage(&txn);
-            }
-            return CGN_OK;
-        }
-    }
-    cgn_kernel_desc d; /* in 8-byte words: narrower reads of it below then forward (design.md) */
-    cgn__copy_state(&d, cgn__txn_current_state(&txn), sizeof d);
-    if (set & CGN_KERNEL_SET_KERNEL) {
-        d.kernel = update->kernel;
-        d.kernel_owner = (set & CGN_KERNEL_SET_KERNEL_OWNER) ? update->kernel_owner : NULL;
-    }
-    if (set & CGN_KERNEL_SET_GRID)
-        d.grid = update->grid;
-    if (set & CGN_KERNEL_SET_BLOCK)
-        d.block = update->block;
-    if (set & CGN_KERNEL_SET_SHARED_MEM_BYTES)
-        d.shared_mem_bytes = update->shared_mem_bytes;
-    if (set & CGN_KERNEL_SET_ARGS) {
-        d.args = update->args;
-        d.num_args = update->num_args;
-    }
-    st = kernel_check_rules(&d, set, where);
-    if (st == CGN_OK)
-        st = kernel_check_kinds(&d, set, where);
-    if (st == CGN_OK && (cgn__driver->version < 13000 || kernel_needs_context(&txn, &d)))
-        st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
-    if (st != CGN_OK)
-        return st;
-    CUgraphNodeParams p;
-    /* Only the member reaches the typed setter: complete and zeroed, from the merged fields. */
-    memset(&p.kernel, 0, sizeof p.kernel);
-    st = kernel_stage(&txn, &d, update, set, &p, where);
-    /* Without a change to an owner field (or what it follows) the owners are unchanged. */
-    if (st == CGN_OK && (set & (CGN_KERNEL_SET_ARG | CGN_KERNEL_SET_ARGS | CGN_KERNEL_SET_KERNEL)))
-        st = kernel_stage_owners(&txn, &d);
-    if (st != CGN_OK)
-        return cgn__txn_fail(&txn, st);
-    kernel_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_applied(&txn, kernel_set_raw(&txn, &p), "cuGraphKernelNodeSetParams", where);
-    if (st != CGN_OK)
-        return st;
-    if (!(set & ~(CGN_KERNEL_SET_GRID | CGN_KERNEL_SET_BLOCK | CGN_KERNEL_SET_SHARED_MEM_BYTES)) &&
-        cgn__txn_no_context_to_restore(&txn)) {
-        /* Only fields kept as given: those set written back from the update, not the whole
-         * merged descriptor (design.md). */
-        cgn_kernel_desc *cur = txn.cur_state;
-        if (set & CGN_KERNEL_SET_GRID)
-            cur->grid = update->grid;
-        if (set & CGN_KERNEL_SET_BLOCK)
-            cur->block = update->block;
-        if (set & CGN_KERNEL_SET_SHARED_MEM_BYTES)
-            cur->shared_mem_bytes = update->shared_mem_bytes;
-        return CGN_OK;
-    }
-    cgn__txn_commit_update(&txn, &d, sizeof d);
-    return CGN_OK;
+    return kernel_node_update_body(node, update, CGN_KERNEL_SET_ARG, "cgn_kernel_node_set_arg");
 }
 
 cgn_status cgn_kernel_exec_set_arg(cgn_exec *exec, cgn_node *node, uint32_t index,
@@ -609,116 +528,8 @@ cgn_status cgn_kernel_exec_set_arg(cgn_exec *exec, cgn_node *node, uint32_t inde
         e->size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
     }
     update->arg_edits.count++;
-    static const char where[] = "cgn_kernel_exec_set_arg";
-    cgn__txn txn;
-    cgn_status st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_KERNEL, 12020, where);
-    if (st != CGN_OK)
-        return st;
-    uint64_t set = CGN_KERNEL_SET_ARG; /* not const: clang would warn on each test of it */
-    if ((set & CGN_KERNEL_SET_ARG) && cgn__driver->version < 12040)
-        return cgn__require_driver(12040, 1, "kernel updates that set arg");
-    if (set & (CGN_KERNEL_SET_KERNEL | CGN_KERNEL_SET_KERNEL_OWNER)) {
-        if ((set & CGN_KERNEL_SET_KERNEL) && !(set & CGN_KERNEL_SET_ARGS))
-            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel requires args", where);
-        if ((set & CGN_KERNEL_SET_KERNEL_OWNER) && !(set & CGN_KERNEL_SET_KERNEL))
-            return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: kernel_owner requires kernel", where);
-    }
-    if (set == CGN_KERNEL_SET_ARG && cgn__txn_current_attachment(&txn) == NULL &&
-        update->arg_edits.count > 0 &&
-        cgn__arg_edits_unowned(&update->arg_edits)) {
-        /* An update loop's common case: arguments replaced by index, the others kept, no
-         * owner before or after, no context to make current.
-         * Anything else, and every error, takes the general path below. */
-        cgn_kernel_desc *cur = txn.cur_state;
-        const cgn_arg *copies = cur->args;
-        void **params = NULL;
-        cgn__args_undo undo; /* what an in-place write replaced */
-        undo.count = 0;
-        if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur)) {
-            params = cgn__arg_edits_in_place(&txn, &update->arg_edits, &undo);
-            if (params == NULL) { /* the block is shared, or an argument is not small */
-                st = cgn__stage_arg_edits(&txn, &update->arg_edits, &copies, &params, where);
-                if (st != CGN_OK)
-                    return cgn__txn_fail(&txn, st);
-            }
-        }
-        if (params != NULL) {
-            CUgraphNodeParams p;
-            _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
-            cgn__zero_words(&p.kernel, sizeof p.kernel);
-            p.kernel.kernelParams = params;
-            kernel_build(cur, cgn__txn_context(&txn), &p);
-            st = cgn__txn_applied(&txn, kernel_exec_set_raw(&txn, &p),
-                                  "cuGraphExecKernelNodeSetParams", where);
-            if (st != CGN_OK) {
-                cgn__args_undo_apply(&undo);
-                return cgn__exec_refused(st, set, kernel_field_names,
-                                         kernel_driver_rules, 7);
-            }
-            if (txn.storage_set) { /* the commit: the state names the new block */
-                cur->args = copies;
-                cgn__txn_publish_update_storage(&txn);
-            }
-            return CGN_OK;
-        }
-    }
-    cgn_kernel_desc d; /* in 8-byte words: narrower reads of it below then forward (design.md) */
-    cgn__copy_state(&d, cgn__txn_current_state(&txn), sizeof d);
-    if (set & CGN_KERNEL_SET_KERNEL) {
-        d.kernel = update->kernel;
-        d.kernel_owner = (set & CGN_KERNEL_SET_KERNEL_OWNER) ? update->kernel_owner : NULL;
-    }
-    if (set & CGN_KERNEL_SET_GRID)
-        d.grid = update->grid;
-    if (set & CGN_KERNEL_SET_BLOCK)
-        d.block = update->block;
-    if (set & CGN_KERNEL_SET_SHARED_MEM_BYTES)
-        d.shared_mem_bytes = update->shared_mem_bytes;
-    if (set & CGN_KERNEL_SET_ARGS) {
-        d.args = update->args;
-        d.num_args = update->num_args;
-    }
-    st = kernel_check_rules(&d, set, where);
-    if (st == CGN_OK)
-        st = kernel_check_kinds(&d, set, where);
-    if (st == CGN_OK && (cgn__driver->version < 13000 || kernel_needs_context(&txn, &d)))
-        st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
-    if (st != CGN_OK)
-        return st;
-    CUgraphNodeParams p;
-    /* Only the member reaches the typed setter: complete and zeroed, from the merged fields. */
-    memset(&p.kernel, 0, sizeof p.kernel);
-    st = kernel_stage(&txn, &d, update, set, &p, where);
-    /* Without a change to an owner field (or what it follows) the owners are unchanged. */
-    if (st == CGN_OK && (set & (CGN_KERNEL_SET_ARG | CGN_KERNEL_SET_ARGS | CGN_KERNEL_SET_KERNEL)))
-        st = kernel_stage_owners(&txn, &d);
-    /* The executable-update rules, on the merged fields against the executable's own. */
-    if (st == CGN_OK)
-        st = cgn__kernel_exec_check(cgn__txn_current_state(&txn), &d, cgn__txn_context(&txn),
-                                    where);
-    if (st != CGN_OK)
-        return cgn__txn_fail(&txn, st);
-    kernel_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_applied(&txn, kernel_exec_set_raw(&txn, &p), "cuGraphExecKernelNodeSetParams",
-                          where);
-    if (st != CGN_OK)
-        return cgn__exec_refused(st, set, kernel_field_names, kernel_driver_rules,
-                                 7);
-    if (!(set & ~(CGN_KERNEL_SET_GRID | CGN_KERNEL_SET_BLOCK | CGN_KERNEL_SET_SHARED_MEM_BYTES)) &&
-        cgn__txn_no_context_to_restore(&txn)) {
-        /* Only fields kept as given: those set written back from the update, not the whole
-         * merged descriptor (design.md). */
-        cgn_kernel_desc *cur = txn.cur_state;
-        if (set & CGN_KERNEL_SET_GRID)
-            cur->grid = update->grid;
-        if (set & CGN_KERNEL_SET_BLOCK)
-            cur->block = update->block;
-        if (set & CGN_KERNEL_SET_SHARED_MEM_BYTES)
-            cur->shared_mem_bytes = update->shared_mem_bytes;
-        return CGN_OK;
-    }
-    cgn__txn_commit_update(&txn, &d, sizeof d);
-    return CGN_OK;
+    return kernel_exec_update_body(exec, node, update, CGN_KERNEL_SET_ARG,
+                                   "cgn_kernel_exec_set_arg");
 }
 
 cgn_status cgn_kernel_exec_get(const cgn_exec *exec, const cgn_node *node,

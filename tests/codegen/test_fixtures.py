@@ -123,13 +123,24 @@ class Fixtures(unittest.TestCase):
         c = self.read("src", "cgn_launch.c")
         gate = ("if ((set & CGN_LAUNCH_SET_ARG) && cgn__driver->version < 12050)\n"
                 "        return cgn__require_driver(12050, 1, \"launch updates that set arg\");")
-        for fn in ("cgn_status cgn_launch_node_update(", "cgn_status cgn_launch_exec_update("):
+        # The update functions' bodies (shared with the one-call forms, since the fixture's
+        # argument edits have them).
+        for fn in ("launch_node_update_body(", "launch_exec_update_body("):
             body = c[c.index(fn):]
             body = body[:body.index("\n}\n")]
             self.assertIn(gate, body, fn)
             # after the empty-update return, before the requires checks and any merging
             self.assertLess(body.index("if (set == 0)"), body.index(gate))
             self.assertLess(body.index(gate), body.index("kernel requires args"))
+        # The one-call forms: one edit filled in, then the shared body with its bit fixed.
+        for level, call in (
+                ("node", "launch_node_update_body(node, update, CGN_LAUNCH_SET_ARG,"),
+                ("exec", "launch_exec_update_body(exec, node, update, CGN_LAUNCH_SET_ARG,")):
+            fn = c[c.index(f"cgn_status cgn_launch_{level}_set_arg("):]
+            fn = " ".join(fn[:fn.index("\n}\n")].split())
+            self.assertIn("update->arg_edits.count = 0;", fn)
+            self.assertIn(call, fn)
+            self.assertIn(f'"cgn_launch_{level}_set_arg"', fn)
         add = c[c.index("cgn_status cgn_graph_add_launch("):]
         add = add[:add.index("\n}\n")]
         self.assertNotIn("12050", add)  # an add cannot set the gated field
