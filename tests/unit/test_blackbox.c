@@ -3363,6 +3363,19 @@ static void test_old_drivers_full_cycle(void **state) {
         cgn_kernel_update_set_arg(&ku, 1, &val, sizeof val, NULL);
         st = cgn_kernel_exec_update(e, a.n[0], &ku);
         assert_int_equal(st, ver < 12040 ? CGN_ERROR_DRIVER_TOO_OLD : CGN_OK);
+        /* The one-call forms have the same gates; a definition kernel update from 12.2 (every
+         * argument: after the refresh above a 12.2 or 12.3 driver left their sizes unknown). */
+        st = cgn_kernel_exec_set_arg(e, a.n[0], 1, &val, sizeof val, NULL);
+        assert_int_equal(st, ver < 12040 ? CGN_ERROR_DRIVER_TOO_OLD : CGN_OK);
+        st = cgn_kernel_node_set_arg(a.n[0], 1, &val, sizeof val, NULL);
+        assert_int_equal(st, ver < 12040 ? CGN_ERROR_DRIVER_TOO_OLD : CGN_OK);
+        cgn_arg both[2] = {cgn_test_arg_buf(env, 0, 0), cgn_test_arg_u32(env, 7)};
+        cgn_kernel_update whole = CGN_KERNEL_UPDATE_INIT;
+        cgn_kernel_update_set_args(&whole, both, 2);
+        st = cgn_kernel_node_update(a.n[0], &whole);
+        assert_int_equal(st, ver < 12020 ? CGN_ERROR_DRIVER_TOO_OLD : CGN_OK);
+        st = cgn_kernel_exec_update(e, a.n[0], &whole);
+        assert_int_equal(st, ver < 12020 ? CGN_ERROR_DRIVER_TOO_OLD : CGN_OK);
         CUgraph rg;
         OK(cgn_graph_raw(a.g, &rg));
         cgn_graph *ad = NULL;

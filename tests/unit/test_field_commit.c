@@ -1,7 +1,7 @@
 /* Commits that write back only the fields set (docs/design.md): an update setting some of the
  * fields cgn keeps as given (a kernel's grid, block and shared memory; a memset's value and
- * shape) changes exactly those, at both levels, and every other field keeps its value, as
- * _get and _exec_get report it. */
+ * shape; a 3-D copy's offsets, pitches and extent) changes exactly those, at both levels, and
+ * every other field keeps its value, as _get and _exec_get report it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,11 +123,84 @@ static void test_memset_fields_alone(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* The 3-D copy's offsets, pitches and extent: each alone set to another value, then back, at both
+ * levels (height and depth at definition level only: an executable's copy stays 1-D); every one
+ * of the thirteen reads back as the model has it, and the operands stay. */
+typedef void (*memcpy_3d_setter)(cgn_memcpy_3d_update *update, size_t value);
+
+static void test_memcpy_3d_fields_alone(void **state) {
+    cgn_test_env *env = *state;
+    /* One row of 2 bytes, rows of 8 bytes in slices of 3 rows: every change below stays in
+     * the 64-byte buffers and keeps the copy's rules. */
+    cgn_memcpy_3d_desc d = CGN_MEMCPY_3D_DESC_INIT;
+    d.dst = env->buf[1];
+    d.src = env->buf[0];
+    d.dst_pitch = d.src_pitch = 8;
+    d.dst_height = d.src_height = 3;
+    d.width_in_bytes = 2;
+    d.height = 1;
+    d.depth = 1;
+    static const struct {
+        memcpy_3d_setter set;
+        size_t offset, value;
+        int definition_only;
+    } fields[] = {
+#define FIELD(name, value, definition_only)                                                        \
+    {cgn_memcpy_3d_update_set_##name, offsetof(cgn_memcpy_3d_desc, name), value, definition_only}
+        FIELD(dst_x_in_bytes, 2, 0), FIELD(dst_y, 1, 0),          FIELD(dst_z, 1, 0),
+        FIELD(dst_pitch, 16, 0),     FIELD(dst_height, 4, 0),     FIELD(src_x_in_bytes, 4, 0),
+        FIELD(src_y, 1, 0),          FIELD(src_z, 1, 0),          FIELD(src_pitch, 12, 0),
+        FIELD(src_height, 5, 0),     FIELD(width_in_bytes, 3, 0), FIELD(height, 2, 1),
+        FIELD(depth, 2, 1),
+#undef FIELD
+    };
+    const size_t num_fields = sizeof fields / sizeof fields[0];
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    cgn_node *n;
+    OK(cgn_graph_add_memcpy_3d(g, NULL, 0, &d, &n));
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        cgn_memcpy_3d_desc model = d;
+        for (size_t f = 0; f < num_fields; f++) {
+            if (x != NULL && fields[f].definition_only)
+                continue;
+            size_t *slot = (size_t *)(void *)((unsigned char *)&model + fields[f].offset);
+            size_t original = *slot;
+            for (int step = 0; step < 2; step++) { /* to the new value, then back */
+                *slot = step ? original : fields[f].value;
+                cgn_memcpy_3d_update u = CGN_MEMCPY_3D_UPDATE_INIT;
+                fields[f].set(&u, *slot);
+                OK(x ? cgn_memcpy_3d_exec_update(x, n, &u) : cgn_memcpy_3d_node_update(n, &u));
+                cgn_memcpy_3d_desc got;
+                OK(x ? cgn_memcpy_3d_exec_get(x, n, &got) : cgn_memcpy_3d_node_get(n, &got));
+                for (size_t k = 0; k < num_fields; k++) {
+                    size_t want, have;
+                    memcpy(&want, (const unsigned char *)&model + fields[k].offset, sizeof want);
+                    memcpy(&have, (const unsigned char *)&got + fields[k].offset, sizeof have);
+                    if (want != have)
+                        print_error("level %d, field %zu set to %zu: field %zu is %zu, not %zu\n",
+                                    level, f, *slot, k, have, want);
+                    assert_int_equal(have, want);
+                }
+                assert_int_equal(got.dst, d.dst);
+                assert_int_equal(got.src, d.src);
+            }
+        }
+    }
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_kernel_config_fields_alone, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_memset_fields_alone, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_memcpy_3d_fields_alone, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
