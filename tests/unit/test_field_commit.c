@@ -130,11 +130,13 @@ typedef void (*memcpy_3d_setter)(cgn_memcpy_3d_update *update, size_t value);
 
 static void test_memcpy_3d_fields_alone(void **state) {
     cgn_test_env *env = *state;
-    /* One row of 2 bytes, rows of 8 bytes in slices of 3 rows: every change below stays in
-     * the 64-byte buffers and keeps the copy's rules. */
+    /* One row of 2 bytes at offset (1, 1, 1) of rows of 8 bytes in slices of 3 rows, every
+     * field non-zero (a field written back from an update that did not set it reads 0): every
+     * change below stays in the 64-byte buffers and keeps the copy's rules. */
     cgn_memcpy_3d_desc d = CGN_MEMCPY_3D_DESC_INIT;
     d.dst = env->buf[1];
     d.src = env->buf[0];
+    d.dst_x_in_bytes = d.dst_y = d.dst_z = d.src_x_in_bytes = d.src_y = d.src_z = 1;
     d.dst_pitch = d.src_pitch = 8;
     d.dst_height = d.src_height = 3;
     d.width_in_bytes = 2;
@@ -147,9 +149,9 @@ static void test_memcpy_3d_fields_alone(void **state) {
     } fields[] = {
 #define FIELD(name, value, definition_only)                                                        \
     {cgn_memcpy_3d_update_set_##name, offsetof(cgn_memcpy_3d_desc, name), value, definition_only}
-        FIELD(dst_x_in_bytes, 2, 0), FIELD(dst_y, 1, 0),          FIELD(dst_z, 1, 0),
-        FIELD(dst_pitch, 16, 0),     FIELD(dst_height, 4, 0),     FIELD(src_x_in_bytes, 4, 0),
-        FIELD(src_y, 1, 0),          FIELD(src_z, 1, 0),          FIELD(src_pitch, 12, 0),
+        FIELD(dst_x_in_bytes, 4, 0), FIELD(dst_y, 2, 0),          FIELD(dst_z, 0, 0),
+        FIELD(dst_pitch, 10, 0),     FIELD(dst_height, 4, 0),     FIELD(src_x_in_bytes, 4, 0),
+        FIELD(src_y, 2, 0),          FIELD(src_z, 0, 0),          FIELD(src_pitch, 12, 0),
         FIELD(src_height, 5, 0),     FIELD(width_in_bytes, 3, 0), FIELD(height, 2, 1),
         FIELD(depth, 2, 1),
 #undef FIELD
