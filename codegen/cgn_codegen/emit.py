@@ -745,18 +745,19 @@ class NodeView:
         for f in n.fields:
             if not (n.updatable and f.type.setter is not None and f.type.direct):
                 continue
-            params, body, _ = f.type.setter
-            kw = self._kw(f)
+            params = f.type.setter[0]
+            names = ", ".join(p.split()[-1].lstrip("*") for p in params)
+            # The public reset and setter, inlined: only what they write is read.
             fill = [f"{self.update} direct; /* this field alone: the others are never read */",
-                    f"{self.update} *const update = &direct;"]
-            fill += [line.format(name=f.name) for line in f.type.reset]
-            fill += [b.format(**kw) for b in body]
+                    f"cgn_{n.node}_update_reset(&direct);"]
+            fill += wrap_call("", Call(f"cgn_{n.node}_update_set_{f.name}(",
+                                       ("&direct",) + tuple(names.split(", ")), ");"))
             out.append(dict(
-                bit=self.bit(f), fill=[INDENT + line if line else line for line in fill],
+                fill=[INDENT + line if line else line for line in fill],
                 def_call=wrap_call(INDENT, Call(f"return {n.node}_node_update_body(", (
-                    "node", "update", self.bit(f), f'"cgn_{n.node}_node_set_{f.name}"'), ");")),
+                    "node", "&direct", self.bit(f), f'"cgn_{n.node}_node_set_{f.name}"'), ");")),
                 exec_call=wrap_call(INDENT, Call(f"return {n.node}_exec_update_body(", (
-                    "exec", "node", "update", self.bit(f), f'"cgn_{n.node}_exec_set_{f.name}"'),
+                    "exec", "node", "&direct", self.bit(f), f'"cgn_{n.node}_exec_set_{f.name}"'),
                     ");")),
                 def_sig=wrap_call("", Call(f"cgn_status cgn_{n.node}_node_set_{f.name}(",
                                            ("cgn_node *node",) + tuple(params), ") {")),

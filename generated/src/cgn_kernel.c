@@ -502,33 +502,17 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
 cgn_status cgn_kernel_node_set_arg(cgn_node *node, uint32_t index, const void *value, size_t size,
                                    cgn_owner *owner) {
     cgn_kernel_update direct; /* this field alone: the others are never read */
-    cgn_kernel_update *const update = &direct;
-    update->arg_edits.count = 0;
-    if (update->arg_edits.count < CGN_MAX_ARG_EDITS) {
-        cgn_arg_edit *e = &update->arg_edits.edit[update->arg_edits.count];
-        e->value = value;
-        e->owner = owner;
-        e->index = index;
-        e->size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
-    }
-    update->arg_edits.count++;
-    return kernel_node_update_body(node, update, CGN_KERNEL_SET_ARG, "cgn_kernel_node_set_arg");
+    cgn_kernel_update_reset(&direct);
+    cgn_kernel_update_set_arg(&direct, index, value, size, owner);
+    return kernel_node_update_body(node, &direct, CGN_KERNEL_SET_ARG, "cgn_kernel_node_set_arg");
 }
 
 cgn_status cgn_kernel_exec_set_arg(cgn_exec *exec, cgn_node *node, uint32_t index,
                                    const void *value, size_t size, cgn_owner *owner) {
     cgn_kernel_update direct; /* this field alone: the others are never read */
-    cgn_kernel_update *const update = &direct;
-    update->arg_edits.count = 0;
-    if (update->arg_edits.count < CGN_MAX_ARG_EDITS) {
-        cgn_arg_edit *e = &update->arg_edits.edit[update->arg_edits.count];
-        e->value = value;
-        e->owner = owner;
-        e->index = index;
-        e->size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
-    }
-    update->arg_edits.count++;
-    return kernel_exec_update_body(exec, node, update, CGN_KERNEL_SET_ARG,
+    cgn_kernel_update_reset(&direct);
+    cgn_kernel_update_set_arg(&direct, index, value, size, owner);
+    return kernel_exec_update_body(exec, node, &direct, CGN_KERNEL_SET_ARG,
                                    "cgn_kernel_exec_set_arg");
 }
 

@@ -134,11 +134,12 @@ class Fixtures(unittest.TestCase):
             self.assertLess(body.index(gate), body.index("kernel requires args"))
         # The one-call forms: one edit filled in, then the shared body with its bit fixed.
         for level, call in (
-                ("node", "launch_node_update_body(node, update, CGN_LAUNCH_SET_ARG,"),
-                ("exec", "launch_exec_update_body(exec, node, update, CGN_LAUNCH_SET_ARG,")):
+                ("node", "launch_node_update_body(node, &direct, CGN_LAUNCH_SET_ARG,"),
+                ("exec", "launch_exec_update_body(exec, node, &direct, CGN_LAUNCH_SET_ARG,")):
             fn = c[c.index(f"cgn_status cgn_launch_{level}_set_arg("):]
             fn = " ".join(fn[:fn.index("\n}\n")].split())
-            self.assertIn("update->arg_edits.count = 0;", fn)
+            self.assertIn("cgn_launch_update_reset(&direct); "
+                          "cgn_launch_update_set_arg(&direct,", fn)
             self.assertIn(call, fn)
             self.assertIn(f'"cgn_launch_{level}_set_arg"', fn)
         add = c[c.index("cgn_status cgn_graph_add_launch("):]
