@@ -190,8 +190,8 @@ extern cgn__pending_work cgn__pending;
 /* Runs what is pending (out of line). */
 void cgn__collect_pending_now(void);
 /* Runs pending release callbacks when CUDA or another thread released something; three atomic
- * loads when nothing is pending. User threads only. */
-static inline void cgn__collect_pending(void) {
+ * loads when nothing is pending. User threads only. Always inline: LTO kept it out of line. */
+CGN__ALWAYS_INLINE static inline void cgn__collect_pending(void) {
     /* One test of the three, not three branches. */
     if (((uintptr_t)atomic_load_explicit(&cgn__pending.released_head, memory_order_relaxed) |
          (uintptr_t)atomic_load_explicit(&cgn__pending.owners_head, memory_order_relaxed) |
