@@ -62,6 +62,17 @@ def _when_set(indent: str, bit: str, stmts) -> list:
             + _split_assignments(indent + INDENT, stmts) + ([indent + "}"] if many else []))
 
 
+def _direct_forms(n) -> list:
+    """The one-call forms of node type n: (field, name of the node-level function, of the
+    executable-level one, the setter's C parameters, their names) for each field whose type has
+    a setter and says `direct` (an updatable node type only)."""
+    if not n.updatable:
+        return []
+    return [(f, f"cgn_{n.node}_node_set_{f.name}", f"cgn_{n.node}_exec_set_{f.name}",
+             tuple(f.type.setter[0]), tuple(p.split()[-1].lstrip("*") for p in f.type.setter[0]))
+            for f in n.fields if f.type.setter is not None and f.type.direct]
+
+
 def _split_assignments(indent: str, stmts) -> list:
     """Statements at indent; an assignment too long for one line continues after its `=`."""
     out = []
@@ -247,26 +258,21 @@ class NodeView:
                         f"once added, so there is no update struct or update function "
                         f"(cgn_node_check_updatable: CGN_ERROR_NOT_SUPPORTED).")
         directs = []
-        for f in n.fields:
-            if not (n.updatable and f.type.setter is not None and f.type.direct):
-                continue
-            params = tuple(f.type.setter[0])
+        for f, def_fn, exec_fn, params, names in _direct_forms(n):
             kw = self._kw(f)
-            names = ", ".join(p.split()[-1].lstrip("*") for p in params)
-            same = ("without an update to build (one struct fewer to fill in a loop): the same "
-                    "checks, errors and guarantees.")
+            same = (f"cgn_{n.node}_update_set_{f.name}(&u, {', '.join(names)}) alone, without an "
+                    "update to build (one struct fewer to fill in a loop): the same checks, "
+                    "errors and guarantees.")
             directs.append(dict(
                 def_doc=comment_block(
                     f.type.direct.format(**dict(kw, level="node")) +
-                    f"\nThe same as cgn_{n.node}_node_update with an update made by "
-                    f"cgn_{n.node}_update_set_{f.name}(&u, {names}) alone, {same}"),
-                def_proto=wrap_call("", Call(f"CGN_API cgn_status cgn_{n.node}_node_set_{f.name}(",
+                    f"\nThe same as cgn_{n.node}_node_update with an update made by {same}"),
+                def_proto=wrap_call("", Call(f"CGN_API cgn_status {def_fn}(",
                                              ("cgn_node *node",) + params, ");")),
                 exec_doc=comment_block(
                     f.type.direct.format(**dict(kw, level="executable")) +
-                    f"\nThe same as cgn_{n.node}_exec_update with an update made by "
-                    f"cgn_{n.node}_update_set_{f.name}(&u, {names}) alone, {same}"),
-                exec_proto=wrap_call("", Call(f"CGN_API cgn_status cgn_{n.node}_exec_set_{f.name}(",
+                    f"\nThe same as cgn_{n.node}_exec_update with an update made by {same}"),
+                exec_proto=wrap_call("", Call(f"CGN_API cgn_status {exec_fn}(",
                                               ("cgn_exec *exec", "cgn_node *node") + params,
                                               ");"))))
         return dict(
@@ -728,12 +734,16 @@ class NodeView:
             exec_begin=wrap_call(INDENT, Call("cgn_status st = cgn__exec_update_begin(", (
                 "&txn", "exec", "node", n.type_enum, str(n.update_gate), "where"), ");")),
             directs=self._direct_setters(),
-            update_body_sig=wrap_call("", Call(f"{INLINE_STEP} {node}_node_update_body(", (
-                "cgn_node *node", f"const {self.update} *update", "uint64_t known_set",
-                "const char *where"), ") {")),
-            exec_body_sig=wrap_call("", Call(f"{INLINE_STEP} {node}_exec_update_body(", (
-                "cgn_exec *exec", "cgn_node *node", f"const {self.update} *update",
-                "uint64_t known_set", "const char *where"), ") {")),
+            # The attribute on a line of its own, as runtime.h does: long node names stay in
+            # the width.
+            update_body_sig=["CGN__ALWAYS_INLINE"] + wrap_call("", Call(
+                f"static inline cgn_status {node}_node_update_body(", (
+                    "cgn_node *node", f"const {self.update} *update", "uint64_t known_set",
+                    "const char *where"), ") {")),
+            exec_body_sig=["CGN__ALWAYS_INLINE"] + wrap_call("", Call(
+                f"static inline cgn_status {node}_exec_update_body(", (
+                    "cgn_exec *exec", "cgn_node *node", f"const {self.update} *update",
+                    "uint64_t known_set", "const char *where"), ") {")),
         )
 
     def _direct_setters(self) -> list:
@@ -742,27 +752,22 @@ class NodeView:
         `set` a constant, so the compiler keeps only the paths an update of that field takes."""
         n = self.n
         out = []
-        for f in n.fields:
-            if not (n.updatable and f.type.setter is not None and f.type.direct):
-                continue
-            params = f.type.setter[0]
-            names = ", ".join(p.split()[-1].lstrip("*") for p in params)
+        for f, def_fn, exec_fn, params, names in _direct_forms(n):
             # The public reset and setter, inlined: only what they write is read.
             fill = [f"{self.update} direct; /* this field alone: the others are never read */",
                     f"cgn_{n.node}_update_reset(&direct);"]
             fill += wrap_call("", Call(f"cgn_{n.node}_update_set_{f.name}(",
-                                       ("&direct",) + tuple(names.split(", ")), ");"))
+                                       ("&direct",) + names, ");"))
             out.append(dict(
                 fill=[INDENT + line if line else line for line in fill],
                 def_call=wrap_call(INDENT, Call(f"return {n.node}_node_update_body(", (
-                    "node", "&direct", self.bit(f), f'"cgn_{n.node}_node_set_{f.name}"'), ");")),
+                    "node", "&direct", self.bit(f), f'"{def_fn}"'), ");")),
                 exec_call=wrap_call(INDENT, Call(f"return {n.node}_exec_update_body(", (
-                    "exec", "node", "&direct", self.bit(f), f'"cgn_{n.node}_exec_set_{f.name}"'),
-                    ");")),
-                def_sig=wrap_call("", Call(f"cgn_status cgn_{n.node}_node_set_{f.name}(",
-                                           ("cgn_node *node",) + tuple(params), ") {")),
-                exec_sig=wrap_call("", Call(f"cgn_status cgn_{n.node}_exec_set_{f.name}(",
-                                            ("cgn_exec *exec", "cgn_node *node") + tuple(params),
+                    "exec", "node", "&direct", self.bit(f), f'"{exec_fn}"'), ");")),
+                def_sig=wrap_call("", Call(f"cgn_status {def_fn}(",
+                                           ("cgn_node *node",) + params, ") {")),
+                exec_sig=wrap_call("", Call(f"cgn_status {exec_fn}(",
+                                            ("cgn_exec *exec", "cgn_node *node") + params,
                                             ") {"))))
         return out
 
@@ -1172,7 +1177,6 @@ class DocsView:
                        "adding without a current context is CGN_ERROR_NO_CONTEXT")
             if n.context_current:
                 context += "; made current around each update when another one is current"
-        direct = [f for f in n.fields if f.type.setter is not None and f.type.direct]
         if not n.updatable:
             update_facts = [
                 ("Update", "none: not updatable (CUDA cannot change the node's parameters once "
@@ -1191,10 +1195,10 @@ class DocsView:
                     f"cgn_graph_add_{n.node}", f"cgn_{n.node}_node_update",
                     f"cgn_{n.node}_node_get", f"cgn_{n.node}_exec_update"))),
                 *([("One-call forms", ", ".join(
-                    f"{_code(f'cgn_{n.node}_node_set_{f.name}')} / "
-                    f"{_code(f'cgn_{n.node}_exec_set_{f.name}')}: the update with "
+                    f"{_code(def_fn)} / {_code(exec_fn)}: the update with "
                     f"{_code(f'cgn_{n.node}_update_set_{f.name}')} alone, no struct to build"
-                    for f in direct))] if direct else [])]
+                    for f, def_fn, exec_fn, _, _ in _direct_forms(n)))]
+                  if _direct_forms(n) else [])]
         facts = [
             ("Descriptor", f"{_code(v.desc)}, {_code(v.P + '_DESC_INIT')}"),
             *update_facts,

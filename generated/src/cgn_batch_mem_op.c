@@ -114,20 +114,29 @@ cgn_status cgn__batch_mem_op_exec_check(const void *cur_, const void *d_, CUcont
     return CGN_OK;
 }
 
-cgn_status cgn_batch_mem_op_node_update(cgn_node *node, const cgn_batch_mem_op_update *update) {
-    static const char where[] = "cgn_batch_mem_op_node_update";
+/* The body of the update functions, shared with the one-call forms (if any, below):
+ * `known_set` 0 is an update as given (checked here), else the set of the one setter a one-call
+ * form applied to `update`. Inlined into each caller, which keeps only the paths its updates can
+ * take. */
+CGN__ALWAYS_INLINE
+static inline cgn_status batch_mem_op_node_update_body(cgn_node *node,
+                                                       const cgn_batch_mem_op_update *update,
+                                                       uint64_t known_set, const char *where) {
     cgn__txn txn;
     cgn_status st = cgn__update_begin(&txn, node, CGN_NODE_BATCH_MEM_OP, 12020, where);
     if (st != CGN_OK)
         return st;
-    if (update == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
-    const uint64_t set = update->set;
-    if (set & ~CGN_BATCH_MEM_OP_SET_ALL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
-                         (unsigned long long)(set & ~CGN_BATCH_MEM_OP_SET_ALL));
-    if (set == 0)
-        return CGN_OK;
+    uint64_t set = known_set; /* not const: clang would warn on each test of a constant */
+    if (set == 0) { /* the update as given */
+        if (update == NULL)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+        set = update->set;
+        if (set & ~CGN_BATCH_MEM_OP_SET_ALL)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                             (unsigned long long)(set & ~CGN_BATCH_MEM_OP_SET_ALL));
+        if (set == 0)
+            return CGN_OK;
+    }
     if ((set & CGN_BATCH_MEM_OP_SET_OPS_OWNER) && !(set & CGN_BATCH_MEM_OP_SET_OPS))
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: ops_owner requires ops", where);
     cgn_batch_mem_op_desc d = *(const cgn_batch_mem_op_desc *)cgn__txn_current_state(&txn);
@@ -159,6 +168,10 @@ cgn_status cgn_batch_mem_op_node_update(cgn_node *node, const cgn_batch_mem_op_u
     return CGN_OK;
 }
 
+cgn_status cgn_batch_mem_op_node_update(cgn_node *node, const cgn_batch_mem_op_update *update) {
+    return batch_mem_op_node_update_body(node, update, 0, "cgn_batch_mem_op_node_update");
+}
+
 cgn_status cgn_batch_mem_op_node_get(const cgn_node *node, cgn_batch_mem_op_desc *desc_out) {
     static const char where[] = "cgn_batch_mem_op_node_get";
     cgn__node_rec *n;
@@ -181,21 +194,25 @@ static const char *const batch_mem_op_driver_rules[] = {
     NULL,
 };
 
-cgn_status cgn_batch_mem_op_exec_update(cgn_exec *exec, cgn_node *node,
-                                        const cgn_batch_mem_op_update *update) {
-    static const char where[] = "cgn_batch_mem_op_exec_update";
+CGN__ALWAYS_INLINE
+static inline cgn_status batch_mem_op_exec_update_body(cgn_exec *exec, cgn_node *node,
+                                                       const cgn_batch_mem_op_update *update,
+                                                       uint64_t known_set, const char *where) {
     cgn__txn txn;
     cgn_status st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_BATCH_MEM_OP, 12020, where);
     if (st != CGN_OK)
         return st;
-    if (update == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
-    const uint64_t set = update->set;
-    if (set & ~CGN_BATCH_MEM_OP_SET_ALL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
-                         (unsigned long long)(set & ~CGN_BATCH_MEM_OP_SET_ALL));
-    if (set == 0)
-        return CGN_OK;
+    uint64_t set = known_set; /* not const: clang would warn on each test of a constant */
+    if (set == 0) { /* the update as given */
+        if (update == NULL)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+        set = update->set;
+        if (set & ~CGN_BATCH_MEM_OP_SET_ALL)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                             (unsigned long long)(set & ~CGN_BATCH_MEM_OP_SET_ALL));
+        if (set == 0)
+            return CGN_OK;
+    }
     if ((set & CGN_BATCH_MEM_OP_SET_OPS_OWNER) && !(set & CGN_BATCH_MEM_OP_SET_OPS))
         return cgn__fail(CGN_ERROR_MISSING_FIELD, "%s: ops_owner requires ops", where);
     cgn_batch_mem_op_desc d = *(const cgn_batch_mem_op_desc *)cgn__txn_current_state(&txn);
@@ -230,6 +247,11 @@ cgn_status cgn_batch_mem_op_exec_update(cgn_exec *exec, cgn_node *node,
                                  2);
     cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
+}
+
+cgn_status cgn_batch_mem_op_exec_update(cgn_exec *exec, cgn_node *node,
+                                        const cgn_batch_mem_op_update *update) {
+    return batch_mem_op_exec_update_body(exec, node, update, 0, "cgn_batch_mem_op_exec_update");
 }
 
 cgn_status cgn_batch_mem_op_exec_get(const cgn_exec *exec, const cgn_node *node,

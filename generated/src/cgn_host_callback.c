@@ -145,20 +145,29 @@ static CUresult host_callback_exec_set_raw(const cgn__txn *txn, const CUgraphNod
     return cgn__driver->cuGraphExecHostNodeSetParams(txn->exec->raw, txn->shadow->raw, a);
 }
 
-cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback_update *update) {
-    static const char where[] = "cgn_host_callback_node_update";
+/* The body of the update functions, shared with the one-call forms (if any, below):
+ * `known_set` 0 is an update as given (checked here), else the set of the one setter a one-call
+ * form applied to `update`. Inlined into each caller, which keeps only the paths its updates can
+ * take. */
+CGN__ALWAYS_INLINE
+static inline cgn_status host_callback_node_update_body(cgn_node *node,
+                                                        const cgn_host_callback_update *update,
+                                                        uint64_t known_set, const char *where) {
     cgn__txn txn;
     cgn_status st = cgn__update_begin(&txn, node, CGN_NODE_HOST, 12020, where);
     if (st != CGN_OK)
         return st;
-    if (update == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
-    const uint64_t set = update->set;
-    if (set & ~CGN_HOST_CALLBACK_SET_ALL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
-                         (unsigned long long)(set & ~CGN_HOST_CALLBACK_SET_ALL));
-    if (set == 0)
-        return CGN_OK;
+    uint64_t set = known_set; /* not const: clang would warn on each test of a constant */
+    if (set == 0) { /* the update as given */
+        if (update == NULL)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+        set = update->set;
+        if (set & ~CGN_HOST_CALLBACK_SET_ALL)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                             (unsigned long long)(set & ~CGN_HOST_CALLBACK_SET_ALL));
+        if (set == 0)
+            return CGN_OK;
+    }
     if (set & (CGN_HOST_CALLBACK_SET_USER_DATA | CGN_HOST_CALLBACK_SET_USER_DATA_OWNER |
             CGN_HOST_CALLBACK_SET_PAYLOAD)) {
         if ((set & CGN_HOST_CALLBACK_SET_USER_DATA) && !(set & CGN_HOST_CALLBACK_SET_FN))
@@ -207,6 +216,10 @@ cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback
     return CGN_OK;
 }
 
+cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback_update *update) {
+    return host_callback_node_update_body(node, update, 0, "cgn_host_callback_node_update");
+}
+
 cgn_status cgn_host_callback_node_get(const cgn_node *node, cgn_host_callback_desc *desc_out) {
     static const char where[] = "cgn_host_callback_node_get";
     cgn__node_rec *n;
@@ -231,21 +244,25 @@ static const char *const host_callback_driver_rules[] = {
     NULL,
 };
 
-cgn_status cgn_host_callback_exec_update(cgn_exec *exec, cgn_node *node,
-                                         const cgn_host_callback_update *update) {
-    static const char where[] = "cgn_host_callback_exec_update";
+CGN__ALWAYS_INLINE
+static inline cgn_status host_callback_exec_update_body(cgn_exec *exec, cgn_node *node,
+                                                        const cgn_host_callback_update *update,
+                                                        uint64_t known_set, const char *where) {
     cgn__txn txn;
     cgn_status st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_HOST, 12020, where);
     if (st != CGN_OK)
         return st;
-    if (update == NULL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
-    const uint64_t set = update->set;
-    if (set & ~CGN_HOST_CALLBACK_SET_ALL)
-        return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
-                         (unsigned long long)(set & ~CGN_HOST_CALLBACK_SET_ALL));
-    if (set == 0)
-        return CGN_OK;
+    uint64_t set = known_set; /* not const: clang would warn on each test of a constant */
+    if (set == 0) { /* the update as given */
+        if (update == NULL)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: update must not be NULL", where);
+        set = update->set;
+        if (set & ~CGN_HOST_CALLBACK_SET_ALL)
+            return cgn__fail(CGN_ERROR_INVALID_ARGUMENT, "%s: unknown bits 0x%llx in set", where,
+                             (unsigned long long)(set & ~CGN_HOST_CALLBACK_SET_ALL));
+        if (set == 0)
+            return CGN_OK;
+    }
     if (set & (CGN_HOST_CALLBACK_SET_USER_DATA | CGN_HOST_CALLBACK_SET_USER_DATA_OWNER |
             CGN_HOST_CALLBACK_SET_PAYLOAD)) {
         if ((set & CGN_HOST_CALLBACK_SET_USER_DATA) && !(set & CGN_HOST_CALLBACK_SET_FN))
@@ -298,6 +315,11 @@ cgn_status cgn_host_callback_exec_update(cgn_exec *exec, cgn_node *node,
                                  4);
     cgn__txn_commit_update(&txn, &d, sizeof d);
     return CGN_OK;
+}
+
+cgn_status cgn_host_callback_exec_update(cgn_exec *exec, cgn_node *node,
+                                         const cgn_host_callback_update *update) {
+    return host_callback_exec_update_body(exec, node, update, 0, "cgn_host_callback_exec_update");
 }
 
 cgn_status cgn_host_callback_exec_get(const cgn_exec *exec, const cgn_node *node,

@@ -145,13 +145,13 @@ CGN__ALWAYS_INLINE static inline int kernel_needs_context(const cgn__txn *txn,
             d->kernel.kernel != cur->kernel.kernel);
 }
 
-/* The bodies of the update functions, shared with the one-call forms below: `known_set` 0 is an
- * update as given (checked here), else the set of the one setter a one-call form applied to
- * `update`. Inlined into each caller, which keeps only the paths its updates can take. */
-CGN__ALWAYS_INLINE static inline cgn_status kernel_node_update_body(cgn_node *node,
-                                                                    const cgn_kernel_update *update,
-                                                                    uint64_t known_set,
-                                                                    const char *where) {
+/* The body of the update functions, shared with the one-call forms (if any, below):
+ * `known_set` 0 is an update as given (checked here), else the set of the one setter a one-call
+ * form applied to `update`. Inlined into each caller, which keeps only the paths its updates can
+ * take. */
+CGN__ALWAYS_INLINE
+static inline cgn_status kernel_node_update_body(cgn_node *node, const cgn_kernel_update *update,
+                                                 uint64_t known_set, const char *where) {
     cgn__txn txn;
     cgn_status st = cgn__update_begin(&txn, node, CGN_NODE_KERNEL, 12020, where);
     if (st != CGN_OK)
@@ -333,10 +333,10 @@ static const char *const kernel_driver_rules[] = {
     NULL,
 };
 
-CGN__ALWAYS_INLINE static inline cgn_status kernel_exec_update_body(cgn_exec *exec, cgn_node *node,
-                                                                    const cgn_kernel_update *update,
-                                                                    uint64_t known_set,
-                                                                    const char *where) {
+CGN__ALWAYS_INLINE
+static inline cgn_status kernel_exec_update_body(cgn_exec *exec, cgn_node *node,
+                                                 const cgn_kernel_update *update,
+                                                 uint64_t known_set, const char *where) {
     cgn__txn txn;
     cgn_status st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_KERNEL, 12020, where);
     if (st != CGN_OK)

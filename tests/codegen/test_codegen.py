@@ -270,12 +270,14 @@ class GoodSpecs(unittest.TestCase):
         with open(os.path.join(GENERATED, "src", "cgn_memset.c")) as f:
             c = f.read()
         # Validation before the first driver call (cgn__txn_enter), the mutation last.
-        order = ["cgn__update_begin(", "update == NULL", "set & ~CGN_MEMSET_SET_ALL", "set == 0",
+        order = ["cgn__update_begin(", "update == NULL", "set & ~CGN_MEMSET_SET_ALL",
+                 "if (set == 0)\n            return CGN_OK;",
                  "dst_owner requires dst", "d.dst = update->dst",
                  "memset_check_rules(&d", "memset_check_kinds(&d", "cgn__txn_enter(",
                  "memset_stage(&txn", "memset_stage_owners(&txn", "memset_build(&d",
                  "cgn__txn_apply(", "cgn__txn_commit_update("]
-        body = c[c.index("cgn_status cgn_memset_node_update("):]
+        # (the body the update function and any one-call form share)
+        body = c[c.index("static inline cgn_status memset_node_update_body("):]
         positions = [body.index(s) for s in order]
         self.assertEqual(positions, sorted(positions))
         self.assertIn("d.dst_owner = (set & CGN_MEMSET_SET_DST_OWNER) ? update->dst_owner : NULL;",
@@ -374,7 +376,7 @@ class GoodSpecs(unittest.TestCase):
                         add.index("memcpy_check_rules(&d"))
         self.assertIn("d.src_memory_type = (CUmemorytype)0; /* set by cgn */", c)
         # The form check runs right after the gate, before anything is merged or staged.
-        body = c[c.index("cgn_status cgn_memcpy_node_update("):]
+        body = c[c.index("static inline cgn_status memcpy_node_update_body("):]
         order = ["cgn__update_begin(", "d.dst = update->dst", "cgn__txn_enter(",
                  "cgn__check_memcpy_1d(&txn, where)", "memcpy_stage(&txn", "cgn__txn_apply("]
         positions = [body.index(x) for x in order]
