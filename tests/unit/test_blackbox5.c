@@ -26,19 +26,9 @@
 #include "fake_driver.h"
 #include "runtime.h"
 
-/* ---- kernels of the test's own layouts, recording what each launch passes -------------------- */
+#include "blackbox_layouts.h"
 
-#define MAXA 8 /* arguments of the widest layout */
-#define ASZ 24 /* bytes of the widest argument */
-#define LOG_MAX 16
-
-typedef struct layout {
-    const char *name;
-    uint32_t n;
-    size_t sizes[MAXA];
-    cgn_kernel k; /* registered per test (the fake is reset between tests): the CUkernel */
-    CUfunction f; /* and its CUfunction in fake context 0 */
-} layout;
+/* ---- the test's own layouts (blackbox_layouts.h: what each launch passes) -------------------- */
 
 /* Every size the brief names, the 24-byte one too large to be written in place. */
 static layout wide = {"bb5_wide", 7, {1, 2, 4, 8, 12, 16, 24}, {0}, NULL};
@@ -50,39 +40,6 @@ static layout pairs = {"bb5_pairs", 8, {8, 8, 8, 4, 4, 16, 16, 2}, {0}, NULL};
 static layout other = {"bb5_other", 3, {4, 8, 16}, {0}, NULL};
 /* Two pointers (owned in places) and a scalar. */
 static layout ptrs = {"bb5_ptrs", 3, {8, 8, 4}, {0}, NULL};
-
-typedef struct vals {
-    unsigned char b[MAXA][ASZ];
-} vals;
-
-typedef struct launch_rec {
-    const layout *who;
-    uint32_t grid_x;
-    vals v;
-} launch_rec;
-
-static launch_rec launch_log[LOG_MAX];
-static size_t launch_count;
-
-static void record(void **args, const CUDA_KERNEL_NODE_PARAMS_v2 *launch, void *user) {
-    const layout *l = user;
-    size_t at = launch_count++;
-    if (at >= LOG_MAX)
-        return;
-    memset(&launch_log[at], 0, sizeof launch_log[at]);
-    launch_log[at].who = l;
-    launch_log[at].grid_x = launch->gridDimX;
-    for (uint32_t i = 0; i < l->n; i++)
-        memcpy(launch_log[at].v.b[i], args[i], l->sizes[i]);
-}
-
-static void register_layout(layout *l) {
-    CUfunction f = cgn_fake_register_kernel(l->name, l->n, l->sizes, record, l);
-    assert_non_null(f);
-    l->f = f;
-    l->k = CGN_KERNEL(cgn_fake_kernel_of(f));
-    assert_non_null(l->k.kernel);
-}
 
 static void register_layouts(void) {
     register_layout(&wide);
@@ -100,18 +57,6 @@ static uint32_t seed_next = 1;
 static uint32_t fresh_seed(void) {
     seed_next += CGN_MAX_ARG_EDITS + 1;
     return seed_next;
-}
-
-static void fill_arg(vals *v, const layout *l, uint32_t i, uint32_t seed) {
-    memset(v->b[i], 0, ASZ);
-    for (size_t j = 0; j < l->sizes[i]; j++)
-        v->b[i][j] = (unsigned char)(seed * 37u + i * 11u + j * 3u + 1u);
-}
-
-static void fill_vals(vals *v, const layout *l, uint32_t seed) {
-    memset(v, 0, sizeof *v);
-    for (uint32_t i = 0; i < l->n; i++)
-        fill_arg(v, l, i, seed);
 }
 
 static void vals_args(const vals *v, const layout *l, cgn_arg *out) {

@@ -30,60 +30,21 @@
 #include "fake_driver.h"
 #include "runtime.h"
 
-/* ---- kernels of the test's own layouts, recording what each launch passes -------------------- */
+#include "blackbox_layouts.h"
 
-#define MAXA 8 /* arguments of the widest layout */
-#define ASZ 24 /* bytes of the widest argument */
-#define LOG_MAX 8
+/* ---- the test's own layouts (blackbox_layouts.h: what each launch passes) -------------------- */
+
 #define NOWN 3 /* owners per side */
 #define NGEN 8 /* kernels of 1..8 arguments */
 
-typedef struct layout {
-    char name[24];
-    uint32_t n;
-    size_t sizes[MAXA];
-    cgn_kernel k; /* registered per test (the fake is reset between tests) */
-} layout;
-
 /* Arguments of every size from 1 to 24 bytes. */
-static layout mix = {"bb6_mix", 6, {1, 2, 4, 8, 16, 24}, {0}};
+static layout mix = {"bb6_mix", 6, {1, 2, 4, 8, 16, 24}, {0}, NULL};
 /* Eight arguments, same-sized pairs among them (values can move between indices). */
-static layout eight = {"bb6_eight", 8, {8, 4, 2, 1, 16, 24, 8, 4}, {0}};
+static layout eight = {"bb6_eight", 8, {8, 4, 2, 1, 16, 24, 8, 4}, {0}, NULL};
 /* Two pointers (owned in places) and a scalar. */
-static layout ptrs = {"bb6_ptrs", 3, {8, 8, 4}, {0}};
+static layout ptrs = {"bb6_ptrs", 3, {8, 8, 4}, {0}, NULL};
 /* gen[k]: k + 1 arguments of cycling sizes. */
 static layout gen[NGEN];
-
-typedef struct vals {
-    unsigned char b[MAXA][ASZ];
-} vals;
-
-typedef struct launch_rec {
-    const layout *who;
-    vals v;
-} launch_rec;
-
-static launch_rec launch_log[LOG_MAX];
-static size_t launch_count;
-
-static void record(void **args, const CUDA_KERNEL_NODE_PARAMS_v2 *launch, void *user) {
-    (void)launch;
-    const layout *l = user;
-    size_t at = launch_count++;
-    if (at >= LOG_MAX)
-        return;
-    memset(&launch_log[at], 0, sizeof launch_log[at]);
-    launch_log[at].who = l;
-    for (uint32_t i = 0; i < l->n; i++)
-        memcpy(launch_log[at].v.b[i], args[i], l->sizes[i]);
-}
-
-static void register_layout(layout *l) {
-    CUfunction f = cgn_fake_register_kernel(l->name, l->n, l->sizes, record, l);
-    assert_non_null(f);
-    l->k = CGN_KERNEL(cgn_fake_kernel_of(f));
-    assert_non_null(l->k.kernel);
-}
 
 static void register_layouts(void) {
     static const size_t cycle[MAXA] = {4, 8, 1, 16, 2, 24, 8, 4};
@@ -100,18 +61,6 @@ static void register_layouts(void) {
 }
 
 /* ---- values ---------------------------------------------------------------------------------- */
-
-static void fill_arg(vals *v, const layout *l, uint32_t i, uint32_t seed) {
-    memset(v->b[i], 0, ASZ);
-    for (size_t j = 0; j < l->sizes[i]; j++)
-        v->b[i][j] = (unsigned char)(seed * 37u + i * 11u + j * 3u + 1u);
-}
-
-static void fill_vals(vals *v, const layout *l, uint32_t seed) {
-    memset(v, 0, sizeof *v);
-    for (uint32_t i = 0; i < l->n; i++)
-        fill_arg(v, l, i, seed);
-}
 
 /* ---- owners: each side its own, counting release callbacks ---------------------------------- */
 
