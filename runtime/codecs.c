@@ -566,8 +566,8 @@ cgn_status cgn__stage_arg_edits(cgn__txn *txn, const cgn_arg_edits *edits,
 /* The current block when an in-place write may go there: cgn's alone (nothing retained it: no
  * executable or embedding reads it), with the kernel's sizes. (A block of adopted arguments cgn
  * could not copy holds none, so no argument ever qualifies there.) */
-static cgn__kargs_header *cgn__in_place_block(const cgn__txn *txn) {
-    cgn__kargs_header *h = (cgn__kargs_header *)(uintptr_t)cgn__txn_current_storage(txn);
+static cgn__kargs_header *cgn__in_place_block(const void *storage) {
+    cgn__kargs_header *h = (cgn__kargs_header *)(uintptr_t)storage;
     if (h == NULL || !h->checked || !cgn__block_exclusive(h))
         return NULL;
     return h;
@@ -605,9 +605,9 @@ CGN__ALWAYS_INLINE static inline int cgn__put_in_place(const cgn__kargs_header *
     return 1;
 }
 
-void **cgn__args_in_place(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args, uint32_t num_args,
-                          cgn__args_undo *undo) {
-    cgn__kargs_header *h = cgn__in_place_block(txn);
+void **cgn__args_in_place(const void *storage, cgn_kernel kernel, const cgn_arg *args,
+                          uint32_t num_args, cgn__args_undo *undo) {
+    cgn__kargs_header *h = cgn__in_place_block(storage);
     if (h == NULL || args == NULL || num_args == 0 || num_args > CGN_MAX_ARG_EDITS ||
         num_args != h->num_args || num_args != h->num_params ||
         !cgn__same_kernel(h->kernel, kernel))
@@ -621,8 +621,9 @@ void **cgn__args_in_place(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args,
     return ptrs;
 }
 
-void **cgn__arg_edits_in_place(cgn__txn *txn, const cgn_arg_edits *edits, cgn__args_undo *undo) {
-    cgn__kargs_header *h = cgn__in_place_block(txn);
+void **cgn__arg_edits_in_place(const void *storage, const cgn_arg_edits *edits,
+                               cgn__args_undo *undo) {
+    cgn__kargs_header *h = cgn__in_place_block(storage);
     uint32_t count = edits->count;
     if (h == NULL || count == 0 || count > CGN_MAX_ARG_EDITS)
         return NULL;
@@ -639,6 +640,17 @@ void **cgn__arg_edits_in_place(cgn__txn *txn, const cgn_arg_edits *edits, cgn__a
     }
     h->base = NULL; /* no longer its base plus its edits */
     return ptrs;
+}
+
+void **cgn__arg_in_place(const void *storage, uint32_t index, const void *value, size_t size,
+                         const cgn_owner *owner, cgn__args_undo *undo) {
+    cgn__kargs_header *h = cgn__in_place_block(storage);
+    if (h == NULL || index >= h->num_args ||
+        !cgn__put_in_place(h, cgn__kargs_sizes(h), cgn__kargs_ptrs(h), undo, index, value, size,
+                           owner))
+        return NULL;
+    h->base = NULL; /* no longer its base plus its edits */
+    return cgn__kargs_ptrs(h);
 }
 
 void cgn__args_undo_apply(const cgn__args_undo *undo) {

@@ -48,6 +48,14 @@ CUresult cgn__last_cu_result(void);
 #else
 #define CGN__ALWAYS_INLINE
 #endif
+/* The transaction's path behind a lean path (generated code): a function of its own, so that
+ * the lean path's function stays small (few registers saved, few cache lines) and ends in a
+ * jump to it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CGN__NOINLINE __attribute__((noinline))
+#else
+#define CGN__NOINLINE
+#endif
 
 /* Size arithmetic on user input: 0 and *out untouched when the result would not fit. */
 static inline int cgn__add_size(size_t a, size_t b, size_t *out) {
@@ -566,6 +574,42 @@ static inline cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_no
     return CGN_OK;
 }
 
+/* The version an update replaces, for the update loop's lean paths, which need no transaction:
+ * the in-place argument writes (generated code, spec: a kernel's args and arg_edits). They take
+ * only a version with no owners, write nothing but the current argument block (undone when the
+ * driver refuses) and make one driver call; anything else, and every error, is left to the
+ * transaction's path, which says what is wrong. */
+typedef struct cgn__lean {
+    CUcontext ctx;
+    void *state;
+    const void *storage;
+    CUgraphNode raw;     /* the node's raw handle (the executable's node at executable level) */
+    CUgraphExec exec;    /* executable level: the raw executable; else NULL */
+} cgn__lean;
+/* Definition level: 1, with *l filled in and pending work collected, when `node` is a live
+ * node of `type` with no owners and the driver is past the gate; else 0 (nothing reported). */
+CGN__ALWAYS_INLINE
+static inline int cgn__lean_node(cgn__lean *l, cgn_node *node, cgn_node_type type, int since) {
+    void *rec = NULL;
+    const cgn_driver_table *drv = cgn__driver;
+    if (cgn__handle_lookup(node, CGN__KIND_NODE, &rec) != CGN__LOOKUP_OK)
+        return 0;
+    cgn__node_rec *n = rec;
+    if (!cgn__node_usable_as(n, type) || n->attachment != NULL || drv->version < since ||
+        drv->cuGraphNodeSetParams == NULL)
+        return 0;
+    l->ctx = n->ctx;
+    l->state = n->state;
+    l->storage = n->storage;
+    l->raw = n->raw;
+    l->exec = NULL;
+    cgn__collect_pending();
+    return 1;
+}
+/* The failure of a lean path's one driver call (nothing else to undo): reports `entry`'s result
+ * as the transaction's path does. */
+CGN__COLD cgn_status cgn__lean_apply_failed(CUresult r, const char *what, const char *entry);
+
 /* Executable-level update of `node` in `exec`: resolves both, finds the executable's copy of
  * the node and checks the gate (cuGraphExecNodeSetParams). Nothing to undo on failure. */
 CGN__COLD cgn_status cgn__exec_update_begin_checked(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
@@ -806,6 +850,28 @@ static inline cgn__shadow *cgn__exec_find(const cgn__exec_rec *e, cgn__handle no
             return &e->shadows[at - 1];
     }
 }
+/* Executable level, as cgn__lean_node: the executable's copy of `node`, of `type`, with no
+ * owners, both handles live and the driver past the gate. */
+CGN__ALWAYS_INLINE
+static inline int cgn__lean_shadow(cgn__lean *l, cgn_exec *exec, cgn_node *node,
+                                   cgn_node_type type, int since) {
+    void *e = NULL, *n = NULL;
+    const cgn_driver_table *drv = cgn__driver;
+    if (cgn__handle_lookup(exec, CGN__KIND_EXEC, &e) != CGN__LOOKUP_OK || e == NULL ||
+        cgn__handle_lookup(node, CGN__KIND_NODE, &n) != CGN__LOOKUP_OK ||
+        (since > 0 && (drv->version < since || drv->cuGraphExecNodeSetParams == NULL)))
+        return 0;
+    const cgn__shadow *s = cgn__exec_find(e, (cgn__handle)(uintptr_t)node);
+    if (s == NULL || s->type != type || s->unsupported != NULL || s->attachment != NULL)
+        return 0;
+    l->ctx = s->ctx;
+    l->state = s->state;
+    l->storage = s->storage;
+    l->raw = s->raw;
+    l->exec = ((const cgn__exec_rec *)e)->raw;
+    cgn__collect_pending();
+    return 1;
+}
 /* cgn__exec_update_begin_checked with the common case inline (both handles live, the node an
  * updatable part of the executable of `type`, a driver past the gate); the rest, and every
  * message, out of line. */
@@ -942,10 +1008,14 @@ typedef struct cgn__args_undo {
  * block's kernelParams array; NULL, with nothing changed, when any of that does not hold: the
  * caller then takes the two-block path, which says what is wrong. Whole argument list of the
  * unchanged kernel: */
-void **cgn__args_in_place(cgn__txn *txn, cgn_kernel kernel, const cgn_arg *args, uint32_t num_args,
-                          cgn__args_undo *undo);
-/* ... and argument-level edits (the other arguments kept): */
-void **cgn__arg_edits_in_place(cgn__txn *txn, const cgn_arg_edits *edits, cgn__args_undo *undo);
+void **cgn__args_in_place(const void *storage, cgn_kernel kernel, const cgn_arg *args,
+                          uint32_t num_args, cgn__args_undo *undo);
+/* ... argument-level edits (the other arguments kept): */
+void **cgn__arg_edits_in_place(const void *storage, const cgn_arg_edits *edits,
+                               cgn__args_undo *undo);
+/* ... and one argument (the one-call form's edit). */
+void **cgn__arg_in_place(const void *storage, uint32_t index, const void *value, size_t size,
+                         const cgn_owner *owner, cgn__args_undo *undo);
 /* Puts back what an in-place write replaced (the driver refused the update). */
 void cgn__args_undo_apply(const cgn__args_undo *undo);
 

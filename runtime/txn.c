@@ -480,6 +480,10 @@ __attribute__((noinline, cold))
 cgn_status cgn__txn_apply_failed(cgn__txn *txn, CUresult r, const char *what,
                                  const char *entry) {
     cgn__txn_rollback(txn);
+    return cgn__lean_apply_failed(r, what, entry);
+}
+
+cgn_status cgn__lean_apply_failed(CUresult r, const char *what, const char *entry) {
     char buf[128];
     snprintf(buf, sizeof buf, "%s: %s", what, entry);
     return cgn__fail_driver(r, buf);

@@ -588,8 +588,9 @@ class NodeView:
         if not n.context_current:
             ctx_enter = None
         elif n.context_free_from and n.context_when:
-            ctx_enter = (f"st == CGN_OK && (cgn__driver->version < {n.context_free_from} || "
-                         f"{node}_needs_context(&txn, &d))")
+            ctx_enter = (f"st == CGN_OK &&\n        (cgn__driver->version < "
+                         f"{n.context_free_from} || "
+                         f"{node}_needs_context(txn.cur_ctx, txn.cur_state, &d))")
         elif n.context_free_from:
             ctx_enter = f"st == CGN_OK && cgn__driver->version < {n.context_free_from}"
         else:
@@ -604,59 +605,89 @@ class NodeView:
         args_f, kernel_f = n.role(ROLE_ARGS), n.role(ROLE_KERNEL)
         edits_f = n.role(ROLE_ARG_EDITS)
         arg_rules = any(args_f is not None and args_f.name in r.fields for r in n.rules)
+        # Each has a lean path first (runtime.h, cgn__lean): the steady state, arguments
+        # written into the current block in place, with no transaction, through the typed
+        # setters (whose params are the member alone, zeroed word by word); then a path in
+        # the transaction for the rest (a second block taken: the first is shared or an
+        # argument is not small).
         if (args_f is not None and kernel_f is not None and not arg_rules
                 and not args_f.type.check and not kernel_f.type.check
                 and not args_f.type.exec_check and not n.exec_rules
                 and n.update_check is None and not settle
+                and n.set is not None and n.exec_set is not None
                 and (not n.context_current or n.context_free_from)):
             if not n.context_current:
-                ctx_free = None
+                ctx_free = lean_ctx_free = None
             elif n.context_when:
                 ctx_free = (f"cgn__driver->version >= {n.context_free_from} && "
-                            f"!{node}_needs_context(&txn, cur)")
+                            f"!{node}_needs_context(txn.cur_ctx, cur, cur)")
+                lean_ctx_free = (f"cgn__driver->version >= {n.context_free_from} && "
+                                 f"!{node}_needs_context(lean.ctx, cur, cur)")
             else:
-                ctx_free = f"cgn__driver->version >= {n.context_free_from}"
+                ctx_free = lean_ctx_free = f"cgn__driver->version >= {n.context_free_from}"
             ind = INDENT * (3 if ctx_free else 2)
+            lean_ind = INDENT * (4 if lean_ctx_free else 3)
             # Before the field gates and `requires` when neither concerns the field alone.
             early = not args_f.since and not args_f.requires
             fast_paths.append(dict(
                 bit=self.bit(args_f), extra=[], ctx_free=ctx_free, args=args_f.name, early=early,
+                lean_ctx_free=lean_ctx_free, since=args_f.since, requires=args_f.requires,
                 cuda=args_f.cuda, num=f"update->num_{args_f.name}",
                 doc="new values for every argument of the same kernel",
-                in_place=wrap_call(ind, Call("params = cgn__args_in_place(", (
-                    "&txn", f"cur->{kernel_f.name}", f"update->{args_f.name}",
+                lean_in_place=wrap_call(lean_ind, Call("params = cgn__args_in_place(", (
+                    "lean.storage", f"cur->{kernel_f.name}", f"update->{args_f.name}",
                     f"update->num_{args_f.name}", "&undo"), ");")),
-                take=wrap_call(ind + INDENT, Call("params = cgn__stage_kernel_args_unowned(", (
+                take=wrap_call(ind, Call("params = cgn__stage_kernel_args_unowned(", (
                     "&txn", f"cur->{kernel_f.name}", f"update->{args_f.name}",
                     f"update->num_{args_f.name}", "&copies"), ");"))))
             if edits_f is not None and not edits_f.type.check and not edits_f.type.exec_check:
                 edits = f"update->{edits_f.name}_edits"
-                take = wrap_call(ind + INDENT, Call("st = cgn__stage_arg_edits(", (
+                take = wrap_call(ind, Call("st = cgn__stage_arg_edits(", (
                     "&txn", "&" + edits, "&copies", "&params", "where"), ");"))
                 fast_paths.append(dict(
                     bit=self.bit(edits_f), ctx_free=ctx_free, args=args_f.name,
+                    lean_ctx_free=lean_ctx_free, since=edits_f.since,
+                    requires=edits_f.requires, field=edits_f.name,
                     early=not edits_f.since and not edits_f.requires,
                     extra=[f"{edits}.count > 0", f"cgn__arg_edits_unowned(&{edits})"],
                     cuda=args_f.cuda, num=None,
                     doc="arguments replaced by index, the others kept",
-                    in_place=wrap_call(ind, Call("params = cgn__arg_edits_in_place(", (
-                        "&txn", "&" + edits, "&undo"), ");")),
-                    take=take + [ind + INDENT + "if (st != CGN_OK)",
-                                 ind + INDENT * 2 + "return cgn__txn_fail(&txn, st);"]))
+                    lean_in_place=wrap_call(lean_ind, Call("params = cgn__arg_edits_in_place(", (
+                        "lean.storage", "&" + edits, "&undo"), ");")),
+                    # The one-call form's single edit, as its parameters give it.
+                    lean_in_place_direct=lambda names, i=lean_ind: wrap_call(i, Call(
+                        "params = cgn__arg_in_place(", ("lean.storage",) + tuple(names) +
+                        ("&undo",), ");")),
+                    take=take + [ind + "if (st != CGN_OK)",
+                                 ind + INDENT + "return cgn__txn_fail(&txn, st);"]))
 
-        def apply(call, fn, indent=INDENT):
+        def apply(call, fn, raw, indent=INDENT):
             if call is None:
                 return [indent + "st = cgn__txn_apply(&txn, &p, where);"]
             return wrap_call(indent, Call("st = cgn__txn_applied(", (
-                "&txn", f"{fn}(&txn, &p)", c_string(call.entry), "where"), ");"))
+                "&txn", f"{fn}({raw}, &p)", c_string(call.entry), "where"), ");"))
+        def_raw, exec_raw = "txn.node->raw", "txn.exec->raw, txn.shadow->raw"
         setters = dict(
             def_set=_setter_fn(n, False), exec_set=_setter_fn(n, True),
             def_entry=n.set.entry if n.set else None,
             exec_entry=n.exec_set.entry if n.exec_set else None,
-            def_apply=apply(n.set, f"{node}_set_raw"),
-            exec_apply=apply(n.exec_set, f"{node}_exec_set_raw"),
-            def_apply_fast=apply(n.set, f"{node}_set_raw", INDENT * 3),
-            exec_apply_fast=apply(n.exec_set, f"{node}_exec_set_raw", INDENT * 3))
+            def_apply=apply(n.set, f"{node}_set_raw", def_raw),
+            exec_apply=apply(n.exec_set, f"{node}_exec_set_raw", exec_raw),
+            def_apply_fast=apply(n.set, f"{node}_set_raw", def_raw, INDENT * 3),
+            exec_apply_fast=apply(n.exec_set, f"{node}_exec_set_raw", exec_raw, INDENT * 3))
+        if fast_paths:  # the lean paths' one call (typed setters: checked above)
+            setters.update(
+                def_lean_set=f"CUresult r = {node}_set_raw(lean.raw, &p);",
+                exec_lean_set=f"CUresult r = {node}_exec_set_raw(lean.exec, lean.raw, &p);",
+                def_lean_fail=lambda bit: wrap_call(INDENT * 5, Call(
+                    "return cgn__lean_apply_failed(", ("r", "where", c_string(n.set.entry)),
+                    ");")),
+                exec_lean_fail=lambda bit: wrap_call(INDENT * 5, Call(
+                    "cgn_status st = cgn__lean_apply_failed(", (
+                        "r", "where", c_string(n.exec_set.entry)), ");")) + wrap_call(
+                    INDENT * 5, Call("return cgn__exec_refused(", (
+                        "st", bit, f"{node}_field_names", f"{node}_driver_rules",
+                        str(len(n.fields))), ");")))
         return dict(
             plain_commit=plain_commit, plain_cond=plain_cond if plain else [],
             word_copy=any(f.type.narrow_members for f in n.fields),
@@ -696,7 +727,7 @@ class NodeView:
             owners_sig=wrap_call("", Call(f"{INLINE_STEP} {node}_stage_owners(", (
                 "cgn__txn *txn", f"const {self.desc} *d"), ") {")),
             build=build, build_voids=build_voids,
-            build_sig=wrap_call("", Call(f"static void {node}_build(", (
+            build_sig=wrap_call("", Call(f"CGN__ALWAYS_INLINE static inline void {node}_build(", (
                 f"const {self.desc} *d", "CUcontext ctx", "CUgraphNodeParams *p"), ") {")),
             add_sig=wrap_call("", Call(f"cgn_status cgn_graph_add_{node}(", (
                 "cgn_graph *graph", "cgn_node *const *deps", "size_t num_deps",
@@ -740,6 +771,22 @@ class NodeView:
                 f"static inline cgn_status {node}_node_update_body(", (
                     "cgn_node *node", f"const {self.update} *update", "uint64_t known_set",
                     "const char *where"), ") {")),
+            update_lean_sig=wrap_call("", Call(
+                f"static CGN__NOINLINE cgn_status {node}_node_update_lean(", (
+                    "cgn_node *node", f"const {self.update} *update", "const char *where"),
+                ") {")),
+            exec_lean_sig=wrap_call("", Call(
+                f"static CGN__NOINLINE cgn_status {node}_exec_update_lean(", (
+                    "cgn_exec *exec", "cgn_node *node", f"const {self.update} *update",
+                    "const char *where"), ") {")),
+            update_txn_sig=wrap_call("", Call(
+                f"static CGN__NOINLINE cgn_status {node}_node_update_txn(", (
+                    "cgn_node *node", f"const {self.update} *update", "const char *where"),
+                ") {")),
+            exec_txn_sig=wrap_call("", Call(
+                f"static CGN__NOINLINE cgn_status {node}_exec_update_txn(", (
+                    "cgn_exec *exec", "cgn_node *node", f"const {self.update} *update",
+                    "const char *where"), ") {")),
             exec_body_sig=["CGN__ALWAYS_INLINE"] + wrap_call("", Call(
                 f"static inline cgn_status {node}_exec_update_body(", (
                     "cgn_exec *exec", "cgn_node *node", f"const {self.update} *update",
@@ -759,11 +806,26 @@ class NodeView:
             fill += wrap_call("", Call(f"cgn_{n.node}_update_set_{f.name}(",
                                        ("&direct",) + names, ");"))
             out.append(dict(
+                bit=self.bit(f), names=names,
                 fill=[INDENT + line if line else line for line in fill],
+                def_where=f'"{def_fn}"', exec_where=f'"{exec_fn}"',
                 def_call=wrap_call(INDENT, Call(f"return {n.node}_node_update_body(", (
-                    "node", "&direct", self.bit(f), f'"{def_fn}"'), ");")),
+                    "node", "&direct", self.bit(f), "where"), ");")),
                 exec_call=wrap_call(INDENT, Call(f"return {n.node}_exec_update_body(", (
-                    "exec", "node", "&direct", self.bit(f), f'"{exec_fn}"'), ");")),
+                    "exec", "node", "&direct", self.bit(f), "where"), ");")),
+                # Behind a lean path: the transaction's path in a function of its own.
+                def_txn_sig=wrap_call("", Call(
+                    f"static CGN__NOINLINE cgn_status {n.node}_node_set_{f.name}_txn(",
+                    ("cgn_node *node",) + params + ("const char *where",), ") {")),
+                exec_txn_sig=wrap_call("", Call(
+                    f"static CGN__NOINLINE cgn_status {n.node}_exec_set_{f.name}_txn(",
+                    ("cgn_exec *exec", "cgn_node *node") + params + ("const char *where",),
+                    ") {")),
+                def_txn_call=wrap_call(INDENT, Call(f"return {n.node}_node_set_{f.name}_txn(",
+                                                    ("node",) + names + ("where",), ");")),
+                exec_txn_call=wrap_call(INDENT, Call(
+                    f"return {n.node}_exec_set_{f.name}_txn(",
+                    ("exec", "node") + names + ("where",), ");")),
                 def_sig=wrap_call("", Call(f"cgn_status {def_fn}(",
                                            ("cgn_node *node",) + params, ") {")),
                 exec_sig=wrap_call("", Call(f"cgn_status {exec_fn}(",
@@ -1061,8 +1123,9 @@ def _setter_fn(n, exec_level: bool) -> list:
     what = "executable-level" if exec_level else "definition-level"
     lines = ["", f"/* The {what} mutation through the typed setter (spec: cuda."
              f"{'exec_set' if exec_level else 'set'}). */"]
-    lines += wrap_call("", Call(f"static CUresult {name}(", (
-        "const cgn__txn *txn", "const CUgraphNodeParams *p"), ") {"))
+    lines += wrap_call("", Call(f"CGN__ALWAYS_INLINE static inline CUresult {name}(", (
+        ("CUgraphExec exec", "CUgraphNode node") if exec_level else ("CUgraphNode node",)) +
+        ("const CUgraphNodeParams *p",), ") {"))
     if call.params is not None:
         # cgn never reads the prefix through the typed pointer; the driver does.
         decl, args = _prefix_in_place(call, m, "const "), ["a"]
@@ -1071,7 +1134,7 @@ def _setter_fn(n, exec_level: bool) -> list:
     else:
         decl, args, _ = _struct_or_value_args(call, m)
     lines += decl
-    args = (["txn->exec->raw", "txn->shadow->raw"] if exec_level else ["txn->node->raw"]) + args
+    args = (["exec", "node"] if exec_level else ["node"]) + args
     lines += wrap_call("    ", Call(f"return cgn__driver->{call.entry}(", tuple(args), ");"))
     lines.append("}")
     return lines

@@ -51,8 +51,8 @@ CGN__ALWAYS_INLINE static inline cgn_status batch_mem_op_stage_owners(cgn__txn *
 }
 
 /* Fills the driver params from the merged fields; fields staged by batch_mem_op_stage are kept. */
-static void batch_mem_op_build(const cgn_batch_mem_op_desc *d, CUcontext ctx,
-                               CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline void batch_mem_op_build(const cgn_batch_mem_op_desc *d,
+                                                         CUcontext ctx, CUgraphNodeParams *p) {
     p->type = CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
     p->memOp.paramArray = (CUstreamBatchMemOpParams *)(uintptr_t)d->ops;
     p->memOp.count = d->num_ops;
@@ -251,7 +251,8 @@ static inline cgn_status batch_mem_op_exec_update_body(cgn_exec *exec, cgn_node 
 
 cgn_status cgn_batch_mem_op_exec_update(cgn_exec *exec, cgn_node *node,
                                         const cgn_batch_mem_op_update *update) {
-    return batch_mem_op_exec_update_body(exec, node, update, 0, "cgn_batch_mem_op_exec_update");
+    static const char where[] = "cgn_batch_mem_op_exec_update";
+    return batch_mem_op_exec_update_body(exec, node, update, 0, where);
 }
 
 cgn_status cgn_batch_mem_op_exec_get(const cgn_exec *exec, const cgn_node *node,

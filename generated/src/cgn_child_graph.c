@@ -48,7 +48,8 @@ CGN__ALWAYS_INLINE static inline cgn_status child_graph_stage_owners(cgn__txn *t
 }
 
 /* Fills the driver params from the merged fields; fields staged by child_graph_stage are kept. */
-static void child_graph_build(const cgn_child_graph_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline void child_graph_build(const cgn_child_graph_desc *d,
+                                                        CUcontext ctx, CUgraphNodeParams *p) {
     (void)d;
     (void)ctx;
     p->type = CU_GRAPH_NODE_TYPE_GRAPH;
@@ -223,7 +224,8 @@ static inline cgn_status child_graph_exec_update_body(cgn_exec *exec, cgn_node *
 
 cgn_status cgn_child_graph_exec_update(cgn_exec *exec, cgn_node *node,
                                        const cgn_child_graph_update *update) {
-    return child_graph_exec_update_body(exec, node, update, 0, "cgn_child_graph_exec_update");
+    static const char where[] = "cgn_child_graph_exec_update";
+    return child_graph_exec_update_body(exec, node, update, 0, where);
 }
 
 cgn_status cgn_child_graph_exec_get(const cgn_exec *exec, const cgn_node *node,

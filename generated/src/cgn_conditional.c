@@ -89,7 +89,8 @@ CGN__ALWAYS_INLINE static inline cgn_status conditional_stage_owners(cgn__txn *t
 }
 
 /* Fills the driver params from the merged fields; fields staged by conditional_stage are kept. */
-static void conditional_build(const cgn_conditional_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline void conditional_build(const cgn_conditional_desc *d,
+                                                        CUcontext ctx, CUgraphNodeParams *p) {
     p->type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
     p->conditional.type = d->type;
     p->conditional.size = d->size;

@@ -50,8 +50,8 @@ CGN__ALWAYS_INLINE static inline cgn_status event_record_stage_owners(cgn__txn *
 }
 
 /* Fills the driver params from the merged fields; fields staged by event_record_stage are kept. */
-static void event_record_build(const cgn_event_record_desc *d, CUcontext ctx,
-                               CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline void event_record_build(const cgn_event_record_desc *d,
+                                                         CUcontext ctx, CUgraphNodeParams *p) {
     (void)ctx;
     p->type = CU_GRAPH_NODE_TYPE_EVENT_RECORD;
     p->eventRecord.event = d->event;
@@ -101,14 +101,16 @@ cgn_status cgn__event_record_exec_check(const void *cur_, const void *d_, CUcont
 }
 
 /* The definition-level mutation through the typed setter (spec: cuda.set). */
-static CUresult event_record_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
-    return cgn__driver->cuGraphEventRecordNodeSetEvent(txn->node->raw, p->eventRecord.event);
+CGN__ALWAYS_INLINE static inline CUresult event_record_set_raw(CUgraphNode node,
+                                                               const CUgraphNodeParams *p) {
+    return cgn__driver->cuGraphEventRecordNodeSetEvent(node, p->eventRecord.event);
 }
 
 /* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
-static CUresult event_record_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
-    return cgn__driver->cuGraphExecEventRecordNodeSetEvent(txn->exec->raw, txn->shadow->raw,
-                                                           p->eventRecord.event);
+CGN__ALWAYS_INLINE static inline CUresult event_record_exec_set_raw(CUgraphExec exec,
+                                                                    CUgraphNode node,
+                                                                    const CUgraphNodeParams *p) {
+    return cgn__driver->cuGraphExecEventRecordNodeSetEvent(exec, node, p->eventRecord.event);
 }
 
 /* The body of the update functions, shared with the one-call forms (if any, below):
@@ -158,8 +160,8 @@ static inline cgn_status event_record_node_update_body(cgn_node *node,
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     event_record_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_applied(&txn, event_record_set_raw(&txn, &p), "cuGraphEventRecordNodeSetEvent",
-                          where);
+    st = cgn__txn_applied(&txn, event_record_set_raw(txn.node->raw, &p),
+                          "cuGraphEventRecordNodeSetEvent", where);
     if (st != CGN_OK)
         return st;
     cgn__txn_commit_update(&txn, &d, sizeof d);
@@ -239,7 +241,7 @@ static inline cgn_status event_record_exec_update_body(cgn_exec *exec, cgn_node 
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     event_record_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_applied(&txn, event_record_exec_set_raw(&txn, &p),
+    st = cgn__txn_applied(&txn, event_record_exec_set_raw(txn.exec->raw, txn.shadow->raw, &p),
                           "cuGraphExecEventRecordNodeSetEvent", where);
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, event_record_field_names, event_record_driver_rules,
@@ -250,7 +252,8 @@ static inline cgn_status event_record_exec_update_body(cgn_exec *exec, cgn_node 
 
 cgn_status cgn_event_record_exec_update(cgn_exec *exec, cgn_node *node,
                                         const cgn_event_record_update *update) {
-    return event_record_exec_update_body(exec, node, update, 0, "cgn_event_record_exec_update");
+    static const char where[] = "cgn_event_record_exec_update";
+    return event_record_exec_update_body(exec, node, update, 0, where);
 }
 
 cgn_status cgn_event_record_exec_get(const cgn_exec *exec, const cgn_node *node,

@@ -48,7 +48,8 @@ CGN__ALWAYS_INLINE static inline cgn_status event_wait_stage_owners(cgn__txn *tx
 }
 
 /* Fills the driver params from the merged fields; fields staged by event_wait_stage are kept. */
-static void event_wait_build(const cgn_event_wait_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline void event_wait_build(const cgn_event_wait_desc *d, CUcontext ctx,
+                                                       CUgraphNodeParams *p) {
     (void)ctx;
     p->type = CU_GRAPH_NODE_TYPE_WAIT_EVENT;
     p->eventWait.event = d->event;
@@ -98,14 +99,16 @@ cgn_status cgn__event_wait_exec_check(const void *cur_, const void *d_, CUcontex
 }
 
 /* The definition-level mutation through the typed setter (spec: cuda.set). */
-static CUresult event_wait_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
-    return cgn__driver->cuGraphEventWaitNodeSetEvent(txn->node->raw, p->eventWait.event);
+CGN__ALWAYS_INLINE static inline CUresult event_wait_set_raw(CUgraphNode node,
+                                                             const CUgraphNodeParams *p) {
+    return cgn__driver->cuGraphEventWaitNodeSetEvent(node, p->eventWait.event);
 }
 
 /* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
-static CUresult event_wait_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
-    return cgn__driver->cuGraphExecEventWaitNodeSetEvent(txn->exec->raw, txn->shadow->raw,
-                                                         p->eventWait.event);
+CGN__ALWAYS_INLINE static inline CUresult event_wait_exec_set_raw(CUgraphExec exec,
+                                                                  CUgraphNode node,
+                                                                  const CUgraphNodeParams *p) {
+    return cgn__driver->cuGraphExecEventWaitNodeSetEvent(exec, node, p->eventWait.event);
 }
 
 /* The body of the update functions, shared with the one-call forms (if any, below):
@@ -155,8 +158,8 @@ static inline cgn_status event_wait_node_update_body(cgn_node *node,
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     event_wait_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_applied(&txn, event_wait_set_raw(&txn, &p), "cuGraphEventWaitNodeSetEvent",
-                          where);
+    st = cgn__txn_applied(&txn, event_wait_set_raw(txn.node->raw, &p),
+                          "cuGraphEventWaitNodeSetEvent", where);
     if (st != CGN_OK)
         return st;
     cgn__txn_commit_update(&txn, &d, sizeof d);
@@ -236,7 +239,7 @@ static inline cgn_status event_wait_exec_update_body(cgn_exec *exec, cgn_node *n
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     event_wait_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_applied(&txn, event_wait_exec_set_raw(&txn, &p),
+    st = cgn__txn_applied(&txn, event_wait_exec_set_raw(txn.exec->raw, txn.shadow->raw, &p),
                           "cuGraphExecEventWaitNodeSetEvent", where);
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, event_wait_field_names, event_wait_driver_rules,
@@ -247,7 +250,8 @@ static inline cgn_status event_wait_exec_update_body(cgn_exec *exec, cgn_node *n
 
 cgn_status cgn_event_wait_exec_update(cgn_exec *exec, cgn_node *node,
                                       const cgn_event_wait_update *update) {
-    return event_wait_exec_update_body(exec, node, update, 0, "cgn_event_wait_exec_update");
+    static const char where[] = "cgn_event_wait_exec_update";
+    return event_wait_exec_update_body(exec, node, update, 0, where);
 }
 
 cgn_status cgn_event_wait_exec_get(const cgn_exec *exec, const cgn_node *node,

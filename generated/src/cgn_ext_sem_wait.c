@@ -60,8 +60,8 @@ CGN__ALWAYS_INLINE static inline cgn_status ext_sem_wait_stage_owners(cgn__txn *
 }
 
 /* Fills the driver params from the merged fields; fields staged by ext_sem_wait_stage are kept. */
-static void ext_sem_wait_build(const cgn_ext_sem_wait_desc *d, CUcontext ctx,
-                               CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline void ext_sem_wait_build(const cgn_ext_sem_wait_desc *d,
+                                                         CUcontext ctx, CUgraphNodeParams *p) {
     (void)ctx;
     p->type = CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT;
     p->extSemWait.extSemArray = (CUexternalSemaphore *)(uintptr_t)d->sems;
@@ -252,7 +252,8 @@ static inline cgn_status ext_sem_wait_exec_update_body(cgn_exec *exec, cgn_node 
 
 cgn_status cgn_ext_sem_wait_exec_update(cgn_exec *exec, cgn_node *node,
                                         const cgn_ext_sem_wait_update *update) {
-    return ext_sem_wait_exec_update_body(exec, node, update, 0, "cgn_ext_sem_wait_exec_update");
+    static const char where[] = "cgn_ext_sem_wait_exec_update";
+    return ext_sem_wait_exec_update_body(exec, node, update, 0, where);
 }
 
 cgn_status cgn_ext_sem_wait_exec_get(const cgn_exec *exec, const cgn_node *node,

@@ -72,8 +72,8 @@ static void host_callback_settle(const cgn_host_callback_desc *d, uint64_t chang
 }
 
 /* Fills the driver params from the merged fields; fields staged by host_callback_stage are kept. */
-static void host_callback_build(const cgn_host_callback_desc *d, CUcontext ctx,
-                                CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline void host_callback_build(const cgn_host_callback_desc *d,
+                                                          CUcontext ctx, CUgraphNodeParams *p) {
     (void)ctx;
     p->type = CU_GRAPH_NODE_TYPE_HOST;
     p->host.fn = d->fn;
@@ -130,19 +130,22 @@ cgn_status cgn__host_callback_exec_check(const void *cur_, const void *d_, CUcon
 }
 
 /* The definition-level mutation through the typed setter (spec: cuda.set). */
-static CUresult host_callback_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline CUresult host_callback_set_raw(CUgraphNode node,
+                                                                const CUgraphNodeParams *p) {
     const CUDA_HOST_NODE_PARAMS_v1 *a = (const void *)&p->host;
     _Static_assert(sizeof *a <= sizeof p->host,
                    "CUDA_HOST_NODE_PARAMS_v1 is a prefix of the params");
-    return cgn__driver->cuGraphHostNodeSetParams(txn->node->raw, a);
+    return cgn__driver->cuGraphHostNodeSetParams(node, a);
 }
 
 /* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
-static CUresult host_callback_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline CUresult host_callback_exec_set_raw(CUgraphExec exec,
+                                                                     CUgraphNode node,
+                                                                     const CUgraphNodeParams *p) {
     const CUDA_HOST_NODE_PARAMS_v1 *a = (const void *)&p->host;
     _Static_assert(sizeof *a <= sizeof p->host,
                    "CUDA_HOST_NODE_PARAMS_v1 is a prefix of the params");
-    return cgn__driver->cuGraphExecHostNodeSetParams(txn->exec->raw, txn->shadow->raw, a);
+    return cgn__driver->cuGraphExecHostNodeSetParams(exec, node, a);
 }
 
 /* The body of the update functions, shared with the one-call forms (if any, below):
@@ -209,7 +212,8 @@ static inline cgn_status host_callback_node_update_body(cgn_node *node,
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     host_callback_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_applied(&txn, host_callback_set_raw(&txn, &p), "cuGraphHostNodeSetParams", where);
+    st = cgn__txn_applied(&txn, host_callback_set_raw(txn.node->raw, &p),
+                          "cuGraphHostNodeSetParams", where);
     if (st != CGN_OK)
         return st;
     cgn__txn_commit_update(&txn, &d, sizeof d);
@@ -308,7 +312,7 @@ static inline cgn_status host_callback_exec_update_body(cgn_exec *exec, cgn_node
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     host_callback_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_applied(&txn, host_callback_exec_set_raw(&txn, &p),
+    st = cgn__txn_applied(&txn, host_callback_exec_set_raw(txn.exec->raw, txn.shadow->raw, &p),
                           "cuGraphExecHostNodeSetParams", where);
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, host_callback_field_names, host_callback_driver_rules,
@@ -319,7 +323,8 @@ static inline cgn_status host_callback_exec_update_body(cgn_exec *exec, cgn_node
 
 cgn_status cgn_host_callback_exec_update(cgn_exec *exec, cgn_node *node,
                                          const cgn_host_callback_update *update) {
-    return host_callback_exec_update_body(exec, node, update, 0, "cgn_host_callback_exec_update");
+    static const char where[] = "cgn_host_callback_exec_update";
+    return host_callback_exec_update_body(exec, node, update, 0, where);
 }
 
 cgn_status cgn_host_callback_exec_get(const cgn_exec *exec, const cgn_node *node,

@@ -63,7 +63,8 @@ CGN__ALWAYS_INLINE static inline cgn_status kernel_stage_owners(cgn__txn *txn,
 }
 
 /* Fills the driver params from the merged fields; fields staged by kernel_stage are kept. */
-static void kernel_build(const cgn_kernel_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline void kernel_build(const cgn_kernel_desc *d, CUcontext ctx,
+                                                   CUgraphNodeParams *p) {
     p->type = CU_GRAPH_NODE_TYPE_KERNEL;
     cgn__set_kernel_handle(&p->kernel, d->kernel);
     p->kernel.gridDimX = d->grid.x;
@@ -120,27 +121,29 @@ cgn_status cgn__kernel_exec_check(const void *cur_, const void *d_, CUcontext ct
 }
 
 /* The definition-level mutation through the typed setter (spec: cuda.set). */
-static CUresult kernel_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline CUresult kernel_set_raw(CUgraphNode node,
+                                                         const CUgraphNodeParams *p) {
     const CUDA_KERNEL_NODE_PARAMS_v2 *a = (const void *)&p->kernel;
     _Static_assert(sizeof *a <= sizeof p->kernel,
                    "CUDA_KERNEL_NODE_PARAMS_v2 is a prefix of the params");
-    return cgn__driver->cuGraphKernelNodeSetParams(txn->node->raw, a);
+    return cgn__driver->cuGraphKernelNodeSetParams(node, a);
 }
 
 /* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
-static CUresult kernel_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline CUresult kernel_exec_set_raw(CUgraphExec exec, CUgraphNode node,
+                                                              const CUgraphNodeParams *p) {
     const CUDA_KERNEL_NODE_PARAMS_v2 *a = (const void *)&p->kernel;
     _Static_assert(sizeof *a <= sizeof p->kernel,
                    "CUDA_KERNEL_NODE_PARAMS_v2 is a prefix of the params");
-    return cgn__driver->cuGraphExecKernelNodeSetParams(txn->exec->raw, txn->shadow->raw, a);
+    return cgn__driver->cuGraphExecKernelNodeSetParams(exec, node, a);
 }
 
 /* On the drivers that need no context for this node type (spec: context_free_from), whether an
  * update still does (spec: context_when), or cgn does not know the node's context. */
-CGN__ALWAYS_INLINE static inline int kernel_needs_context(const cgn__txn *txn,
+CGN__ALWAYS_INLINE static inline int kernel_needs_context(CUcontext ctx,
+                                                          const cgn_kernel_desc *cur,
                                                           const cgn_kernel_desc *d) {
-    const cgn_kernel_desc *cur = cgn__txn_current_state(txn);
-    return cgn__txn_context(txn) == NULL ||
+    return ctx == NULL ||
            (d->kernel.function != NULL || cur->kernel.function != NULL ||
             d->kernel.kernel != cur->kernel.kernel);
 }
@@ -174,14 +177,10 @@ static inline cgn_status kernel_node_update_body(cgn_node *node, const cgn_kerne
         cgn_kernel_desc *cur = txn.cur_state;
         const cgn_arg *copies = cur->args;
         void **params = NULL;
-        cgn__args_undo undo; /* what an in-place write replaced */
-        undo.count = 0;
-        if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur)) {
-            params = cgn__args_in_place(&txn, cur->kernel, update->args, update->num_args, &undo);
-            if (params == NULL) { /* the block is shared, or an argument is not small */
-                params = cgn__stage_kernel_args_unowned(&txn, cur->kernel, update->args,
-                                                        update->num_args, &copies);
-            }
+        /* Not in place (the lean path above would have): a second block. */
+        if (cgn__driver->version >= 13000 && !kernel_needs_context(txn.cur_ctx, cur, cur)) {
+            params = cgn__stage_kernel_args_unowned(&txn, cur->kernel, update->args,
+                                                    update->num_args, &copies);
         }
         if (params != NULL) {
             CUgraphNodeParams p;
@@ -189,12 +188,10 @@ static inline cgn_status kernel_node_update_body(cgn_node *node, const cgn_kerne
             cgn__zero_words(&p.kernel, sizeof p.kernel);
             p.kernel.kernelParams = params;
             kernel_build(cur, cgn__txn_context(&txn), &p);
-            st = cgn__txn_applied(&txn, kernel_set_raw(&txn, &p), "cuGraphKernelNodeSetParams",
-                                  where);
-            if (st != CGN_OK) {
-                cgn__args_undo_apply(&undo);
+            st = cgn__txn_applied(&txn, kernel_set_raw(txn.node->raw, &p),
+                                  "cuGraphKernelNodeSetParams", where);
+            if (st != CGN_OK)
                 return st;
-            }
             if (txn.storage_set) { /* the commit: the state names the new block */
                 cur->args = copies;
                 cur->num_args = update->num_args;
@@ -220,15 +217,11 @@ static inline cgn_status kernel_node_update_body(cgn_node *node, const cgn_kerne
         cgn_kernel_desc *cur = txn.cur_state;
         const cgn_arg *copies = cur->args;
         void **params = NULL;
-        cgn__args_undo undo; /* what an in-place write replaced */
-        undo.count = 0;
-        if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur)) {
-            params = cgn__arg_edits_in_place(&txn, &update->arg_edits, &undo);
-            if (params == NULL) { /* the block is shared, or an argument is not small */
-                st = cgn__stage_arg_edits(&txn, &update->arg_edits, &copies, &params, where);
-                if (st != CGN_OK)
-                    return cgn__txn_fail(&txn, st);
-            }
+        /* Not in place (the lean path above would have): a second block. */
+        if (cgn__driver->version >= 13000 && !kernel_needs_context(txn.cur_ctx, cur, cur)) {
+            st = cgn__stage_arg_edits(&txn, &update->arg_edits, &copies, &params, where);
+            if (st != CGN_OK)
+                return cgn__txn_fail(&txn, st);
         }
         if (params != NULL) {
             CUgraphNodeParams p;
@@ -236,12 +229,10 @@ static inline cgn_status kernel_node_update_body(cgn_node *node, const cgn_kerne
             cgn__zero_words(&p.kernel, sizeof p.kernel);
             p.kernel.kernelParams = params;
             kernel_build(cur, cgn__txn_context(&txn), &p);
-            st = cgn__txn_applied(&txn, kernel_set_raw(&txn, &p), "cuGraphKernelNodeSetParams",
-                                  where);
-            if (st != CGN_OK) {
-                cgn__args_undo_apply(&undo);
+            st = cgn__txn_applied(&txn, kernel_set_raw(txn.node->raw, &p),
+                                  "cuGraphKernelNodeSetParams", where);
+            if (st != CGN_OK)
                 return st;
-            }
             if (txn.storage_set) { /* the commit: the state names the new block */
                 cur->args = copies;
                 cgn__txn_publish_update_storage(&txn);
@@ -268,7 +259,8 @@ static inline cgn_status kernel_node_update_body(cgn_node *node, const cgn_kerne
     st = kernel_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = kernel_check_kinds(&d, set, where);
-    if (st == CGN_OK && (cgn__driver->version < 13000 || kernel_needs_context(&txn, &d)))
+    if (st == CGN_OK &&
+        (cgn__driver->version < 13000 || kernel_needs_context(txn.cur_ctx, txn.cur_state, &d)))
         st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
@@ -282,7 +274,8 @@ static inline cgn_status kernel_node_update_body(cgn_node *node, const cgn_kerne
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     kernel_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_applied(&txn, kernel_set_raw(&txn, &p), "cuGraphKernelNodeSetParams", where);
+    st = cgn__txn_applied(&txn, kernel_set_raw(txn.node->raw, &p), "cuGraphKernelNodeSetParams",
+                          where);
     if (st != CGN_OK)
         return st;
     if (!(set & ~(CGN_KERNEL_SET_GRID | CGN_KERNEL_SET_BLOCK | CGN_KERNEL_SET_SHARED_MEM_BYTES)) &&
@@ -302,8 +295,83 @@ static inline cgn_status kernel_node_update_body(cgn_node *node, const cgn_kerne
     return CGN_OK;
 }
 
+/* cgn_kernel_node_update's path when its lean paths do not apply. */
+static CGN__NOINLINE cgn_status kernel_node_update_txn(cgn_node *node,
+                                                       const cgn_kernel_update *update,
+                                                       const char *where) {
+    return kernel_node_update_body(node, update, 0, where);
+}
+
+/* cgn_kernel_node_update's lean paths, for the sets they take. */
+static CGN__NOINLINE cgn_status kernel_node_update_lean(cgn_node *node,
+                                                        const cgn_kernel_update *update,
+                                                        const char *where) {
+    if (update->set == CGN_KERNEL_SET_ARGS) {
+        /* The update loop's steady state: new values for every argument of the same kernel,
+         * no owner before or after. Written in place, one driver call, no transaction
+         * (runtime.h, cgn__lean); anything else, and every error, takes the paths below. */
+        cgn__lean lean;
+        if (cgn__lean_node(&lean, node, CGN_NODE_KERNEL, 12020)) {
+            const cgn_kernel_desc *cur = lean.state;
+            void **params = NULL;
+            cgn__args_undo undo; /* what the in-place writes replaced */
+            undo.count = 0;
+            if (cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, cur, cur))
+                params = cgn__args_in_place(lean.storage, cur->kernel, update->args,
+                                            update->num_args, &undo);
+            if (params != NULL) {
+                CUgraphNodeParams p;
+                _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
+                cgn__zero_words(&p.kernel, sizeof p.kernel);
+                p.kernel.kernelParams = params;
+                kernel_build(cur, lean.ctx, &p);
+                CUresult r = kernel_set_raw(lean.raw, &p);
+                if (r != CUDA_SUCCESS) {
+                    cgn__args_undo_apply(&undo);
+                    return cgn__lean_apply_failed(r, where, "cuGraphKernelNodeSetParams");
+                }
+                return CGN_OK;
+            }
+        }
+    }
+    if (update->set == CGN_KERNEL_SET_ARG &&
+        update->arg_edits.count > 0 &&
+        cgn__arg_edits_unowned(&update->arg_edits)) {
+        /* The update loop's steady state: arguments replaced by index, the others kept,
+         * no owner before or after. Written in place, one driver call, no transaction
+         * (runtime.h, cgn__lean); anything else, and every error, takes the paths below. */
+        cgn__lean lean;
+        if (cgn__lean_node(&lean, node, CGN_NODE_KERNEL, 12040)) {
+            const cgn_kernel_desc *cur = lean.state;
+            void **params = NULL;
+            cgn__args_undo undo; /* what the in-place writes replaced */
+            undo.count = 0;
+            if (cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, cur, cur))
+                params = cgn__arg_edits_in_place(lean.storage, &update->arg_edits, &undo);
+            if (params != NULL) {
+                CUgraphNodeParams p;
+                _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
+                cgn__zero_words(&p.kernel, sizeof p.kernel);
+                p.kernel.kernelParams = params;
+                kernel_build(cur, lean.ctx, &p);
+                CUresult r = kernel_set_raw(lean.raw, &p);
+                if (r != CUDA_SUCCESS) {
+                    cgn__args_undo_apply(&undo);
+                    return cgn__lean_apply_failed(r, where, "cuGraphKernelNodeSetParams");
+                }
+                return CGN_OK;
+            }
+        }
+    }
+    return kernel_node_update_txn(node, update, where);
+}
+
 cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *update) {
-    return kernel_node_update_body(node, update, 0, "cgn_kernel_node_update");
+    static const char where[] = "cgn_kernel_node_update";
+    if (update != NULL && (update->set == CGN_KERNEL_SET_ARGS ||
+                           update->set == CGN_KERNEL_SET_ARG))
+        return kernel_node_update_lean(node, update, where);
+    return kernel_node_update_txn(node, update, where);
 }
 
 cgn_status cgn_kernel_node_get(const cgn_node *node, cgn_kernel_desc *desc_out) {
@@ -359,14 +427,10 @@ static inline cgn_status kernel_exec_update_body(cgn_exec *exec, cgn_node *node,
         cgn_kernel_desc *cur = txn.cur_state;
         const cgn_arg *copies = cur->args;
         void **params = NULL;
-        cgn__args_undo undo; /* what an in-place write replaced */
-        undo.count = 0;
-        if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur)) {
-            params = cgn__args_in_place(&txn, cur->kernel, update->args, update->num_args, &undo);
-            if (params == NULL) { /* the block is shared, or an argument is not small */
-                params = cgn__stage_kernel_args_unowned(&txn, cur->kernel, update->args,
-                                                        update->num_args, &copies);
-            }
+        /* Not in place (the lean path above would have): a second block. */
+        if (cgn__driver->version >= 13000 && !kernel_needs_context(txn.cur_ctx, cur, cur)) {
+            params = cgn__stage_kernel_args_unowned(&txn, cur->kernel, update->args,
+                                                    update->num_args, &copies);
         }
         if (params != NULL) {
             CUgraphNodeParams p;
@@ -374,13 +438,11 @@ static inline cgn_status kernel_exec_update_body(cgn_exec *exec, cgn_node *node,
             cgn__zero_words(&p.kernel, sizeof p.kernel);
             p.kernel.kernelParams = params;
             kernel_build(cur, cgn__txn_context(&txn), &p);
-            st = cgn__txn_applied(&txn, kernel_exec_set_raw(&txn, &p),
+            st = cgn__txn_applied(&txn, kernel_exec_set_raw(txn.exec->raw, txn.shadow->raw, &p),
                                   "cuGraphExecKernelNodeSetParams", where);
-            if (st != CGN_OK) {
-                cgn__args_undo_apply(&undo);
+            if (st != CGN_OK)
                 return cgn__exec_refused(st, set, kernel_field_names,
                                          kernel_driver_rules, 7);
-            }
             if (txn.storage_set) { /* the commit: the state names the new block */
                 cur->args = copies;
                 cur->num_args = update->num_args;
@@ -406,15 +468,11 @@ static inline cgn_status kernel_exec_update_body(cgn_exec *exec, cgn_node *node,
         cgn_kernel_desc *cur = txn.cur_state;
         const cgn_arg *copies = cur->args;
         void **params = NULL;
-        cgn__args_undo undo; /* what an in-place write replaced */
-        undo.count = 0;
-        if (cgn__driver->version >= 13000 && !kernel_needs_context(&txn, cur)) {
-            params = cgn__arg_edits_in_place(&txn, &update->arg_edits, &undo);
-            if (params == NULL) { /* the block is shared, or an argument is not small */
-                st = cgn__stage_arg_edits(&txn, &update->arg_edits, &copies, &params, where);
-                if (st != CGN_OK)
-                    return cgn__txn_fail(&txn, st);
-            }
+        /* Not in place (the lean path above would have): a second block. */
+        if (cgn__driver->version >= 13000 && !kernel_needs_context(txn.cur_ctx, cur, cur)) {
+            st = cgn__stage_arg_edits(&txn, &update->arg_edits, &copies, &params, where);
+            if (st != CGN_OK)
+                return cgn__txn_fail(&txn, st);
         }
         if (params != NULL) {
             CUgraphNodeParams p;
@@ -422,13 +480,11 @@ static inline cgn_status kernel_exec_update_body(cgn_exec *exec, cgn_node *node,
             cgn__zero_words(&p.kernel, sizeof p.kernel);
             p.kernel.kernelParams = params;
             kernel_build(cur, cgn__txn_context(&txn), &p);
-            st = cgn__txn_applied(&txn, kernel_exec_set_raw(&txn, &p),
+            st = cgn__txn_applied(&txn, kernel_exec_set_raw(txn.exec->raw, txn.shadow->raw, &p),
                                   "cuGraphExecKernelNodeSetParams", where);
-            if (st != CGN_OK) {
-                cgn__args_undo_apply(&undo);
+            if (st != CGN_OK)
                 return cgn__exec_refused(st, set, kernel_field_names,
                                          kernel_driver_rules, 7);
-            }
             if (txn.storage_set) { /* the commit: the state names the new block */
                 cur->args = copies;
                 cgn__txn_publish_update_storage(&txn);
@@ -455,7 +511,8 @@ static inline cgn_status kernel_exec_update_body(cgn_exec *exec, cgn_node *node,
     st = kernel_check_rules(&d, set, where);
     if (st == CGN_OK)
         st = kernel_check_kinds(&d, set, where);
-    if (st == CGN_OK && (cgn__driver->version < 13000 || kernel_needs_context(&txn, &d)))
+    if (st == CGN_OK &&
+        (cgn__driver->version < 13000 || kernel_needs_context(txn.cur_ctx, txn.cur_state, &d)))
         st = cgn__txn_enter(&txn, where); /* the node's context, current from here on */
     if (st != CGN_OK)
         return st;
@@ -473,8 +530,8 @@ static inline cgn_status kernel_exec_update_body(cgn_exec *exec, cgn_node *node,
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     kernel_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_applied(&txn, kernel_exec_set_raw(&txn, &p), "cuGraphExecKernelNodeSetParams",
-                          where);
+    st = cgn__txn_applied(&txn, kernel_exec_set_raw(txn.exec->raw, txn.shadow->raw, &p),
+                          "cuGraphExecKernelNodeSetParams", where);
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, kernel_field_names, kernel_driver_rules,
                                  7);
@@ -495,25 +552,179 @@ static inline cgn_status kernel_exec_update_body(cgn_exec *exec, cgn_node *node,
     return CGN_OK;
 }
 
+/* cgn_kernel_exec_update's path when its lean paths do not apply. */
+static CGN__NOINLINE cgn_status kernel_exec_update_txn(cgn_exec *exec, cgn_node *node,
+                                                       const cgn_kernel_update *update,
+                                                       const char *where) {
+    return kernel_exec_update_body(exec, node, update, 0, where);
+}
+
+/* cgn_kernel_exec_update's lean paths, for the sets they take. */
+static CGN__NOINLINE cgn_status kernel_exec_update_lean(cgn_exec *exec, cgn_node *node,
+                                                        const cgn_kernel_update *update,
+                                                        const char *where) {
+    if (update->set == CGN_KERNEL_SET_ARGS) {
+        /* The update loop's steady state: new values for every argument of the same kernel,
+         * no owner before or after. Written in place, one driver call, no transaction
+         * (runtime.h, cgn__lean); anything else, and every error, takes the paths below. */
+        cgn__lean lean;
+        if (cgn__lean_shadow(&lean, exec, node, CGN_NODE_KERNEL, 12020)) {
+            const cgn_kernel_desc *cur = lean.state;
+            void **params = NULL;
+            cgn__args_undo undo; /* what the in-place writes replaced */
+            undo.count = 0;
+            if (cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, cur, cur))
+                params = cgn__args_in_place(lean.storage, cur->kernel, update->args,
+                                            update->num_args, &undo);
+            if (params != NULL) {
+                CUgraphNodeParams p;
+                _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
+                cgn__zero_words(&p.kernel, sizeof p.kernel);
+                p.kernel.kernelParams = params;
+                kernel_build(cur, lean.ctx, &p);
+                CUresult r = kernel_exec_set_raw(lean.exec, lean.raw, &p);
+                if (r != CUDA_SUCCESS) {
+                    cgn__args_undo_apply(&undo);
+                    cgn_status st = cgn__lean_apply_failed(r, where,
+                                                           "cuGraphExecKernelNodeSetParams");
+                    return cgn__exec_refused(st, CGN_KERNEL_SET_ARGS, kernel_field_names,
+                                             kernel_driver_rules, 7);
+                }
+                return CGN_OK;
+            }
+        }
+    }
+    if (update->set == CGN_KERNEL_SET_ARG &&
+        update->arg_edits.count > 0 &&
+        cgn__arg_edits_unowned(&update->arg_edits)) {
+        /* The update loop's steady state: arguments replaced by index, the others kept,
+         * no owner before or after. Written in place, one driver call, no transaction
+         * (runtime.h, cgn__lean); anything else, and every error, takes the paths below. */
+        cgn__lean lean;
+        if (cgn__lean_shadow(&lean, exec, node, CGN_NODE_KERNEL, 12040)) {
+            const cgn_kernel_desc *cur = lean.state;
+            void **params = NULL;
+            cgn__args_undo undo; /* what the in-place writes replaced */
+            undo.count = 0;
+            if (cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, cur, cur))
+                params = cgn__arg_edits_in_place(lean.storage, &update->arg_edits, &undo);
+            if (params != NULL) {
+                CUgraphNodeParams p;
+                _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
+                cgn__zero_words(&p.kernel, sizeof p.kernel);
+                p.kernel.kernelParams = params;
+                kernel_build(cur, lean.ctx, &p);
+                CUresult r = kernel_exec_set_raw(lean.exec, lean.raw, &p);
+                if (r != CUDA_SUCCESS) {
+                    cgn__args_undo_apply(&undo);
+                    cgn_status st = cgn__lean_apply_failed(r, where,
+                                                           "cuGraphExecKernelNodeSetParams");
+                    return cgn__exec_refused(st, CGN_KERNEL_SET_ARG, kernel_field_names,
+                                             kernel_driver_rules, 7);
+                }
+                return CGN_OK;
+            }
+        }
+    }
+    return kernel_exec_update_txn(exec, node, update, where);
+}
+
 cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kernel_update *update) {
-    return kernel_exec_update_body(exec, node, update, 0, "cgn_kernel_exec_update");
+    static const char where[] = "cgn_kernel_exec_update";
+    if (update != NULL && (update->set == CGN_KERNEL_SET_ARGS ||
+                           update->set == CGN_KERNEL_SET_ARG))
+        return kernel_exec_update_lean(exec, node, update, where);
+    return kernel_exec_update_txn(exec, node, update, where);
+}
+
+/* cgn_kernel_node_set_arg's path when its lean path does not apply. */
+static CGN__NOINLINE cgn_status kernel_node_set_arg_txn(cgn_node *node, uint32_t index,
+                                                        const void *value, size_t size,
+                                                        cgn_owner *owner, const char *where) {
+    cgn_kernel_update direct; /* this field alone: the others are never read */
+    cgn_kernel_update_reset(&direct);
+    cgn_kernel_update_set_arg(&direct, index, value, size, owner);
+    return kernel_node_update_body(node, &direct, CGN_KERNEL_SET_ARG, where);
 }
 
 cgn_status cgn_kernel_node_set_arg(cgn_node *node, uint32_t index, const void *value, size_t size,
                                    cgn_owner *owner) {
+    static const char where[] = "cgn_kernel_node_set_arg";
+    {
+        /* The update loop's steady state: arguments replaced by index, the others kept,
+         * no owner before or after. Written in place, one driver call, no transaction
+         * (runtime.h, cgn__lean); anything else, and every error, takes the paths below. */
+        cgn__lean lean;
+        if (cgn__lean_node(&lean, node, CGN_NODE_KERNEL, 12040)) {
+            const cgn_kernel_desc *cur = lean.state;
+            void **params = NULL;
+            cgn__args_undo undo; /* what the in-place writes replaced */
+            undo.count = 0;
+            if (cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, cur, cur))
+                params = cgn__arg_in_place(lean.storage, index, value, size, owner, &undo);
+            if (params != NULL) {
+                CUgraphNodeParams p;
+                _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
+                cgn__zero_words(&p.kernel, sizeof p.kernel);
+                p.kernel.kernelParams = params;
+                kernel_build(cur, lean.ctx, &p);
+                CUresult r = kernel_set_raw(lean.raw, &p);
+                if (r != CUDA_SUCCESS) {
+                    cgn__args_undo_apply(&undo);
+                    return cgn__lean_apply_failed(r, where, "cuGraphKernelNodeSetParams");
+                }
+                return CGN_OK;
+            }
+        }
+    }
+    return kernel_node_set_arg_txn(node, index, value, size, owner, where);
+}
+
+/* cgn_kernel_exec_set_arg's path when its lean path does not apply. */
+static CGN__NOINLINE cgn_status kernel_exec_set_arg_txn(cgn_exec *exec, cgn_node *node,
+                                                        uint32_t index, const void *value,
+                                                        size_t size, cgn_owner *owner,
+                                                        const char *where) {
     cgn_kernel_update direct; /* this field alone: the others are never read */
     cgn_kernel_update_reset(&direct);
     cgn_kernel_update_set_arg(&direct, index, value, size, owner);
-    return kernel_node_update_body(node, &direct, CGN_KERNEL_SET_ARG, "cgn_kernel_node_set_arg");
+    return kernel_exec_update_body(exec, node, &direct, CGN_KERNEL_SET_ARG, where);
 }
 
 cgn_status cgn_kernel_exec_set_arg(cgn_exec *exec, cgn_node *node, uint32_t index,
                                    const void *value, size_t size, cgn_owner *owner) {
-    cgn_kernel_update direct; /* this field alone: the others are never read */
-    cgn_kernel_update_reset(&direct);
-    cgn_kernel_update_set_arg(&direct, index, value, size, owner);
-    return kernel_exec_update_body(exec, node, &direct, CGN_KERNEL_SET_ARG,
-                                   "cgn_kernel_exec_set_arg");
+    static const char where[] = "cgn_kernel_exec_set_arg";
+    {
+        /* The update loop's steady state: arguments replaced by index, the others kept,
+         * no owner before or after. Written in place, one driver call, no transaction
+         * (runtime.h, cgn__lean); anything else, and every error, takes the paths below. */
+        cgn__lean lean;
+        if (cgn__lean_shadow(&lean, exec, node, CGN_NODE_KERNEL, 12040)) {
+            const cgn_kernel_desc *cur = lean.state;
+            void **params = NULL;
+            cgn__args_undo undo; /* what the in-place writes replaced */
+            undo.count = 0;
+            if (cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, cur, cur))
+                params = cgn__arg_in_place(lean.storage, index, value, size, owner, &undo);
+            if (params != NULL) {
+                CUgraphNodeParams p;
+                _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
+                cgn__zero_words(&p.kernel, sizeof p.kernel);
+                p.kernel.kernelParams = params;
+                kernel_build(cur, lean.ctx, &p);
+                CUresult r = kernel_exec_set_raw(lean.exec, lean.raw, &p);
+                if (r != CUDA_SUCCESS) {
+                    cgn__args_undo_apply(&undo);
+                    cgn_status st = cgn__lean_apply_failed(r, where,
+                                                           "cuGraphExecKernelNodeSetParams");
+                    return cgn__exec_refused(st, CGN_KERNEL_SET_ARG, kernel_field_names,
+                                             kernel_driver_rules, 7);
+                }
+                return CGN_OK;
+            }
+        }
+    }
+    return kernel_exec_set_arg_txn(exec, node, index, value, size, owner, where);
 }
 
 cgn_status cgn_kernel_exec_get(const cgn_exec *exec, const cgn_node *node,

@@ -54,7 +54,8 @@ CGN__ALWAYS_INLINE static inline cgn_status mem_alloc_stage_owners(cgn__txn *txn
 }
 
 /* Fills the driver params from the merged fields; fields staged by mem_alloc_stage are kept. */
-static void mem_alloc_build(const cgn_mem_alloc_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline void mem_alloc_build(const cgn_mem_alloc_desc *d, CUcontext ctx,
+                                                      CUgraphNodeParams *p) {
     (void)ctx;
     p->type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
     p->alloc.bytesize = d->bytesize;

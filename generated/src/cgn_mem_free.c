@@ -49,7 +49,8 @@ CGN__ALWAYS_INLINE static inline cgn_status mem_free_stage_owners(cgn__txn *txn,
 }
 
 /* Fills the driver params from the merged fields; fields staged by mem_free_stage are kept. */
-static void mem_free_build(const cgn_mem_free_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline void mem_free_build(const cgn_mem_free_desc *d, CUcontext ctx,
+                                                     CUgraphNodeParams *p) {
     (void)ctx;
     p->type = CU_GRAPH_NODE_TYPE_MEM_FREE;
     p->free.dptr = d->dptr;

@@ -67,7 +67,8 @@ CGN__ALWAYS_INLINE static inline cgn_status memcpy_stage_owners(cgn__txn *txn,
 }
 
 /* Fills the driver params from the merged fields; fields staged by memcpy_stage are kept. */
-static void memcpy_build(const cgn_memcpy_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline void memcpy_build(const cgn_memcpy_desc *d, CUcontext ctx,
+                                                   CUgraphNodeParams *p) {
     p->type = CU_GRAPH_NODE_TYPE_MEMCPY;
     if (d->dst != 0) {
         p->memcpy.copyParams.dstMemoryType = d->dst_memory_type;
@@ -141,12 +142,12 @@ cgn_status cgn__memcpy_exec_check(const void *cur_, const void *d_, CUcontext ct
 }
 
 /* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
-static CUresult memcpy_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline CUresult memcpy_exec_set_raw(CUgraphExec exec, CUgraphNode node,
+                                                              const CUgraphNodeParams *p) {
     const CUDA_MEMCPY3D_v2 *a = (const void *)&p->memcpy.copyParams;
     _Static_assert(sizeof *a <= sizeof p->memcpy.copyParams,
                    "CUDA_MEMCPY3D_v2 is a prefix of the params");
-    return cgn__driver->cuGraphExecMemcpyNodeSetParams(txn->exec->raw, txn->shadow->raw, a,
-                                                       p->memcpy.copyCtx);
+    return cgn__driver->cuGraphExecMemcpyNodeSetParams(exec, node, a, p->memcpy.copyCtx);
 }
 
 /* The body of the update functions, shared with the one-call forms (if any, below):
@@ -313,8 +314,8 @@ static inline cgn_status memcpy_exec_update_body(cgn_exec *exec, cgn_node *node,
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     memcpy_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_applied(&txn, memcpy_exec_set_raw(&txn, &p), "cuGraphExecMemcpyNodeSetParams",
-                          where);
+    st = cgn__txn_applied(&txn, memcpy_exec_set_raw(txn.exec->raw, txn.shadow->raw, &p),
+                          "cuGraphExecMemcpyNodeSetParams", where);
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, memcpy_field_names, memcpy_driver_rules,
                                  5);
@@ -332,7 +333,8 @@ static inline cgn_status memcpy_exec_update_body(cgn_exec *exec, cgn_node *node,
 }
 
 cgn_status cgn_memcpy_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memcpy_update *update) {
-    return memcpy_exec_update_body(exec, node, update, 0, "cgn_memcpy_exec_update");
+    static const char where[] = "cgn_memcpy_exec_update";
+    return memcpy_exec_update_body(exec, node, update, 0, where);
 }
 
 cgn_status cgn_memcpy_exec_get(const cgn_exec *exec, const cgn_node *node,

@@ -73,7 +73,8 @@ CGN__ALWAYS_INLINE static inline cgn_status memset_stage_owners(cgn__txn *txn,
 }
 
 /* Fills the driver params from the merged fields; fields staged by memset_stage are kept. */
-static void memset_build(const cgn_memset_desc *d, CUcontext ctx, CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline void memset_build(const cgn_memset_desc *d, CUcontext ctx,
+                                                   CUgraphNodeParams *p) {
     p->type = CU_GRAPH_NODE_TYPE_MEMSET;
     p->memset.dst = d->dst;
     p->memset.value = d->value;
@@ -145,12 +146,12 @@ cgn_status cgn__memset_exec_check(const void *cur_, const void *d_, CUcontext ct
 }
 
 /* The executable-level mutation through the typed setter (spec: cuda.exec_set). */
-static CUresult memset_exec_set_raw(const cgn__txn *txn, const CUgraphNodeParams *p) {
+CGN__ALWAYS_INLINE static inline CUresult memset_exec_set_raw(CUgraphExec exec, CUgraphNode node,
+                                                              const CUgraphNodeParams *p) {
     const CUDA_MEMSET_NODE_PARAMS_v1 *a = (const void *)&p->memset;
     _Static_assert(sizeof *a <= sizeof p->memset,
                    "CUDA_MEMSET_NODE_PARAMS_v1 is a prefix of the params");
-    return cgn__driver->cuGraphExecMemsetNodeSetParams(txn->exec->raw, txn->shadow->raw, a,
-                                                       p->memset.ctx);
+    return cgn__driver->cuGraphExecMemsetNodeSetParams(exec, node, a, p->memset.ctx);
 }
 
 /* The body of the update functions, shared with the one-call forms (if any, below):
@@ -333,8 +334,8 @@ static inline cgn_status memset_exec_update_body(cgn_exec *exec, cgn_node *node,
     if (st != CGN_OK)
         return cgn__txn_fail(&txn, st);
     memset_build(&d, cgn__txn_context(&txn), &p);
-    st = cgn__txn_applied(&txn, memset_exec_set_raw(&txn, &p), "cuGraphExecMemsetNodeSetParams",
-                          where);
+    st = cgn__txn_applied(&txn, memset_exec_set_raw(txn.exec->raw, txn.shadow->raw, &p),
+                          "cuGraphExecMemsetNodeSetParams", where);
     if (st != CGN_OK)
         return cgn__exec_refused(st, set, memset_field_names, memset_driver_rules,
                                  7);
@@ -361,7 +362,8 @@ static inline cgn_status memset_exec_update_body(cgn_exec *exec, cgn_node *node,
 }
 
 cgn_status cgn_memset_exec_update(cgn_exec *exec, cgn_node *node, const cgn_memset_update *update) {
-    return memset_exec_update_body(exec, node, update, 0, "cgn_memset_exec_update");
+    static const char where[] = "cgn_memset_exec_update";
+    return memset_exec_update_body(exec, node, update, 0, where);
 }
 
 cgn_status cgn_memset_exec_get(const cgn_exec *exec, const cgn_node *node,
