@@ -854,6 +854,58 @@ static void test_loop_refuses_bad_argument_lists(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* An update whose `set` was written by hand, leaving a setter's field outside it: what is not
+ * in `set` is never read. A whole list with a wrong size is refused although an edit left in
+ * the update would apply; a valid list applies as given, not the edit; and an edit alone
+ * ignores a list left in the update. */
+static void test_fields_outside_set_are_never_read(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *n;
+    cgn_graph *g = fill_graph(env, 0, 1, &n);
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    args_update a;
+    cgn_kernel_desc got;
+    uint16_t tiny = 5;
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        uint32_t v = 30 + 10 * (uint32_t)level;
+        for (uint32_t i = 0; i < 3; i++) /* the steady state: in place */
+            OK(update_at(x, n, set_args(env, &a, 0, v + i)));
+        uint32_t left = 77; /* an edit left in the update, outside its set */
+        set_args(env, &a, 0, 99);
+        a.args[1].value = &tiny;
+        a.args[1].size = sizeof tiny;
+        cgn_kernel_update_set_arg(&a.u, 1, &left, sizeof left, NULL);
+        a.u.set = CGN_KERNEL_SET_ARGS;
+        cgn_fault_reset_counts();
+        assert_int_equal(update_at(x, n, &a.u), CGN_ERROR_INVALID_VALUE);
+        assert_int_equal(cgn_fault_setter_calls(), 0);
+        get_at(x, n, &got);
+        assert_int_equal(value_of(&got), v + 2);
+        assert_int_equal(run_at(env, x, g, 0), v + 2);
+
+        set_args(env, &a, 0, v + 5);
+        cgn_kernel_update_set_arg(&a.u, 1, &left, sizeof left, NULL);
+        a.u.set = CGN_KERNEL_SET_ARGS;
+        OK(update_at(x, n, &a.u));
+        get_at(x, n, &got);
+        assert_int_equal(value_of(&got), v + 5);
+        assert_int_equal(run_at(env, x, g, 0), v + 5);
+
+        uint32_t edit = v + 6; /* and a list left in an update of one edit */
+        set_args(env, &a, 0, 98);
+        cgn_kernel_update_set_arg(&a.u, 1, &edit, sizeof edit, NULL);
+        a.u.set = CGN_KERNEL_SET_ARG;
+        OK(update_at(x, n, &a.u));
+        get_at(x, n, &got);
+        assert_int_equal(value_of(&got), v + 6);
+        assert_int_equal(run_at(env, x, g, 0), v + 6);
+    }
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
 /* The one-call form's own refusals: each names the function, has the status the update form
  * gives, and changes nothing; no driver setter is called. */
 static void test_direct_form_refusals(void **state) {
@@ -1009,6 +1061,8 @@ int main(void) {
         DIRECT_TOO(test_loop_writes_in_place),
         DIRECT_TOO(test_gates_between_the_loop_paths),
         cmocka_unit_test_setup_teardown(test_loop_refuses_bad_argument_lists,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_fields_outside_set_are_never_read,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_direct_form_refusals, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
