@@ -906,6 +906,45 @@ static void test_fields_outside_set_are_never_read(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* The loop's lean paths take nothing the transaction's start would refuse: a driver table
+ * without the generic setters (which cgn's update gate asks for, 13.0 or not) refuses the loop's
+ * updates at both levels, whole-list and by index, in the steady state where the lean paths
+ * would write in place, and changes nothing. */
+static void test_lean_paths_keep_the_gate(void **state) {
+    cgn_test_env *env = *state;
+    cgn_node *n;
+    cgn_graph *g = fill_graph(env, 0, 1, &n);
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    args_update a;
+    for (int level = 0; level < 2; level++)
+        for (uint32_t v = 2; v < 5; v++)
+            OK(update_at(level ? e : NULL, n, set_args(env, &a, 0, v + 10 * (uint32_t)level)));
+    static cgn_driver_table gated;
+    gated = *env->backend->driver(env);
+    gated.cuGraphNodeSetParams = NULL;
+    gated.cuGraphExecNodeSetParams = NULL;
+    if (gated.version < 13000)
+        gated.version = 13000;
+    cgn_driver_install(&gated);
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        uint32_t v = 99;
+        assert_int_equal(update_at(x, n, set_args(env, &a, 0, v)), CGN_ERROR_DRIVER_TOO_OLD);
+        assert_int_equal(edit(x, n, 1, &v, sizeof v, NULL), CGN_ERROR_DRIVER_TOO_OLD);
+    }
+    cgn_fault_install(env->backend->driver(env));
+    cgn_kernel_desc got;
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        get_at(x, n, &got);
+        assert_int_equal(value_of(&got), 4 + 10 * (uint32_t)level);
+        assert_int_equal(run_at(env, x, g, 0), 4 + 10 * level);
+    }
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
 /* The one-call form's own refusals: each names the function, has the status the update form
  * gives, and changes nothing; no driver setter is called. */
 static void test_direct_form_refusals(void **state) {
@@ -1062,6 +1101,7 @@ int main(void) {
         DIRECT_TOO(test_gates_between_the_loop_paths),
         cmocka_unit_test_setup_teardown(test_loop_refuses_bad_argument_lists,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        DIRECT_TOO(test_lean_paths_keep_the_gate),
         cmocka_unit_test_setup_teardown(test_fields_outside_set_are_never_read,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_direct_form_refusals, cgn_test_fixture_setup,
