@@ -859,7 +859,7 @@ static inline int cgn__lean_shadow(cgn__lean *l, cgn_exec *exec, cgn_node *node,
     const cgn_driver_table *drv = cgn__driver;
     if (cgn__handle_lookup(exec, CGN__KIND_EXEC, &e) != CGN__LOOKUP_OK || e == NULL ||
         cgn__handle_lookup(node, CGN__KIND_NODE, &n) != CGN__LOOKUP_OK ||
-        (since > 0 && (drv->version < since || drv->cuGraphExecNodeSetParams == NULL)))
+        drv->version < since || drv->cuGraphExecNodeSetParams == NULL)
         return 0;
     const cgn__shadow *s = cgn__exec_find(e, (cgn__handle)(uintptr_t)node);
     if (s == NULL || s->type != type || s->unsupported != NULL || s->attachment != NULL)
