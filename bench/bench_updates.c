@@ -693,31 +693,11 @@ static void bench_owners_changed(void) {
     CHECK(cgn_owner_create(&bufs[1], noop_release, &owners[1]));
     double raw, cgn_kernel_ns, cgn_memset_ns;
 
-    /* The raw driver doing the same safely by hand: a user object per version, moved onto the
-     * graph, then the params, then the graph's reference to the previous version dropped. */
-    CUuserObject previous = NULL;
-    static int payload;
-    MEASURE(raw, {
-        CUuserObject obj;
-        CU(drv->cuUserObjectCreate(&obj, &payload, noop_release, 1,
-                                   CU_USER_OBJECT_NO_DESTRUCTOR_SYNC));
-        CU(drv->cuGraphRetainUserObject(rg, obj, 1, CU_GRAPH_USER_OBJECT_MOVE));
-        kparams[0] = &bufs[i & 1];
-        CU(drv->cuGraphNodeSetParams(raw_node, &p));
-        if (previous)
-            CU(drv->cuGraphReleaseUserObject(rg, previous, 1));
-        previous = obj;
-    });
-    result("def_update_owners.raw_by_hand", raw, "user object create+retain+set+release old");
-
     cgn_arg args[2][2] = {{CGN_ARG_OWNED(bufs[0], owners[0]), CGN_ARG(scalar_values[0])},
                           {CGN_ARG_OWNED(bufs[1], owners[1]), CGN_ARG(scalar_values[0])}};
     cgn_kernel_update u[2] = {CGN_KERNEL_UPDATE_INIT, CGN_KERNEL_UPDATE_INIT};
     cgn_kernel_update_set_args(&u[0], args[0], 2);
     cgn_kernel_update_set_args(&u[1], args[1], 2);
-    MEASURE(cgn_kernel_ns, CHECK(cgn_kernel_node_update(node, &u[i & 1])));
-    result("def_update_owners.cgn_kernel_args", cgn_kernel_ns, "new buffer arg with its owner");
-
     cgn_node *fill;
     cgn_memset_desc md = CGN_MEMSET_DESC_INIT;
     md.dst = buf_a;
@@ -728,8 +708,34 @@ static void bench_owners_changed(void) {
     cgn_memset_update mu[2] = {CGN_MEMSET_UPDATE_INIT, CGN_MEMSET_UPDATE_INIT};
     cgn_memset_update_set_dst(&mu[0], bufs[0], owners[0]);
     cgn_memset_update_set_dst(&mu[1], bufs[1], owners[1]);
-    MEASURE(cgn_memset_ns, CHECK(cgn_memset_node_update(fill, &mu[(i + 1) & 1])));
-    result("def_update_owners.cgn_memset_dst", cgn_memset_ns, "new dst with its owner");
+
+    /* The raw driver doing the same safely by hand: a user object per version, moved onto the
+     * graph, then the params, then the graph's reference to the previous version dropped.
+     * Interleaved with both cgn updates batch by batch: a phase change of the host mid-section
+     * once read as a ratio of 3.1 (run 74, measured one after the other). */
+    CUuserObject previous = NULL;
+    static int payload;
+    MEASURE_TRIO(
+        raw,
+        {
+            CUuserObject obj;
+            CU(drv->cuUserObjectCreate(&obj, &payload, noop_release, 1,
+                                       CU_USER_OBJECT_NO_DESTRUCTOR_SYNC));
+            CU(drv->cuGraphRetainUserObject(rg, obj, 1, CU_GRAPH_USER_OBJECT_MOVE));
+            kparams[0] = &bufs[i & 1];
+            CU(drv->cuGraphNodeSetParams(raw_node, &p));
+            if (previous)
+                CU(drv->cuGraphReleaseUserObject(rg, previous, 1));
+            previous = obj;
+        },
+        cgn_kernel_ns, CHECK(cgn_kernel_node_update(node, &u[i & 1])), cgn_memset_ns,
+        CHECK(cgn_memset_node_update(fill, &mu[(i + 1) & 1])));
+    result("def_update_owners.raw_by_hand", raw,
+           "user object create+retain+set+release old (interleaved with cgn)");
+    result("def_update_owners.cgn_kernel_args", cgn_kernel_ns,
+           "new buffer arg with its owner (interleaved)");
+    result("def_update_owners.cgn_memset_dst", cgn_memset_ns,
+           "new dst with its owner (interleaved)");
 
     CHECK(cgn_graph_destroy(g));
     CU(drv->cuGraphDestroy(rg));
