@@ -443,6 +443,18 @@ cgn_status cgn__keep_kernel_args(const cgn__txn *txn, void ***params_out, const 
     return CGN_OK;
 }
 
+int cgn__keep_kernel_args_lean(const void *storage, void ***params_out) {
+    const cgn__kargs_header *h = storage;
+    *params_out = NULL;
+    if (h == NULL)
+        return 1;
+    if (h->opaque != NULL)
+        return 0;
+    if (h->num_args != 0)
+        *params_out = cgn__kargs_ptrs(h);
+    return 1;
+}
+
 /* ---- argument-level updates ------------------------------------------------------------------ */
 
 /* Why the edits cannot apply to the block `src`; CGN_OK when they can. */

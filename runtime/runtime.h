@@ -585,24 +585,33 @@ typedef struct cgn__lean {
     const void *storage;
     CUgraphNode raw;     /* the node's raw handle (the executable's node at executable level) */
     CUgraphExec exec;    /* executable level: the raw executable; else NULL */
+    /* What the transaction's start needs when the lean path declines (cgn__txn_start_lean). */
+    cgn__node_rec *rec;
+    cgn__exec_rec *exec_rec;
+    cgn__shadow *shadow;
 } cgn__lean;
 /* Definition level: 1, with *l filled in and pending work collected, when `node` is a live
- * node of `type` with no owners and the driver is past the gate; else 0 (nothing reported). */
+ * node of `type` with no owners (any owners: with_owners 1, for an update that cannot change
+ * them) and the driver is past the gate; else 0 (nothing reported). */
 CGN__ALWAYS_INLINE
-static inline int cgn__lean_node(cgn__lean *l, cgn_node *node, cgn_node_type type, int since) {
+static inline int cgn__lean_node(cgn__lean *l, cgn_node *node, cgn_node_type type, int since,
+                                 int with_owners) {
     void *rec = NULL;
     const cgn_driver_table *drv = cgn__driver;
     if (cgn__handle_lookup(node, CGN__KIND_NODE, &rec) != CGN__LOOKUP_OK)
         return 0;
     cgn__node_rec *n = rec;
-    if (!cgn__node_usable_as(n, type) || n->attachment != NULL || drv->version < since ||
-        drv->cuGraphNodeSetParams == NULL)
+    if (!cgn__node_usable_as(n, type) || (!with_owners && n->attachment != NULL) ||
+        drv->version < since || drv->cuGraphNodeSetParams == NULL)
         return 0;
     l->ctx = n->ctx;
     l->state = n->state;
     l->storage = n->storage;
     l->raw = n->raw;
     l->exec = NULL;
+    l->rec = n;
+    l->exec_rec = NULL;
+    l->shadow = NULL;
     cgn__collect_pending();
     return 1;
 }
@@ -854,23 +863,33 @@ static inline cgn__shadow *cgn__exec_find(const cgn__exec_rec *e, cgn__handle no
  * owners, both handles live and the driver past the gate. */
 CGN__ALWAYS_INLINE
 static inline int cgn__lean_shadow(cgn__lean *l, cgn_exec *exec, cgn_node *node,
-                                   cgn_node_type type, int since) {
+                                   cgn_node_type type, int since, int with_owners) {
     void *e = NULL, *n = NULL;
     const cgn_driver_table *drv = cgn__driver;
     if (cgn__handle_lookup(exec, CGN__KIND_EXEC, &e) != CGN__LOOKUP_OK || e == NULL ||
         cgn__handle_lookup(node, CGN__KIND_NODE, &n) != CGN__LOOKUP_OK ||
         drv->version < since || drv->cuGraphExecNodeSetParams == NULL)
         return 0;
-    const cgn__shadow *s = cgn__exec_find(e, (cgn__handle)(uintptr_t)node);
-    if (s == NULL || s->type != type || s->unsupported != NULL || s->attachment != NULL)
+    cgn__shadow *s = cgn__exec_find(e, (cgn__handle)(uintptr_t)node);
+    if (s == NULL || s->type != type || s->unsupported != NULL ||
+        (!with_owners && s->attachment != NULL))
         return 0;
     l->ctx = s->ctx;
     l->state = s->state;
     l->storage = s->storage;
     l->raw = s->raw;
     l->exec = ((const cgn__exec_rec *)e)->raw;
+    l->rec = n;
+    l->exec_rec = e;
+    l->shadow = s;
     cgn__collect_pending();
     return 1;
+}
+/* The transaction's start for the version a lean path resolved and then declined: what
+ * cgn__update_begin / cgn__exec_update_begin do after their lookups (those the lean path made,
+ * with the same checks). */
+static inline void cgn__txn_start_lean(cgn__txn *txn, const cgn__lean *l) {
+    cgn__txn_start_update(txn, l->rec, l->exec_rec, l->shadow);
 }
 /* cgn__exec_update_begin_checked with the common case inline (both handles live, the node an
  * updatable part of the executable of `type`, a driver past the gate); the rest, and every
@@ -1016,6 +1035,10 @@ void **cgn__arg_edits_in_place(const void *storage, const cgn_arg_edits *edits,
 /* ... and one argument (the one-call form's edit). */
 void **cgn__arg_in_place(const void *storage, uint32_t index, const void *value, size_t size,
                          const cgn_owner *owner, cgn__args_undo *undo);
+/* The lean path's kernelParams for an update that keeps the arguments: 1 with *params_out the
+ * block's array (NULL without arguments); 0 for adopted arguments cgn could not copy (the
+ * transaction's path refuses the update then, with its message). */
+int cgn__keep_kernel_args_lean(const void *storage, void ***params_out);
 /* Puts back what an in-place write replaced (the driver refused the update). */
 void cgn__args_undo_apply(const cgn__args_undo *undo);
 

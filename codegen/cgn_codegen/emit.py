@@ -560,6 +560,46 @@ class NodeView:
         plain_cond = (_wrap_bits(INDENT + "if (!(set & ~(", [self.bit(f) for f in plain],
                                  ")) &&")
                       + [INDENT * 2 + "cgn__txn_no_context_to_restore(&txn)) {"])
+        # The lean path of an update of such fields alone (no gate or requirement of their own),
+        # without a transaction: only where every other field's type says what it does then
+        # (lean_keep), the setters are typed (the params are the member alone), and nothing
+        # checks or settles the update as a whole.
+        names = {f.name for f in plain}
+        lean_fields = [f for f in plain if not f.since and not f.requires]
+        lean_plain = None
+        # The context question is asked of the current version before anything else: such
+        # fields must not be among what it reads (spec: context_when).
+        if (lean_fields and n.set is not None and n.exec_set is not None
+                and n.update_check is None and not settle
+                and (not n.context_current or n.context_free_from)
+                and not any(re.search(rf"\bd->{f.name}\b", n.context_when or "")
+                            for f in lean_fields)
+                and all(f.name in names or not f.type.stage or f.type.lean_keep is not None
+                        for f in n.fields)):
+            if not n.context_current:
+                ctx_free = None
+            elif n.context_when:
+                ctx_free = (f"cgn__driver->version >= {n.context_free_from} && "
+                            f"!{n.node}_needs_context(lean.ctx, lean.state, lean.state)")
+            else:
+                ctx_free = f"cgn__driver->version >= {n.context_free_from}"
+            node = n.node
+            lean_plain = dict(
+                mask=[self.bit(f) for f in lean_fields],
+                ctx_free=ctx_free,
+                merge=[line for f in lean_fields for line in _when_set(INDENT * 2, self.bit(f), [
+                    f"d.{m.name.format(name=f.name)} = update->{m.name.format(name=f.name)};"
+                    for m in self._inputs(f)])],
+                keep=render_lines(INDENT * 3, [line for f in n.fields if f.name not in names
+                                               for line in self._snippet(f, f.type.lean_keep or ())]),
+                commit=[line for f in lean_fields for line in _when_set(INDENT * 4, self.bit(f), [
+                    f"cur->{m.name.format(name=f.name)} = update->{m.name.format(name=f.name)};"
+                    for m in self._inputs(f)])],
+                dispatch=_wrap_bits(INDENT + "if (update != NULL && update->set != 0 && "
+                                    "!(update->set & ~(", [self.bit(f) for f in lean_fields],
+                                    ")))"),
+                exec_check=wrap_call(INDENT * 3, Call(f"if (lean_ok && cgn__{node}_exec_check(", (
+                    "lean.state", "&d", "lean.ctx", "where"), ") != CGN_OK)")))
         update_check = []
         if n.update_check is not None:
             update_check = [INDENT + f"st = {n.update_check.call}(&txn, where);",
@@ -675,7 +715,7 @@ class NodeView:
             exec_apply=apply(n.exec_set, f"{node}_exec_set_raw", exec_raw),
             def_apply_fast=apply(n.set, f"{node}_set_raw", def_raw, INDENT * 3),
             exec_apply_fast=apply(n.exec_set, f"{node}_exec_set_raw", exec_raw, INDENT * 3))
-        if fast_paths:  # the lean paths' one call (typed setters: checked above)
+        if fast_paths or lean_plain:  # the lean paths' one call (typed setters: checked above)
             setters.update(
                 def_lean_set=f"CUresult r = {node}_set_raw(lean.raw, &p);",
                 exec_lean_set=f"CUresult r = {node}_exec_set_raw(lean.exec, lean.raw, &p);",
@@ -690,6 +730,7 @@ class NodeView:
                         str(len(n.fields))), ");")))
         return dict(
             plain_commit=plain_commit, plain_cond=plain_cond if plain else [],
+            lean_plain=lean_plain,
             word_copy=any(f.type.narrow_members for f in n.fields),
             fast_paths=fast_paths,
             ctx_enter=ctx_enter, context_when=_or_lines(n.context_when, " " * 12)
@@ -737,7 +778,7 @@ class NodeView:
                 str(self.needs_context), "where"), ");")),
             update_sig=wrap_call("", Call(f"cgn_status cgn_{node}_node_update(", (
                 "cgn_node *node", f"const {self.update} *update"), ") {")),
-            update_begin=wrap_call(INDENT, Call("cgn_status st = cgn__update_begin(", (
+            update_begin=wrap_call(INDENT * 2, Call("st = cgn__update_begin(", (
                 "&txn", "node", n.type_enum, str(n.update_gate), "where"), ");")),
             exec_check_sig=[f"/* The executable-update rules: may an executable's version `cur` "
                             f"become `d`? */"]
@@ -762,7 +803,7 @@ class NodeView:
                 "const cgn_node *node", f"{self.desc} *desc_out"), ") {")),
             exec_sig=wrap_call("", Call(f"cgn_status cgn_{node}_exec_update(", (
                 "cgn_exec *exec", "cgn_node *node", f"const {self.update} *update"), ") {")),
-            exec_begin=wrap_call(INDENT, Call("cgn_status st = cgn__exec_update_begin(", (
+            exec_begin=wrap_call(INDENT * 2, Call("st = cgn__exec_update_begin(", (
                 "&txn", "exec", "node", n.type_enum, str(n.update_gate), "where"), ");")),
             directs=self._direct_setters(),
             # The attribute on a line of its own, as runtime.h does: long node names stay in
@@ -770,6 +811,14 @@ class NodeView:
             update_body_sig=["CGN__ALWAYS_INLINE"] + wrap_call("", Call(
                 f"static inline cgn_status {node}_node_update_body(", (
                     "cgn_node *node", f"const {self.update} *update", "uint64_t known_set",
+                    "const cgn__lean *resolved", "const char *where"), ") {")),
+            update_plain_sig=wrap_call("", Call(
+                f"static CGN__NOINLINE cgn_status {node}_node_update_plain(", (
+                    "cgn_node *node", f"const {self.update} *update", "const char *where"),
+                ") {")),
+            exec_plain_sig=wrap_call("", Call(
+                f"static CGN__NOINLINE cgn_status {node}_exec_update_plain(", (
+                    "cgn_exec *exec", "cgn_node *node", f"const {self.update} *update",
                     "const char *where"), ") {")),
             update_lean_sig=wrap_call("", Call(
                 f"static CGN__NOINLINE cgn_status {node}_node_update_lean(", (
@@ -781,16 +830,17 @@ class NodeView:
                     "const char *where"), ") {")),
             update_txn_sig=wrap_call("", Call(
                 f"static CGN__NOINLINE cgn_status {node}_node_update_txn(", (
-                    "cgn_node *node", f"const {self.update} *update", "const char *where"),
-                ") {")),
+                    "cgn_node *node", f"const {self.update} *update", "const cgn__lean *resolved",
+                    "const char *where"), ") {")),
             exec_txn_sig=wrap_call("", Call(
                 f"static CGN__NOINLINE cgn_status {node}_exec_update_txn(", (
                     "cgn_exec *exec", "cgn_node *node", f"const {self.update} *update",
-                    "const char *where"), ") {")),
+                    "const cgn__lean *resolved", "const char *where"), ") {")),
             exec_body_sig=["CGN__ALWAYS_INLINE"] + wrap_call("", Call(
                 f"static inline cgn_status {node}_exec_update_body(", (
                     "cgn_exec *exec", "cgn_node *node", f"const {self.update} *update",
-                    "uint64_t known_set", "const char *where"), ") {")),
+                    "uint64_t known_set", "const cgn__lean *resolved", "const char *where"),
+                ") {")),
         )
 
     def _direct_setters(self) -> list:
@@ -810,22 +860,24 @@ class NodeView:
                 fill=[INDENT + line if line else line for line in fill],
                 def_where=f'"{def_fn}"', exec_where=f'"{exec_fn}"',
                 def_call=wrap_call(INDENT, Call(f"return {n.node}_node_update_body(", (
-                    "node", "&direct", self.bit(f), "where"), ");")),
+                    "node", "&direct", self.bit(f), "resolved", "where"), ");")),
                 exec_call=wrap_call(INDENT, Call(f"return {n.node}_exec_update_body(", (
-                    "exec", "node", "&direct", self.bit(f), "where"), ");")),
+                    "exec", "node", "&direct", self.bit(f), "resolved", "where"), ");")),
                 # Behind a lean path: the transaction's path in a function of its own.
                 def_txn_sig=wrap_call("", Call(
                     f"static CGN__NOINLINE cgn_status {n.node}_node_set_{f.name}_txn(",
-                    ("cgn_node *node",) + params + ("const char *where",), ") {")),
+                    ("cgn_node *node",) + params + ("const cgn__lean *resolved",
+                                                    "const char *where"), ") {")),
                 exec_txn_sig=wrap_call("", Call(
                     f"static CGN__NOINLINE cgn_status {n.node}_exec_set_{f.name}_txn(",
-                    ("cgn_exec *exec", "cgn_node *node") + params + ("const char *where",),
-                    ") {")),
+                    ("cgn_exec *exec", "cgn_node *node") + params + (
+                        "const cgn__lean *resolved", "const char *where"), ") {")),
                 def_txn_call=wrap_call(INDENT, Call(f"return {n.node}_node_set_{f.name}_txn(",
-                                                    ("node",) + names + ("where",), ");")),
+                                                    ("node",) + names + ("resolved", "where"),
+                                                    ");")),
                 exec_txn_call=wrap_call(INDENT, Call(
                     f"return {n.node}_exec_set_{f.name}_txn(",
-                    ("exec", "node") + names + ("where",), ");")),
+                    ("exec", "node") + names + ("resolved", "where"), ");")),
                 def_sig=wrap_call("", Call(f"cgn_status {def_fn}(",
                                            ("cgn_node *node",) + params, ") {")),
                 exec_sig=wrap_call("", Call(f"cgn_status {exec_fn}(",

@@ -121,6 +121,12 @@ class FieldType:
     # merging, since reads of such members from a copy made with 16-byte stores were not forwarded
     # on the H200's Intel host (+13 ns per new grid, design.md).
     narrow_members: bool = False
+    # What an update that leaves the field alone does for it on a lean path (generated code,
+    # design.md "lean paths"; an update of fields kept as given alone, with no transaction): None
+    # when the type's stage may do work then (its node type gets no such path), () nothing, else
+    # lines over `lean` (runtime.h cgn__lean) and `p` (the params) that may set `lean_ok = 0` to
+    # leave the update to the transaction's path.
+    lean_keep: Optional[tuple] = None
     # For the generated docs (generated/docs/nodes.md):
     doc_type: str = ""                         # how the C type reads; "" means `name`
     doc_errors: tuple = ()                     # (status, cause) the type's codecs can return
@@ -1050,6 +1056,10 @@ FIELD_TYPES = {t.name: t for t in (
     ),
     FieldType(
         name="args", cuda="required", role="args", needs=("kernel",), storage=True,
+        # Kept: the current block's kernelParams (none for adopted arguments cgn could not copy,
+        # which the transaction's path refuses with its message).
+        lean_keep=("if (!cgn__keep_kernel_args_lean(lean.storage, &p.{member}.{cuda}))",
+                   "    lean_ok = 0;"),
         members=(Member("const cgn_arg *", "{name}", "NULL"),
                  Member("uint32_t", "num_{name}", "0", "Number of entries in {name}.")),
         # Checks the kernel handle and the arguments (against the kernel where the driver can
@@ -1156,6 +1166,7 @@ FIELD_TYPES = {t.name: t for t in (
     # on a copy of the current one (runtime/codecs.c).
     FieldType(
         name="arg_edits", cuda="forbidden", role="arg_edits", needs=("args",), edits="args",
+        lean_keep=(),  # staged only when set
         members=(Member("cgn_arg_edits", "{name}_edits", "{0}", update_only=True),),
         stage=("if (changed & {bit}) {{",
                Call("    cgn_status st = cgn__stage_arg_edits(",

@@ -121,9 +121,15 @@ cgn_status cgn__batch_mem_op_exec_check(const void *cur_, const void *d_, CUcont
 CGN__ALWAYS_INLINE
 static inline cgn_status batch_mem_op_node_update_body(cgn_node *node,
                                                        const cgn_batch_mem_op_update *update,
-                                                       uint64_t known_set, const char *where) {
+                                                       uint64_t known_set,
+                                                       const cgn__lean *resolved,
+                                                       const char *where) {
     cgn__txn txn;
-    cgn_status st = cgn__update_begin(&txn, node, CGN_NODE_BATCH_MEM_OP, 12020, where);
+    cgn_status st = CGN_OK;
+    if (resolved != NULL) /* a lean path resolved the handles and declined: no second lookup */
+        cgn__txn_start_lean(&txn, resolved);
+    else
+        st = cgn__update_begin(&txn, node, CGN_NODE_BATCH_MEM_OP, 12020, where);
     if (st != CGN_OK)
         return st;
     uint64_t set = known_set; /* not const: clang would warn on each test of a constant */
@@ -169,7 +175,7 @@ static inline cgn_status batch_mem_op_node_update_body(cgn_node *node,
 }
 
 cgn_status cgn_batch_mem_op_node_update(cgn_node *node, const cgn_batch_mem_op_update *update) {
-    return batch_mem_op_node_update_body(node, update, 0, "cgn_batch_mem_op_node_update");
+    return batch_mem_op_node_update_body(node, update, 0, NULL, "cgn_batch_mem_op_node_update");
 }
 
 cgn_status cgn_batch_mem_op_node_get(const cgn_node *node, cgn_batch_mem_op_desc *desc_out) {
@@ -197,9 +203,15 @@ static const char *const batch_mem_op_driver_rules[] = {
 CGN__ALWAYS_INLINE
 static inline cgn_status batch_mem_op_exec_update_body(cgn_exec *exec, cgn_node *node,
                                                        const cgn_batch_mem_op_update *update,
-                                                       uint64_t known_set, const char *where) {
+                                                       uint64_t known_set,
+                                                       const cgn__lean *resolved,
+                                                       const char *where) {
     cgn__txn txn;
-    cgn_status st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_BATCH_MEM_OP, 12020, where);
+    cgn_status st = CGN_OK;
+    if (resolved != NULL) /* a lean path resolved the handles and declined: no second lookup */
+        cgn__txn_start_lean(&txn, resolved);
+    else
+        st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_BATCH_MEM_OP, 12020, where);
     if (st != CGN_OK)
         return st;
     uint64_t set = known_set; /* not const: clang would warn on each test of a constant */
@@ -252,7 +264,7 @@ static inline cgn_status batch_mem_op_exec_update_body(cgn_exec *exec, cgn_node 
 cgn_status cgn_batch_mem_op_exec_update(cgn_exec *exec, cgn_node *node,
                                         const cgn_batch_mem_op_update *update) {
     static const char where[] = "cgn_batch_mem_op_exec_update";
-    return batch_mem_op_exec_update_body(exec, node, update, 0, where);
+    return batch_mem_op_exec_update_body(exec, node, update, 0, NULL, where);
 }
 
 cgn_status cgn_batch_mem_op_exec_get(const cgn_exec *exec, const cgn_node *node,

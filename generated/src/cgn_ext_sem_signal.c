@@ -120,9 +120,15 @@ cgn_status cgn__ext_sem_signal_exec_check(const void *cur_, const void *d_, CUco
 CGN__ALWAYS_INLINE
 static inline cgn_status ext_sem_signal_node_update_body(cgn_node *node,
                                                          const cgn_ext_sem_signal_update *update,
-                                                         uint64_t known_set, const char *where) {
+                                                         uint64_t known_set,
+                                                         const cgn__lean *resolved,
+                                                         const char *where) {
     cgn__txn txn;
-    cgn_status st = cgn__update_begin(&txn, node, CGN_NODE_EXT_SEM_SIGNAL, 12020, where);
+    cgn_status st = CGN_OK;
+    if (resolved != NULL) /* a lean path resolved the handles and declined: no second lookup */
+        cgn__txn_start_lean(&txn, resolved);
+    else
+        st = cgn__update_begin(&txn, node, CGN_NODE_EXT_SEM_SIGNAL, 12020, where);
     if (st != CGN_OK)
         return st;
     uint64_t set = known_set; /* not const: clang would warn on each test of a constant */
@@ -169,7 +175,7 @@ static inline cgn_status ext_sem_signal_node_update_body(cgn_node *node,
 }
 
 cgn_status cgn_ext_sem_signal_node_update(cgn_node *node, const cgn_ext_sem_signal_update *update) {
-    return ext_sem_signal_node_update_body(node, update, 0, "cgn_ext_sem_signal_node_update");
+    return ext_sem_signal_node_update_body(node, update, 0, NULL, "cgn_ext_sem_signal_node_update");
 }
 
 cgn_status cgn_ext_sem_signal_node_get(const cgn_node *node, cgn_ext_sem_signal_desc *desc_out) {
@@ -197,9 +203,15 @@ static const char *const ext_sem_signal_driver_rules[] = {
 CGN__ALWAYS_INLINE
 static inline cgn_status ext_sem_signal_exec_update_body(cgn_exec *exec, cgn_node *node,
                                                          const cgn_ext_sem_signal_update *update,
-                                                         uint64_t known_set, const char *where) {
+                                                         uint64_t known_set,
+                                                         const cgn__lean *resolved,
+                                                         const char *where) {
     cgn__txn txn;
-    cgn_status st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_EXT_SEM_SIGNAL, 12020, where);
+    cgn_status st = CGN_OK;
+    if (resolved != NULL) /* a lean path resolved the handles and declined: no second lookup */
+        cgn__txn_start_lean(&txn, resolved);
+    else
+        st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_EXT_SEM_SIGNAL, 12020, where);
     if (st != CGN_OK)
         return st;
     uint64_t set = known_set; /* not const: clang would warn on each test of a constant */
@@ -253,7 +265,7 @@ static inline cgn_status ext_sem_signal_exec_update_body(cgn_exec *exec, cgn_nod
 cgn_status cgn_ext_sem_signal_exec_update(cgn_exec *exec, cgn_node *node,
                                           const cgn_ext_sem_signal_update *update) {
     static const char where[] = "cgn_ext_sem_signal_exec_update";
-    return ext_sem_signal_exec_update_body(exec, node, update, 0, where);
+    return ext_sem_signal_exec_update_body(exec, node, update, 0, NULL, where);
 }
 
 cgn_status cgn_ext_sem_signal_exec_get(const cgn_exec *exec, const cgn_node *node,

@@ -155,9 +155,15 @@ CGN__ALWAYS_INLINE static inline CUresult host_callback_exec_set_raw(CUgraphExec
 CGN__ALWAYS_INLINE
 static inline cgn_status host_callback_node_update_body(cgn_node *node,
                                                         const cgn_host_callback_update *update,
-                                                        uint64_t known_set, const char *where) {
+                                                        uint64_t known_set,
+                                                        const cgn__lean *resolved,
+                                                        const char *where) {
     cgn__txn txn;
-    cgn_status st = cgn__update_begin(&txn, node, CGN_NODE_HOST, 12020, where);
+    cgn_status st = CGN_OK;
+    if (resolved != NULL) /* a lean path resolved the handles and declined: no second lookup */
+        cgn__txn_start_lean(&txn, resolved);
+    else
+        st = cgn__update_begin(&txn, node, CGN_NODE_HOST, 12020, where);
     if (st != CGN_OK)
         return st;
     uint64_t set = known_set; /* not const: clang would warn on each test of a constant */
@@ -221,7 +227,7 @@ static inline cgn_status host_callback_node_update_body(cgn_node *node,
 }
 
 cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback_update *update) {
-    return host_callback_node_update_body(node, update, 0, "cgn_host_callback_node_update");
+    return host_callback_node_update_body(node, update, 0, NULL, "cgn_host_callback_node_update");
 }
 
 cgn_status cgn_host_callback_node_get(const cgn_node *node, cgn_host_callback_desc *desc_out) {
@@ -251,9 +257,15 @@ static const char *const host_callback_driver_rules[] = {
 CGN__ALWAYS_INLINE
 static inline cgn_status host_callback_exec_update_body(cgn_exec *exec, cgn_node *node,
                                                         const cgn_host_callback_update *update,
-                                                        uint64_t known_set, const char *where) {
+                                                        uint64_t known_set,
+                                                        const cgn__lean *resolved,
+                                                        const char *where) {
     cgn__txn txn;
-    cgn_status st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_HOST, 12020, where);
+    cgn_status st = CGN_OK;
+    if (resolved != NULL) /* a lean path resolved the handles and declined: no second lookup */
+        cgn__txn_start_lean(&txn, resolved);
+    else
+        st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_HOST, 12020, where);
     if (st != CGN_OK)
         return st;
     uint64_t set = known_set; /* not const: clang would warn on each test of a constant */
@@ -324,7 +336,7 @@ static inline cgn_status host_callback_exec_update_body(cgn_exec *exec, cgn_node
 cgn_status cgn_host_callback_exec_update(cgn_exec *exec, cgn_node *node,
                                          const cgn_host_callback_update *update) {
     static const char where[] = "cgn_host_callback_exec_update";
-    return host_callback_exec_update_body(exec, node, update, 0, where);
+    return host_callback_exec_update_body(exec, node, update, 0, NULL, where);
 }
 
 cgn_status cgn_host_callback_exec_get(const cgn_exec *exec, const cgn_node *node,

@@ -154,9 +154,14 @@ CGN__ALWAYS_INLINE static inline int kernel_needs_context(CUcontext ctx,
  * take. */
 CGN__ALWAYS_INLINE
 static inline cgn_status kernel_node_update_body(cgn_node *node, const cgn_kernel_update *update,
-                                                 uint64_t known_set, const char *where) {
+                                                 uint64_t known_set, const cgn__lean *resolved,
+                                                 const char *where) {
     cgn__txn txn;
-    cgn_status st = cgn__update_begin(&txn, node, CGN_NODE_KERNEL, 12020, where);
+    cgn_status st = CGN_OK;
+    if (resolved != NULL) /* a lean path resolved the handles and declined: no second lookup */
+        cgn__txn_start_lean(&txn, resolved);
+    else
+        st = cgn__update_begin(&txn, node, CGN_NODE_KERNEL, 12020, where);
     if (st != CGN_OK)
         return st;
     uint64_t set = known_set; /* not const: clang would warn on each test of a constant */
@@ -298,20 +303,22 @@ static inline cgn_status kernel_node_update_body(cgn_node *node, const cgn_kerne
 /* cgn_kernel_node_update's path when its lean paths do not apply. */
 static CGN__NOINLINE cgn_status kernel_node_update_txn(cgn_node *node,
                                                        const cgn_kernel_update *update,
+                                                       const cgn__lean *resolved,
                                                        const char *where) {
-    return kernel_node_update_body(node, update, 0, where);
+    return kernel_node_update_body(node, update, 0, resolved, where);
 }
 
 /* cgn_kernel_node_update's lean paths, for the sets they take. */
 static CGN__NOINLINE cgn_status kernel_node_update_lean(cgn_node *node,
                                                         const cgn_kernel_update *update,
                                                         const char *where) {
+    cgn__lean lean, kept;
+    int found = 0; /* a lean path resolved the handles, then declined */
     if (update->set == CGN_KERNEL_SET_ARGS) {
         /* The update loop's steady state: new values for every argument of the same kernel,
          * no owner before or after. Written in place, one driver call, no transaction
          * (runtime.h, cgn__lean); anything else, and every error, takes the paths below. */
-        cgn__lean lean;
-        if (cgn__lean_node(&lean, node, CGN_NODE_KERNEL, 12020)) {
+        if (cgn__lean_node(&lean, node, CGN_NODE_KERNEL, 12020, 0)) {
             const cgn_kernel_desc *cur = lean.state;
             void **params = NULL;
             cgn__args_undo undo; /* what the in-place writes replaced */
@@ -332,6 +339,8 @@ static CGN__NOINLINE cgn_status kernel_node_update_lean(cgn_node *node,
                 }
                 return CGN_OK;
             }
+            kept = lean; /* declined: the transaction starts from what the lookups found */
+            found = 1;
         }
     }
     if (update->set == CGN_KERNEL_SET_ARG &&
@@ -340,8 +349,7 @@ static CGN__NOINLINE cgn_status kernel_node_update_lean(cgn_node *node,
         /* The update loop's steady state: arguments replaced by index, the others kept,
          * no owner before or after. Written in place, one driver call, no transaction
          * (runtime.h, cgn__lean); anything else, and every error, takes the paths below. */
-        cgn__lean lean;
-        if (cgn__lean_node(&lean, node, CGN_NODE_KERNEL, 12040)) {
+        if (cgn__lean_node(&lean, node, CGN_NODE_KERNEL, 12040, 0)) {
             const cgn_kernel_desc *cur = lean.state;
             void **params = NULL;
             cgn__args_undo undo; /* what the in-place writes replaced */
@@ -361,9 +369,61 @@ static CGN__NOINLINE cgn_status kernel_node_update_lean(cgn_node *node,
                 }
                 return CGN_OK;
             }
+            kept = lean; /* declined: the transaction starts from what the lookups found */
+            found = 1;
         }
     }
-    return kernel_node_update_txn(node, update, where);
+    return kernel_node_update_txn(node, update, found ? &kept : NULL, where);
+}
+
+/* cgn_kernel_node_update's lean path for updates of fields kept as given alone. */
+static CGN__NOINLINE cgn_status kernel_node_update_plain(cgn_node *node,
+                                                         const cgn_kernel_update *update,
+                                                         const char *where) {
+    uint64_t set = update->set;
+    cgn__lean lean; /* any owners: these fields never change them */
+    int found = cgn__lean_node(&lean, node, CGN_NODE_KERNEL, 12020, 1);
+    if (found && cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, lean.state, lean.state)) {
+        cgn_kernel_desc d;
+        cgn__copy_state(&d, lean.state, sizeof d);
+        if (set & CGN_KERNEL_SET_GRID)
+            d.grid = update->grid;
+        if (set & CGN_KERNEL_SET_BLOCK)
+            d.block = update->block;
+        if (set & CGN_KERNEL_SET_SHARED_MEM_BYTES)
+            d.shared_mem_bytes = update->shared_mem_bytes;
+        /* A refused update leaves it to the transaction's path, which says why. */
+        cgn_status checked = kernel_check_rules(&d, set, where);
+        if (checked == CGN_OK)
+            checked = kernel_check_kinds(&d, set, where);
+        if (checked == CGN_OK) {
+            CUgraphNodeParams p;
+            _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
+            cgn__zero_words(&p.kernel, sizeof p.kernel);
+            int lean_ok = 1;
+            if (!cgn__keep_kernel_args_lean(lean.storage, &p.kernel.kernelParams))
+                lean_ok = 0;
+            if (lean_ok) {
+                kernel_build(&d, lean.ctx, &p);
+                CUresult r = kernel_set_raw(lean.raw, &p);
+                if (r != CUDA_SUCCESS) {
+                    return cgn__lean_apply_failed(r, where, "cuGraphKernelNodeSetParams");
+                }
+                cgn_kernel_desc *cur = lean.state;
+                if (set & CGN_KERNEL_SET_GRID)
+                    cur->grid = update->grid;
+                if (set & CGN_KERNEL_SET_BLOCK)
+                    cur->block = update->block;
+                if (set & CGN_KERNEL_SET_SHARED_MEM_BYTES)
+                    cur->shared_mem_bytes = update->shared_mem_bytes;
+                return CGN_OK;
+            }
+        }
+    }
+    cgn__lean kept; /* declined after the lookups: the transaction starts from what they found */
+    if (found)
+        kept = lean;
+    return kernel_node_update_txn(node, update, found ? &kept : NULL, where);
 }
 
 cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *update) {
@@ -371,7 +431,10 @@ cgn_status cgn_kernel_node_update(cgn_node *node, const cgn_kernel_update *updat
     if (update != NULL && (update->set == CGN_KERNEL_SET_ARGS ||
                            update->set == CGN_KERNEL_SET_ARG))
         return kernel_node_update_lean(node, update, where);
-    return kernel_node_update_txn(node, update, where);
+    if (update != NULL && update->set != 0 && !(update->set & ~(CGN_KERNEL_SET_GRID |
+            CGN_KERNEL_SET_BLOCK | CGN_KERNEL_SET_SHARED_MEM_BYTES)))
+        return kernel_node_update_plain(node, update, where);
+    return kernel_node_update_txn(node, update, NULL, where);
 }
 
 cgn_status cgn_kernel_node_get(const cgn_node *node, cgn_kernel_desc *desc_out) {
@@ -404,9 +467,14 @@ static const char *const kernel_driver_rules[] = {
 CGN__ALWAYS_INLINE
 static inline cgn_status kernel_exec_update_body(cgn_exec *exec, cgn_node *node,
                                                  const cgn_kernel_update *update,
-                                                 uint64_t known_set, const char *where) {
+                                                 uint64_t known_set, const cgn__lean *resolved,
+                                                 const char *where) {
     cgn__txn txn;
-    cgn_status st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_KERNEL, 12020, where);
+    cgn_status st = CGN_OK;
+    if (resolved != NULL) /* a lean path resolved the handles and declined: no second lookup */
+        cgn__txn_start_lean(&txn, resolved);
+    else
+        st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_KERNEL, 12020, where);
     if (st != CGN_OK)
         return st;
     uint64_t set = known_set; /* not const: clang would warn on each test of a constant */
@@ -555,20 +623,22 @@ static inline cgn_status kernel_exec_update_body(cgn_exec *exec, cgn_node *node,
 /* cgn_kernel_exec_update's path when its lean paths do not apply. */
 static CGN__NOINLINE cgn_status kernel_exec_update_txn(cgn_exec *exec, cgn_node *node,
                                                        const cgn_kernel_update *update,
+                                                       const cgn__lean *resolved,
                                                        const char *where) {
-    return kernel_exec_update_body(exec, node, update, 0, where);
+    return kernel_exec_update_body(exec, node, update, 0, resolved, where);
 }
 
 /* cgn_kernel_exec_update's lean paths, for the sets they take. */
 static CGN__NOINLINE cgn_status kernel_exec_update_lean(cgn_exec *exec, cgn_node *node,
                                                         const cgn_kernel_update *update,
                                                         const char *where) {
+    cgn__lean lean, kept;
+    int found = 0; /* a lean path resolved the handles, then declined */
     if (update->set == CGN_KERNEL_SET_ARGS) {
         /* The update loop's steady state: new values for every argument of the same kernel,
          * no owner before or after. Written in place, one driver call, no transaction
          * (runtime.h, cgn__lean); anything else, and every error, takes the paths below. */
-        cgn__lean lean;
-        if (cgn__lean_shadow(&lean, exec, node, CGN_NODE_KERNEL, 12020)) {
+        if (cgn__lean_shadow(&lean, exec, node, CGN_NODE_KERNEL, 12020, 0)) {
             const cgn_kernel_desc *cur = lean.state;
             void **params = NULL;
             cgn__args_undo undo; /* what the in-place writes replaced */
@@ -592,6 +662,8 @@ static CGN__NOINLINE cgn_status kernel_exec_update_lean(cgn_exec *exec, cgn_node
                 }
                 return CGN_OK;
             }
+            kept = lean; /* declined: the transaction starts from what the lookups found */
+            found = 1;
         }
     }
     if (update->set == CGN_KERNEL_SET_ARG &&
@@ -600,8 +672,7 @@ static CGN__NOINLINE cgn_status kernel_exec_update_lean(cgn_exec *exec, cgn_node
         /* The update loop's steady state: arguments replaced by index, the others kept,
          * no owner before or after. Written in place, one driver call, no transaction
          * (runtime.h, cgn__lean); anything else, and every error, takes the paths below. */
-        cgn__lean lean;
-        if (cgn__lean_shadow(&lean, exec, node, CGN_NODE_KERNEL, 12040)) {
+        if (cgn__lean_shadow(&lean, exec, node, CGN_NODE_KERNEL, 12040, 0)) {
             const cgn_kernel_desc *cur = lean.state;
             void **params = NULL;
             cgn__args_undo undo; /* what the in-place writes replaced */
@@ -624,9 +695,65 @@ static CGN__NOINLINE cgn_status kernel_exec_update_lean(cgn_exec *exec, cgn_node
                 }
                 return CGN_OK;
             }
+            kept = lean; /* declined: the transaction starts from what the lookups found */
+            found = 1;
         }
     }
-    return kernel_exec_update_txn(exec, node, update, where);
+    return kernel_exec_update_txn(exec, node, update, found ? &kept : NULL, where);
+}
+
+/* cgn_kernel_exec_update's lean path for updates of fields kept as given alone. */
+static CGN__NOINLINE cgn_status kernel_exec_update_plain(cgn_exec *exec, cgn_node *node,
+                                                         const cgn_kernel_update *update,
+                                                         const char *where) {
+    uint64_t set = update->set;
+    cgn__lean lean; /* any owners: these fields never change them */
+    int found = cgn__lean_shadow(&lean, exec, node, CGN_NODE_KERNEL, 12020, 1);
+    if (found && cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, lean.state, lean.state)) {
+        cgn_kernel_desc d;
+        cgn__copy_state(&d, lean.state, sizeof d);
+        if (set & CGN_KERNEL_SET_GRID)
+            d.grid = update->grid;
+        if (set & CGN_KERNEL_SET_BLOCK)
+            d.block = update->block;
+        if (set & CGN_KERNEL_SET_SHARED_MEM_BYTES)
+            d.shared_mem_bytes = update->shared_mem_bytes;
+        /* A refused update leaves it to the transaction's path, which says why. */
+        cgn_status checked = kernel_check_rules(&d, set, where);
+        if (checked == CGN_OK)
+            checked = kernel_check_kinds(&d, set, where);
+        if (checked == CGN_OK) {
+            CUgraphNodeParams p;
+            _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
+            cgn__zero_words(&p.kernel, sizeof p.kernel);
+            int lean_ok = 1;
+            if (!cgn__keep_kernel_args_lean(lean.storage, &p.kernel.kernelParams))
+                lean_ok = 0;
+            if (lean_ok && cgn__kernel_exec_check(lean.state, &d, lean.ctx, where) != CGN_OK)
+                lean_ok = 0;
+            if (lean_ok) {
+                kernel_build(&d, lean.ctx, &p);
+                CUresult r = kernel_exec_set_raw(lean.exec, lean.raw, &p);
+                if (r != CUDA_SUCCESS) {
+                    cgn_status st = cgn__lean_apply_failed(r, where,
+                                                           "cuGraphExecKernelNodeSetParams");
+                    return cgn__exec_refused(st, set, kernel_field_names, kernel_driver_rules, 7);
+                }
+                cgn_kernel_desc *cur = lean.state;
+                if (set & CGN_KERNEL_SET_GRID)
+                    cur->grid = update->grid;
+                if (set & CGN_KERNEL_SET_BLOCK)
+                    cur->block = update->block;
+                if (set & CGN_KERNEL_SET_SHARED_MEM_BYTES)
+                    cur->shared_mem_bytes = update->shared_mem_bytes;
+                return CGN_OK;
+            }
+        }
+    }
+    cgn__lean kept; /* declined after the lookups: the transaction starts from what they found */
+    if (found)
+        kept = lean;
+    return kernel_exec_update_txn(exec, node, update, found ? &kept : NULL, where);
 }
 
 cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kernel_update *update) {
@@ -634,28 +761,33 @@ cgn_status cgn_kernel_exec_update(cgn_exec *exec, cgn_node *node, const cgn_kern
     if (update != NULL && (update->set == CGN_KERNEL_SET_ARGS ||
                            update->set == CGN_KERNEL_SET_ARG))
         return kernel_exec_update_lean(exec, node, update, where);
-    return kernel_exec_update_txn(exec, node, update, where);
+    if (update != NULL && update->set != 0 && !(update->set & ~(CGN_KERNEL_SET_GRID |
+            CGN_KERNEL_SET_BLOCK | CGN_KERNEL_SET_SHARED_MEM_BYTES)))
+        return kernel_exec_update_plain(exec, node, update, where);
+    return kernel_exec_update_txn(exec, node, update, NULL, where);
 }
 
 /* cgn_kernel_node_set_arg's path when its lean path does not apply. */
 static CGN__NOINLINE cgn_status kernel_node_set_arg_txn(cgn_node *node, uint32_t index,
                                                         const void *value, size_t size,
-                                                        cgn_owner *owner, const char *where) {
+                                                        cgn_owner *owner, const cgn__lean *resolved,
+                                                        const char *where) {
     cgn_kernel_update direct; /* this field alone: the others are never read */
     cgn_kernel_update_reset(&direct);
     cgn_kernel_update_set_arg(&direct, index, value, size, owner);
-    return kernel_node_update_body(node, &direct, CGN_KERNEL_SET_ARG, where);
+    return kernel_node_update_body(node, &direct, CGN_KERNEL_SET_ARG, resolved, where);
 }
 
 cgn_status cgn_kernel_node_set_arg(cgn_node *node, uint32_t index, const void *value, size_t size,
                                    cgn_owner *owner) {
     static const char where[] = "cgn_kernel_node_set_arg";
+    cgn__lean lean, kept;
+    int found = 0; /* the lean path resolved the handles, then declined */
     {
         /* The update loop's steady state: arguments replaced by index, the others kept,
          * no owner before or after. Written in place, one driver call, no transaction
          * (runtime.h, cgn__lean); anything else, and every error, takes the paths below. */
-        cgn__lean lean;
-        if (cgn__lean_node(&lean, node, CGN_NODE_KERNEL, 12040)) {
+        if (cgn__lean_node(&lean, node, CGN_NODE_KERNEL, 12040, 0)) {
             const cgn_kernel_desc *cur = lean.state;
             void **params = NULL;
             cgn__args_undo undo; /* what the in-place writes replaced */
@@ -675,31 +807,36 @@ cgn_status cgn_kernel_node_set_arg(cgn_node *node, uint32_t index, const void *v
                 }
                 return CGN_OK;
             }
+            kept = lean; /* declined: the transaction starts from what the lookups found */
+            found = 1;
         }
     }
-    return kernel_node_set_arg_txn(node, index, value, size, owner, where);
+    const cgn__lean *resolved = found ? &kept : NULL;
+    return kernel_node_set_arg_txn(node, index, value, size, owner, resolved, where);
 }
 
 /* cgn_kernel_exec_set_arg's path when its lean path does not apply. */
 static CGN__NOINLINE cgn_status kernel_exec_set_arg_txn(cgn_exec *exec, cgn_node *node,
                                                         uint32_t index, const void *value,
                                                         size_t size, cgn_owner *owner,
+                                                        const cgn__lean *resolved,
                                                         const char *where) {
     cgn_kernel_update direct; /* this field alone: the others are never read */
     cgn_kernel_update_reset(&direct);
     cgn_kernel_update_set_arg(&direct, index, value, size, owner);
-    return kernel_exec_update_body(exec, node, &direct, CGN_KERNEL_SET_ARG, where);
+    return kernel_exec_update_body(exec, node, &direct, CGN_KERNEL_SET_ARG, resolved, where);
 }
 
 cgn_status cgn_kernel_exec_set_arg(cgn_exec *exec, cgn_node *node, uint32_t index,
                                    const void *value, size_t size, cgn_owner *owner) {
     static const char where[] = "cgn_kernel_exec_set_arg";
+    cgn__lean lean, kept;
+    int found = 0; /* the lean path resolved the handles, then declined */
     {
         /* The update loop's steady state: arguments replaced by index, the others kept,
          * no owner before or after. Written in place, one driver call, no transaction
          * (runtime.h, cgn__lean); anything else, and every error, takes the paths below. */
-        cgn__lean lean;
-        if (cgn__lean_shadow(&lean, exec, node, CGN_NODE_KERNEL, 12040)) {
+        if (cgn__lean_shadow(&lean, exec, node, CGN_NODE_KERNEL, 12040, 0)) {
             const cgn_kernel_desc *cur = lean.state;
             void **params = NULL;
             cgn__args_undo undo; /* what the in-place writes replaced */
@@ -722,9 +859,12 @@ cgn_status cgn_kernel_exec_set_arg(cgn_exec *exec, cgn_node *node, uint32_t inde
                 }
                 return CGN_OK;
             }
+            kept = lean; /* declined: the transaction starts from what the lookups found */
+            found = 1;
         }
     }
-    return kernel_exec_set_arg_txn(exec, node, index, value, size, owner, where);
+    const cgn__lean *resolved = found ? &kept : NULL;
+    return kernel_exec_set_arg_txn(exec, node, index, value, size, owner, resolved, where);
 }
 
 cgn_status cgn_kernel_exec_get(const cgn_exec *exec, const cgn_node *node,

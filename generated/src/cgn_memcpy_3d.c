@@ -304,9 +304,14 @@ CGN__ALWAYS_INLINE static inline CUresult memcpy_3d_exec_set_raw(CUgraphExec exe
 CGN__ALWAYS_INLINE
 static inline cgn_status memcpy_3d_node_update_body(cgn_node *node,
                                                     const cgn_memcpy_3d_update *update,
-                                                    uint64_t known_set, const char *where) {
+                                                    uint64_t known_set, const cgn__lean *resolved,
+                                                    const char *where) {
     cgn__txn txn;
-    cgn_status st = cgn__update_begin(&txn, node, CGN_NODE_MEMCPY_3D, 12020, where);
+    cgn_status st = CGN_OK;
+    if (resolved != NULL) /* a lean path resolved the handles and declined: no second lookup */
+        cgn__txn_start_lean(&txn, resolved);
+    else
+        st = cgn__update_begin(&txn, node, CGN_NODE_MEMCPY_3D, 12020, where);
     if (st != CGN_OK)
         return st;
     uint64_t set = known_set; /* not const: clang would warn on each test of a constant */
@@ -446,7 +451,7 @@ static inline cgn_status memcpy_3d_node_update_body(cgn_node *node,
 }
 
 cgn_status cgn_memcpy_3d_node_update(cgn_node *node, const cgn_memcpy_3d_update *update) {
-    return memcpy_3d_node_update_body(node, update, 0, "cgn_memcpy_3d_node_update");
+    return memcpy_3d_node_update_body(node, update, 0, NULL, "cgn_memcpy_3d_node_update");
 }
 
 cgn_status cgn_memcpy_3d_node_get(const cgn_node *node, cgn_memcpy_3d_desc *desc_out) {
@@ -495,9 +500,14 @@ static const char *const memcpy_3d_driver_rules[] = {
 CGN__ALWAYS_INLINE
 static inline cgn_status memcpy_3d_exec_update_body(cgn_exec *exec, cgn_node *node,
                                                     const cgn_memcpy_3d_update *update,
-                                                    uint64_t known_set, const char *where) {
+                                                    uint64_t known_set, const cgn__lean *resolved,
+                                                    const char *where) {
     cgn__txn txn;
-    cgn_status st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_MEMCPY_3D, 12020, where);
+    cgn_status st = CGN_OK;
+    if (resolved != NULL) /* a lean path resolved the handles and declined: no second lookup */
+        cgn__txn_start_lean(&txn, resolved);
+    else
+        st = cgn__exec_update_begin(&txn, exec, node, CGN_NODE_MEMCPY_3D, 12020, where);
     if (st != CGN_OK)
         return st;
     uint64_t set = known_set; /* not const: clang would warn on each test of a constant */
@@ -643,7 +653,7 @@ static inline cgn_status memcpy_3d_exec_update_body(cgn_exec *exec, cgn_node *no
 cgn_status cgn_memcpy_3d_exec_update(cgn_exec *exec, cgn_node *node,
                                      const cgn_memcpy_3d_update *update) {
     static const char where[] = "cgn_memcpy_3d_exec_update";
-    return memcpy_3d_exec_update_body(exec, node, update, 0, where);
+    return memcpy_3d_exec_update_body(exec, node, update, 0, NULL, where);
 }
 
 cgn_status cgn_memcpy_3d_exec_get(const cgn_exec *exec, const cgn_node *node,
