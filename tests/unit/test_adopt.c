@@ -864,13 +864,64 @@ static CUdeviceptr opaque_counter;
 static size_t opaque_size = 4; /* add_one takes 8 bytes */
 static void *opaque_extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &opaque_counter,
                                CU_LAUNCH_PARAM_BUFFER_SIZE, &opaque_size, CU_LAUNCH_PARAM_END};
+/* Reported as the node's kernel when set (drivers report a CUkernel node's CUfunction, so an
+ * adopted node is otherwise always a CUfunction one). */
+static CUkernel opaque_kern;
 static CUresult opaque_get(CUgraphNode node, CUDA_KERNEL_NODE_PARAMS_v2 *p) {
     CUresult r = opaque_inner->cuGraphKernelNodeGetParams(node, p);
     if (r == CUDA_SUCCESS) {
         p->kernelParams = NULL;
         p->extra = opaque_extra;
+        if (opaque_kern != NULL) {
+            p->func = NULL;
+            p->kern = opaque_kern;
+        }
     }
     return r;
+}
+
+/* A CUkernel node (the driver reporting it as such) with arguments cgn could not copy: a new
+ * grid alone keeps those arguments, so it is refused at both levels, as on a driver before 12.4
+ * (test_packed_arguments), though on 13.0+ the lean path for config updates is open to such a
+ * node and must leave it to the transaction's path. */
+static void test_opaque_arguments_refuse_a_new_grid(void **state) {
+    cgn_test_env *env = *state;
+    CUgraph raw;
+    CU_OK(drv()->cuGraphCreate(&raw, 0));
+    cgn_kernel fill = cgn_test_kernel(env, "fill_u32");
+    assert_non_null(fill.kernel);
+    uint32_t value = 3;
+    void *params[] = {&env->buf[0], &value};
+    CUgraphNode rn = raw_kernel(raw, NULL, 0, fill, params, NULL);
+    opaque_inner = cgn__driver;
+    opaque_table = *opaque_inner;
+    opaque_table.cuGraphKernelNodeGetParams = opaque_get;
+    opaque_kern = fill.kernel;
+    cgn_driver_install(&opaque_table);
+    cgn_graph *g;
+    cgn_status st = cgn_graph_adopt(raw, CGN_ADOPT_TAKE_OWNERSHIP, &g);
+    cgn_driver_install(opaque_inner);
+    opaque_kern = NULL;
+    OK(st);
+    cgn_node *n = find(g, rn);
+    cgn_kernel_desc kd;
+    OK(cgn_kernel_node_get(n, &kd));
+    assert_int_equal(kd.num_args, 0); /* opaque */
+    assert_ptr_equal(kd.kernel.kernel, fill.kernel);
+    cgn_exec *x;
+    OK(cgn_graph_instantiate(g, &x));
+    cgn_kernel_update grid = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_grid(&grid, CGN_DIM3(2, 1, 1));
+    for (int level = 0; level < 2; level++) {
+        cgn_status refused =
+            level ? cgn_kernel_exec_update(x, n, &grid) : cgn_kernel_node_update(n, &grid);
+        assert_int_equal(refused, CGN_ERROR_NOT_SUPPORTED);
+        assert_non_null(strstr(cgn_last_error(), "could not copy"));
+        OK(level ? cgn_kernel_exec_get(x, n, &kd) : cgn_kernel_node_get(n, &kd));
+        assert_int_equal(kd.grid.x, 1);
+    }
+    OK(cgn_exec_destroy(x));
+    OK(cgn_graph_destroy(g));
 }
 
 /* The node keeps that opaque block as its spare after a whole-list update; later whole-list
@@ -1616,6 +1667,7 @@ int main(void) {
         T(test_driver_block_is_never_written),
         T(test_packed_arguments),
         T(test_opaque_spare_not_refilled),
+        T(test_opaque_arguments_refuse_a_new_grid),
         T(test_unsupported_nodes_are_recorded),
         T(test_adopt_picks_the_copy_form),
         T(test_refresh),

@@ -76,6 +76,48 @@ static void test_kernel_config_fields_alone(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* The same fields on a node whose argument has an owner: such updates cannot change the owners
+ * (their lean path takes versions with owners too), so the owner stays held by the definition
+ * and the executable, unreleased, through config updates at both levels, and goes once both
+ * are gone; what runs is the new configuration with the owned argument. */
+static void test_kernel_config_keeps_the_owners(void **state) {
+    cgn_test_env *env = *state;
+    cgn_arg args[2] = {cgn_test_arg_buf(env, 1, 1), cgn_test_arg_u32(env, 9)};
+    cgn_kernel_desc d = CGN_KERNEL_DESC_INIT;
+    d.kernel = cgn_test_kernel(env, "fill_u32");
+    d.grid = d.block = CGN_DIM3(1, 1, 1);
+    d.args = args;
+    d.num_args = 2;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    cgn_node *n;
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_test_env_drop_owners(env); /* from here only the graph and the executable hold it */
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        for (unsigned k = 0; k < 6; k++) {
+            cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+            if (k % 3 != 1)
+                cgn_kernel_update_set_grid(&u, CGN_DIM3(1 + k % 2, 1, 1));
+            if (k % 3 != 0)
+                cgn_kernel_update_set_block(&u, CGN_DIM3(1, 1 + k % 2, 1));
+            OK(kernel_update_at(x, n, &u));
+        }
+        cgn_kernel_desc got = kernel_get_at(x, n);
+        assert_int_equal(got.args[1].size, 4);
+        assert_ptr_equal(got.args[0].owner, cgn_test_owner(env, 1));
+        assert_int_equal(x ? cgn_test_run_read(env, x, 1) : cgn_test_run_graph_read(env, g, 1), 9);
+        assert_int_equal(env->released[1], 0);
+    }
+    OK(cgn_exec_destroy(e));
+    cgn_collect();
+    assert_int_equal(env->released[1], 0); /* the definition still holds it */
+    OK(cgn_graph_destroy(g));
+    assert_int_equal(cgn_test_wait_released(env, 1, 1), 1);
+}
+
 static cgn_status memset_update_at(cgn_exec *e, cgn_node *n, const cgn_memset_update *u) {
     return e ? cgn_memset_exec_update(e, n, u) : cgn_memset_node_update(n, u);
 }
@@ -199,6 +241,8 @@ static void test_memcpy_3d_fields_alone(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_kernel_config_fields_alone, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_config_keeps_the_owners, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_memset_fields_alone, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
