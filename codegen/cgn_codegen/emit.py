@@ -598,8 +598,7 @@ class NodeView:
                 dispatch=_wrap_bits(INDENT + "if (update != NULL && update->set != 0 && "
                                     "!(update->set & ~(", [self.bit(f) for f in lean_fields],
                                     ")))"),
-                exec_check=wrap_call(INDENT * 3, Call(f"if (lean_ok && cgn__{node}_exec_check(", (
-                    "lean.state", "&d", "lean.ctx", "where"), ") != CGN_OK)")))
+                exec_check=[])  # below, once the executable-update rules are known
         update_check = []
         if n.update_check is not None:
             update_check = [INDENT + f"st = {n.update_check.call}(&txn, where);",
@@ -614,6 +613,12 @@ class NodeView:
                                                       (r.status, fmt, "where") + r.args, ");"))
         exec_checks += render_lines(INDENT, [l for f in n.fields
                                              for l in self._snippet(f, f.type.exec_check)])
+        if lean_plain is not None and exec_checks:
+            # The executable-update rules, where the spec has any.
+            lean_plain["exec_check"] = wrap_call(INDENT * 3, Call(
+                f"if (lean_ok && cgn__{n.node}_exec_check(", (
+                    "lean.state", "&d", "lean.ctx", "where"), ") != CGN_OK)")) + [
+                INDENT * 4 + "lean_ok = 0;"]
         exec_check_voids = _voids(exec_checks, ("cur", "d", "ctx", "where"))
         field_names = wrap_call(INDENT, Call("", tuple(c_string(f.name) for f in n.fields),
                                              ""))

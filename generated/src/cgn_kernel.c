@@ -383,7 +383,8 @@ static CGN__NOINLINE cgn_status kernel_node_update_plain(cgn_node *node,
     uint64_t set = update->set;
     cgn__lean lean; /* any owners: these fields never change them */
     int found = cgn__lean_node(&lean, node, CGN_NODE_KERNEL, 12020, 1);
-    if (found && cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, lean.state, lean.state)) {
+    if (found &&
+        cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, lean.state, lean.state)) {
         cgn_kernel_desc d;
         cgn__copy_state(&d, lean.state, sizeof d);
         if (set & CGN_KERNEL_SET_GRID)
@@ -709,7 +710,8 @@ static CGN__NOINLINE cgn_status kernel_exec_update_plain(cgn_exec *exec, cgn_nod
     uint64_t set = update->set;
     cgn__lean lean; /* any owners: these fields never change them */
     int found = cgn__lean_shadow(&lean, exec, node, CGN_NODE_KERNEL, 12020, 1);
-    if (found && cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, lean.state, lean.state)) {
+    if (found &&
+        cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, lean.state, lean.state)) {
         cgn_kernel_desc d;
         cgn__copy_state(&d, lean.state, sizeof d);
         if (set & CGN_KERNEL_SET_GRID)
@@ -728,8 +730,6 @@ static CGN__NOINLINE cgn_status kernel_exec_update_plain(cgn_exec *exec, cgn_nod
             cgn__zero_words(&p.kernel, sizeof p.kernel);
             int lean_ok = 1;
             if (!cgn__keep_kernel_args_lean(lean.storage, &p.kernel.kernelParams))
-                lean_ok = 0;
-            if (lean_ok && cgn__kernel_exec_check(lean.state, &d, lean.ctx, where) != CGN_OK)
                 lean_ok = 0;
             if (lean_ok) {
                 kernel_build(&d, lean.ctx, &p);
