@@ -817,36 +817,30 @@ class NodeView:
                 f"static inline cgn_status {node}_node_update_body(", (
                     "cgn_node *node", f"const {self.update} *update", "uint64_t known_set",
                     "const cgn__lean *resolved", "const char *where"), ") {")),
-            update_plain_sig=wrap_call("", Call(
-                f"static CGN__NOINLINE cgn_status {node}_node_update_plain(", (
-                    "cgn_node *node", f"const {self.update} *update", "const char *where"),
-                ") {")),
-            exec_plain_sig=wrap_call("", Call(
-                f"static CGN__NOINLINE cgn_status {node}_exec_update_plain(", (
-                    "cgn_exec *exec", "cgn_node *node", f"const {self.update} *update",
-                    "const char *where"), ") {")),
-            update_lean_sig=wrap_call("", Call(
-                f"static CGN__NOINLINE cgn_status {node}_node_update_lean(", (
-                    "cgn_node *node", f"const {self.update} *update", "const char *where"),
-                ") {")),
-            exec_lean_sig=wrap_call("", Call(
-                f"static CGN__NOINLINE cgn_status {node}_exec_update_lean(", (
-                    "cgn_exec *exec", "cgn_node *node", f"const {self.update} *update",
-                    "const char *where"), ") {")),
-            update_txn_sig=wrap_call("", Call(
-                f"static CGN__NOINLINE cgn_status {node}_node_update_txn(", (
-                    "cgn_node *node", f"const {self.update} *update", "const cgn__lean *resolved",
-                    "const char *where"), ") {")),
-            exec_txn_sig=wrap_call("", Call(
-                f"static CGN__NOINLINE cgn_status {node}_exec_update_txn(", (
-                    "cgn_exec *exec", "cgn_node *node", f"const {self.update} *update",
-                    "const cgn__lean *resolved", "const char *where"), ") {")),
+            update_plain_sig=self._out_of_line_sig("plain", False),
+            exec_plain_sig=self._out_of_line_sig("plain", True),
+            update_lean_sig=self._out_of_line_sig("lean", False),
+            exec_lean_sig=self._out_of_line_sig("lean", True),
+            update_txn_sig=self._out_of_line_sig("txn", False, resolved=True),
+            exec_txn_sig=self._out_of_line_sig("txn", True, resolved=True),
             exec_body_sig=["CGN__ALWAYS_INLINE"] + wrap_call("", Call(
                 f"static inline cgn_status {node}_exec_update_body(", (
                     "cgn_exec *exec", "cgn_node *node", f"const {self.update} *update",
                     "uint64_t known_set", "const cgn__lean *resolved", "const char *where"),
                 ") {")),
         )
+
+    def _out_of_line_sig(self, suffix: str, exec_level: bool, resolved: bool = False) -> list:
+        """The signature of <node>_node_update_<suffix> / <node>_exec_update_<suffix>: the
+        update function's lean paths (lean, plain) and transaction's path (txn), each a function
+        of its own (noinline: the update function dispatches to them)."""
+        level = "exec" if exec_level else "node"
+        params = ((("cgn_exec *exec",) if exec_level else ()) +
+                  ("cgn_node *node", f"const {self.update} *update") +
+                  (("const cgn__lean *resolved",) if resolved else ()) + ("const char *where",))
+        return wrap_call("", Call(
+            f"static CGN__NOINLINE cgn_status {self.n.node}_{level}_update_{suffix}(", params,
+            ") {"))
 
     def _direct_setters(self) -> list:
         """cgn_<node>_node_set_<name> / _exec_set_<name> of fields whose type says `direct`: an
