@@ -508,6 +508,8 @@ typedef struct cgn__txn {
     CUcontext saved_ctx;            /* the caller's current context, restored at the end */
     int ctx_pushed;                 /* the node's context was pushed for this transaction */
     int ctx_check;                  /* compare the current context with saved_ctx at the end */
+    int ctx_known;                  /* a lean path asked for the current context: known_current */
+    CUcontext known_current;
     const CUgraphNode *deps;        /* raw dependencies of a new node */
     CUgraphNode *deps_buf;
     cgn__handle *dep_handles;
@@ -536,6 +538,7 @@ static inline void cgn__txn_start_update(cgn__txn *txn, cgn__node_rec *n, cgn__e
     txn->bodies = NULL;
     txn->ctx_pushed = 0;
     txn->ctx_check = 0;
+    txn->ctx_known = 0;
     if (s != NULL) {
         txn->cur_ctx = s->ctx;
         txn->cur_state = s->state;
@@ -589,6 +592,8 @@ typedef struct cgn__lean {
     cgn__node_rec *rec;
     cgn__exec_rec *exec_rec;
     cgn__shadow *shadow;
+    int current_known; /* cgn__lean_context asked the driver: the calling thread's context */
+    CUcontext current;
 } cgn__lean;
 /* Definition level: 1, with *l filled in and pending work collected, when `node` is a live
  * node of `type` with no owners (any owners: with_owners 1, for an update that cannot change
@@ -612,12 +617,34 @@ static inline int cgn__lean_node(cgn__lean *l, cgn_node *node, cgn_node_type typ
     l->rec = n;
     l->exec_rec = NULL;
     l->shadow = NULL;
+    l->current_known = 0;
     cgn__collect_pending();
     return 1;
 }
 /* The failure of a lean path's one driver call (nothing else to undo): reports `entry`'s result
  * as the transaction's path does. */
 CGN__COLD cgn_status cgn__lean_apply_failed(CUresult r, const char *what, const char *entry);
+/* Whether a lean path may make its driver call in the calling thread's context as it is: 1 when
+ * the update needs none (`context_free`), or when the version's context is the one current
+ * (asked once, the answer kept for the transaction's path, which then makes no second query);
+ * else 0, the update left to the transaction's path, which makes the context current around it.
+ * A failed query sets *failed as the transaction's path would report it (cgn__txn_enter). */
+CGN__COLD cgn_status cgn__lean_context_failed(CUresult r, const char *where);
+CGN__ALWAYS_INLINE
+static inline int cgn__lean_context(cgn__lean *l, int context_free, cgn_status *failed,
+                                    const char *where) {
+    if (context_free)
+        return 1;
+    CUcontext current = NULL;
+    CUresult r = cgn__driver->cuCtxGetCurrent(&current);
+    if (r != CUDA_SUCCESS) {
+        *failed = cgn__lean_context_failed(r, where);
+        return 0;
+    }
+    l->current_known = 1;
+    l->current = current;
+    return current != NULL && current == l->ctx;
+}
 
 /* Executable-level update of `node` in `exec`: resolves both, finds the executable's copy of
  * the node and checks the gate (cuGraphExecNodeSetParams). Nothing to undo on failure. */
@@ -882,6 +909,7 @@ static inline int cgn__lean_shadow(cgn__lean *l, cgn_exec *exec, cgn_node *node,
     l->rec = n;
     l->exec_rec = e;
     l->shadow = s;
+    l->current_known = 0;
     cgn__collect_pending();
     return 1;
 }
@@ -890,6 +918,8 @@ static inline int cgn__lean_shadow(cgn__lean *l, cgn_exec *exec, cgn_node *node,
  * with the same checks). */
 static inline void cgn__txn_start_lean(cgn__txn *txn, const cgn__lean *l) {
     cgn__txn_start_update(txn, l->rec, l->exec_rec, l->shadow);
+    txn->ctx_known = l->current_known; /* asked once per update, as before */
+    txn->known_current = l->current;
 }
 /* cgn__exec_update_begin_checked with the common case inline (both handles live, the node an
  * updatable part of the executable of `type`, a driver past the gate); the rest, and every

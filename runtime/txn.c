@@ -69,15 +69,22 @@ static void cgn__txn_leave(cgn__txn *txn) {
     }
 }
 
+cgn_status cgn__lean_context_failed(CUresult r, const char *where) {
+    char what[128];
+    snprintf(what, sizeof what, "%s: cuCtxGetCurrent", where);
+    return cgn__fail_driver(r, what);
+}
+
 cgn_status cgn__txn_enter(cgn__txn *txn, const char *where) {
     CUcontext node_ctx = txn->exec ? txn->shadow->ctx : txn->node->ctx;
     const cgn_driver_table *drv = cgn__driver;
     CUcontext current = NULL;
-    CUresult r = drv->cuCtxGetCurrent(&current);
-    if (r != CUDA_SUCCESS) {
-        char what[128];
-        snprintf(what, sizeof what, "%s: cuCtxGetCurrent", where);
-        return cgn__fail_driver(r, what);
+    if (txn->ctx_known) { /* a lean path asked, and nothing has called the driver since */
+        current = txn->known_current;
+    } else {
+        CUresult r = drv->cuCtxGetCurrent(&current);
+        if (r != CUDA_SUCCESS)
+            return cgn__lean_context_failed(r, where);
     }
     txn->saved_ctx = current;
     /* With no context current, a driver call may make one current (seen on the H200): compare
@@ -85,7 +92,7 @@ cgn_status cgn__txn_enter(cgn__txn *txn, const char *where) {
     txn->ctx_check = current == NULL;
     if (node_ctx == NULL || node_ctx == current)
         return CGN_OK; /* the common case: one query, nothing to undo */
-    r = drv->cuCtxPushCurrent(node_ctx);
+    CUresult r = drv->cuCtxPushCurrent(node_ctx);
     if (r != CUDA_SUCCESS) {
         char what[128];
         snprintf(what, sizeof what, "%s: cuCtxPushCurrent", where);

@@ -323,9 +323,14 @@ static CGN__NOINLINE cgn_status kernel_node_update_lean(cgn_node *node,
             void **params = NULL;
             cgn__args_undo undo; /* what the in-place writes replaced */
             undo.count = 0;
-            if (cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, cur, cur))
+            cgn_status failed = CGN_OK;
+            int context_free = cgn__driver->version >= 13000 &&
+                               !kernel_needs_context(lean.ctx, cur, cur);
+            if (cgn__lean_context(&lean, context_free, &failed, where))
                 params = cgn__args_in_place(lean.storage, cur->kernel, update->args,
                                             update->num_args, &undo);
+            if (failed != CGN_OK)
+                return failed;
             if (params != NULL) {
                 CUgraphNodeParams p;
                 _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
@@ -354,8 +359,13 @@ static CGN__NOINLINE cgn_status kernel_node_update_lean(cgn_node *node,
             void **params = NULL;
             cgn__args_undo undo; /* what the in-place writes replaced */
             undo.count = 0;
-            if (cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, cur, cur))
+            cgn_status failed = CGN_OK;
+            int context_free = cgn__driver->version >= 13000 &&
+                               !kernel_needs_context(lean.ctx, cur, cur);
+            if (cgn__lean_context(&lean, context_free, &failed, where))
                 params = cgn__arg_edits_in_place(lean.storage, &update->arg_edits, &undo);
+            if (failed != CGN_OK)
+                return failed;
             if (params != NULL) {
                 CUgraphNodeParams p;
                 _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
@@ -383,8 +393,7 @@ static CGN__NOINLINE cgn_status kernel_node_update_plain(cgn_node *node,
     uint64_t set = update->set;
     cgn__lean lean; /* any owners: these fields never change them */
     int found = cgn__lean_node(&lean, node, CGN_NODE_KERNEL, 12020, 1);
-    if (found &&
-        cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, lean.state, lean.state)) {
+    if (found) {
         cgn_kernel_desc d;
         cgn__copy_state(&d, lean.state, sizeof d);
         if (set & CGN_KERNEL_SET_GRID)
@@ -397,7 +406,10 @@ static CGN__NOINLINE cgn_status kernel_node_update_plain(cgn_node *node,
         cgn_status checked = kernel_check_rules(&d, set, where);
         if (checked == CGN_OK)
             checked = kernel_check_kinds(&d, set, where);
-        if (checked == CGN_OK) {
+        cgn_status failed = CGN_OK;
+        int context_free = cgn__driver->version >= 13000 &&
+                           !kernel_needs_context(lean.ctx, lean.state, lean.state);
+        if (checked == CGN_OK && cgn__lean_context(&lean, context_free, &failed, where)) {
             CUgraphNodeParams p;
             _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
             cgn__zero_words(&p.kernel, sizeof p.kernel);
@@ -420,6 +432,8 @@ static CGN__NOINLINE cgn_status kernel_node_update_plain(cgn_node *node,
                 return CGN_OK;
             }
         }
+        if (failed != CGN_OK)
+            return failed;
     }
     cgn__lean kept; /* declined after the lookups: the transaction starts from what they found */
     if (found)
@@ -644,9 +658,14 @@ static CGN__NOINLINE cgn_status kernel_exec_update_lean(cgn_exec *exec, cgn_node
             void **params = NULL;
             cgn__args_undo undo; /* what the in-place writes replaced */
             undo.count = 0;
-            if (cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, cur, cur))
+            cgn_status failed = CGN_OK;
+            int context_free = cgn__driver->version >= 13000 &&
+                               !kernel_needs_context(lean.ctx, cur, cur);
+            if (cgn__lean_context(&lean, context_free, &failed, where))
                 params = cgn__args_in_place(lean.storage, cur->kernel, update->args,
                                             update->num_args, &undo);
+            if (failed != CGN_OK)
+                return failed;
             if (params != NULL) {
                 CUgraphNodeParams p;
                 _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
@@ -678,8 +697,13 @@ static CGN__NOINLINE cgn_status kernel_exec_update_lean(cgn_exec *exec, cgn_node
             void **params = NULL;
             cgn__args_undo undo; /* what the in-place writes replaced */
             undo.count = 0;
-            if (cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, cur, cur))
+            cgn_status failed = CGN_OK;
+            int context_free = cgn__driver->version >= 13000 &&
+                               !kernel_needs_context(lean.ctx, cur, cur);
+            if (cgn__lean_context(&lean, context_free, &failed, where))
                 params = cgn__arg_edits_in_place(lean.storage, &update->arg_edits, &undo);
+            if (failed != CGN_OK)
+                return failed;
             if (params != NULL) {
                 CUgraphNodeParams p;
                 _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
@@ -710,8 +734,7 @@ static CGN__NOINLINE cgn_status kernel_exec_update_plain(cgn_exec *exec, cgn_nod
     uint64_t set = update->set;
     cgn__lean lean; /* any owners: these fields never change them */
     int found = cgn__lean_shadow(&lean, exec, node, CGN_NODE_KERNEL, 12020, 1);
-    if (found &&
-        cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, lean.state, lean.state)) {
+    if (found) {
         cgn_kernel_desc d;
         cgn__copy_state(&d, lean.state, sizeof d);
         if (set & CGN_KERNEL_SET_GRID)
@@ -724,7 +747,10 @@ static CGN__NOINLINE cgn_status kernel_exec_update_plain(cgn_exec *exec, cgn_nod
         cgn_status checked = kernel_check_rules(&d, set, where);
         if (checked == CGN_OK)
             checked = kernel_check_kinds(&d, set, where);
-        if (checked == CGN_OK) {
+        cgn_status failed = CGN_OK;
+        int context_free = cgn__driver->version >= 13000 &&
+                           !kernel_needs_context(lean.ctx, lean.state, lean.state);
+        if (checked == CGN_OK && cgn__lean_context(&lean, context_free, &failed, where)) {
             CUgraphNodeParams p;
             _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
             cgn__zero_words(&p.kernel, sizeof p.kernel);
@@ -749,6 +775,8 @@ static CGN__NOINLINE cgn_status kernel_exec_update_plain(cgn_exec *exec, cgn_nod
                 return CGN_OK;
             }
         }
+        if (failed != CGN_OK)
+            return failed;
     }
     cgn__lean kept; /* declined after the lookups: the transaction starts from what they found */
     if (found)
@@ -792,8 +820,13 @@ cgn_status cgn_kernel_node_set_arg(cgn_node *node, uint32_t index, const void *v
             void **params = NULL;
             cgn__args_undo undo; /* what the in-place writes replaced */
             undo.count = 0;
-            if (cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, cur, cur))
+            cgn_status failed = CGN_OK;
+            int context_free = cgn__driver->version >= 13000 &&
+                               !kernel_needs_context(lean.ctx, cur, cur);
+            if (cgn__lean_context(&lean, context_free, &failed, where))
                 params = cgn__arg_in_place(lean.storage, index, value, size, owner, &undo);
+            if (failed != CGN_OK)
+                return failed;
             if (params != NULL) {
                 CUgraphNodeParams p;
                 _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
@@ -841,8 +874,13 @@ cgn_status cgn_kernel_exec_set_arg(cgn_exec *exec, cgn_node *node, uint32_t inde
             void **params = NULL;
             cgn__args_undo undo; /* what the in-place writes replaced */
             undo.count = 0;
-            if (cgn__driver->version >= 13000 && !kernel_needs_context(lean.ctx, cur, cur))
+            cgn_status failed = CGN_OK;
+            int context_free = cgn__driver->version >= 13000 &&
+                               !kernel_needs_context(lean.ctx, cur, cur);
+            if (cgn__lean_context(&lean, context_free, &failed, where))
                 params = cgn__arg_in_place(lean.storage, index, value, size, owner, &undo);
+            if (failed != CGN_OK)
+                return failed;
             if (params != NULL) {
                 CUgraphNodeParams p;
                 _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");

@@ -615,6 +615,73 @@ static void test_function_node_loop_makes_its_context_current(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* The same CUfunction node with its own context current (the usual case): the loop's lean paths
+ * take its updates, whole-list, by index and a new grid, at both levels, with one context query
+ * each, no push, and the arguments written in place; with another context current they are left
+ * to the transaction's path, which pushes the node's context without asking the driver again. */
+static void test_function_node_loop_in_its_context(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_node *n;
+    OK(cgn_graph_create(&g));
+    cgn_arg one[1] = {cgn_test_arg_buf(env, 0, 0)};
+    cgn_kernel_desc d = CGN_KERNEL_DESC_INIT;
+    d.kernel = cgn_test_kernel(env, "add_one");
+    assert_non_null(d.kernel.function);
+    d.grid = d.block = CGN_DIM3(1, 1, 1);
+    d.args = one;
+    d.num_args = 1;
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    CUdeviceptr target = 0;
+    cgn_arg moved[1] = {CGN_ARG(target)};
+    for (int level = 0; level < 2; level++) {
+        cgn_exec *x = level ? e : NULL;
+        const void *copy = NULL;
+        for (int i = 0; i < 12; i++) {
+            target = env->buf[i & 1];
+            cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+            if (i % 3 == 0)
+                cgn_kernel_update_set_args(&u, moved, 1);
+            else if (i % 3 == 1)
+                cgn_kernel_update_set_arg(&u, 0, &target, sizeof target, NULL);
+            else
+                cgn_kernel_update_set_grid(&u, CGN_DIM3(2 - (unsigned)(i & 1), 1, 1));
+            int foreign = i >= 9;
+            if (foreign)
+                env->backend->set_context(env, CGN_TEST_CTX_FOREIGN);
+            cgn_fault_reset_counts();
+            cgn_status st = update_at(x, n, &u);
+            long asked = cgn_fault_calls(CGN_FAULT_cuCtxGetCurrent);
+            long pushed = cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent);
+            long setters = cgn_fault_setter_calls();
+            int now = env->backend->current_context(env);
+            env->backend->set_context(env, CGN_TEST_CTX_OWN);
+            OK(st);
+            assert_int_equal(asked, foreign ? 2 : 1); /* foreign: and the check after the pop */
+            assert_int_equal(pushed, foreign);
+            assert_int_equal(setters, 1);
+            assert_int_equal(now, foreign ? CGN_TEST_CTX_FOREIGN : CGN_TEST_CTX_OWN);
+            cgn_kernel_desc got;
+            get_at(x, n, &got);
+            if (i == 3) /* the steady state: the node's own block, written in place */
+                copy = got.args[0].value;
+            if (i > 3 && !foreign)
+                assert_ptr_equal(got.args[0].value, copy);
+            if (i % 3 == 2)
+                assert_int_equal(got.grid.x, 2 - (unsigned)(i & 1));
+            else
+                assert_int_equal(pointer_of(&got), env->buf[i & 1]);
+        }
+        /* The last argument was buffer 0, the last grid 1. */
+        assert_int_equal(run_at(env, x, g, 0), 1);
+        assert_int_equal(run_at(env, x, g, 1), 0);
+    }
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
 /* An update loop allocates nothing (docs/design.md): once the block of cgn's copies of the
  * arguments is the node's alone (the executable shared the definition's first one), small
  * unowned arguments are written into it in place, at either level, whole-list or by index, so
@@ -1093,6 +1160,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_loop_update_is_one_setter_call, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
         DIRECT_TOO(test_owned_version_then_loop_at_both_levels),
+        cmocka_unit_test_setup_teardown(test_function_node_loop_in_its_context,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_function_node_loop_makes_its_context_current,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         DIRECT_TOO(test_owned_edit_after_in_place_writes),

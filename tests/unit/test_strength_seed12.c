@@ -71,7 +71,9 @@ static uint32_t fake_arg0(const cgn_node *n) {
  * (its serial is 0). The next update takes a fresh block and leaves the refreshed one as the
  * spare; the update after that must take that spare (the inline fast path leaves a never-taken
  * spare to cgn__txn_storage_slow), not allocate a third block: from then on the node alternates
- * between the same two blocks. */
+ * between the same two blocks. The updates run with no context current: a CUfunction node's
+ * context is then made current around each, on the transaction's path, which is the two-block
+ * one (with the node's context current, the loop's lean path writes in place instead). */
 static void test_refreshed_block_becomes_the_reused_spare(void **state) {
     (void)state;
     CUfunction f = u32_kernel("seed12_one");
@@ -80,6 +82,9 @@ static void test_refreshed_block_becomes_the_reused_spare(void **state) {
     cgn_graph *g;
     cgn_node *n = add_kernel_node(&g, CGN_FUNCTION(f), args, 1);
     OK(cgn_node_refresh(n));
+    CUcontext own = NULL;
+    assert_int_equal(cgn__driver->cuCtxGetCurrent(&own), CUDA_SUCCESS);
+    assert_int_equal(cgn__driver->cuCtxSetCurrent(NULL), CUDA_SUCCESS);
     const void *refreshed = arg0_copy(n);
     cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_args(&u, args, 1);
@@ -106,6 +111,7 @@ static void test_refreshed_block_becomes_the_reused_spare(void **state) {
         assert_ptr_equal(arg0_copy(n), i % 2 ? refreshed : fresh);
         assert_int_equal(fake_arg0(n), i);
     }
+    assert_int_equal(cgn__driver->cuCtxSetCurrent(own), CUDA_SUCCESS);
     OK(cgn_graph_destroy(g));
 }
 
