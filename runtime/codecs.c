@@ -1472,7 +1472,7 @@ cgn_status cgn__stage_mem_ops(cgn__txn *txn, const CUstreamBatchMemOpParams *ops
                               const char *where) {
     const void *const src[] = {ops};
     const size_t size[] = {sizeof *ops};
-    void *out[1];
+    void *out[1] = {NULL}; /* gcc 13 -O3 cannot see that a success sets it */
     cgn_status st = cgn__stage_arrays(txn, count, 1, src, size, out, field, where);
     if (st != CGN_OK)
         return st;
@@ -1489,7 +1489,7 @@ cgn_status cgn__read_mem_ops(cgn__reader *rd, const CUstreamBatchMemOpParams *op
     (void)where;
     const void *const src[] = {ops};
     const size_t size[] = {sizeof *ops};
-    void *out[1];
+    void *out[1] = {NULL}; /* gcc 13 -O3 cannot see that a success sets it */
     cgn_status st = cgn__read_arrays(rd, count, 1, src, size, out);
     CUstreamBatchMemOpParams *copy = out[0];
     *ops_out = copy;

@@ -592,7 +592,7 @@ def copied_arrays(name, parts, count, max_macro, noun, keys, many, handles=False
     stage = ["if (changed & {replaced}) {{",
              f"    const void *const src_[] = {{{{{src}}}}};",
              f"    const size_t size_[] = {{{{{sizes}}}}};",
-             f"    void *out_[{n}];",
+             f"    void *out_[{n}] = {{{{NULL}}}}; /* gcc 13 -O3 cannot see that a success sets it */",
              Call("    cgn_status st = cgn__stage_arrays(",
                   ("txn", "d->num_{name}", str(n), "src_", "size_", "out_", '"{name}"', "where"),
                   ");"),
@@ -605,7 +605,7 @@ def copied_arrays(name, parts, count, max_macro, noun, keys, many, handles=False
             "    const void *const src_[] = {{"
             + ", ".join(f"p->{{member}}.{c}" for c in cuda_of) + "}};",
             f"    const size_t size_[] = {{{{{sizes}}}}};",
-            f"    void *out_[{n}];",
+            f"    void *out_[{n}] = {{{{NULL}}}};",
             Call("    cgn_status st = cgn__read_arrays(",
                  ("rd", f"p->{{member}}.{{cuda_dir}}{count}", str(n), "src_", "size_", "out_"),
                  ");"),

@@ -42,7 +42,7 @@ CGN__ALWAYS_INLINE static inline cgn_status ext_sem_wait_stage(cgn__txn *txn,
     if (changed & CGN_EXT_SEM_WAIT_SET_SEMS) {
         const void *const src_[] = {d->sems, d->sems_params};
         const size_t size_[] = {sizeof *d->sems, sizeof *d->sems_params};
-        void *out_[2];
+        void *out_[2] = {NULL}; /* gcc 13 -O3 cannot see that a success sets it */
         cgn_status st = cgn__stage_arrays(txn, d->num_sems, 2, src_, size_, out_, "sems", where);
         if (st != CGN_OK)
             return st;
@@ -295,7 +295,7 @@ cgn_status cgn__ext_sem_wait_read(cgn__reader *rd, const CUgraphNodeParams *p, v
     {
         const void *const src_[] = {p->extSemWait.extSemArray, p->extSemWait.paramsArray};
         const size_t size_[] = {sizeof *d->sems, sizeof *d->sems_params};
-        void *out_[2];
+        void *out_[2] = {NULL};
         cgn_status st = cgn__read_arrays(rd, p->extSemWait.numExtSems, 2, src_, size_, out_);
         if (st != CGN_OK)
             return st;

@@ -933,7 +933,7 @@ static void refuse_from_get(target *t, const pin_edit *pe, uint32_t count, int f
         if (cgn_fault_is_setter(which))
             return;
     }
-    fail_msg("no setter call");
+    fail_msg("%s", "no setter call");
 }
 
 /* An edit of a fresh value of index i, then edits from the get (a write before the read). */

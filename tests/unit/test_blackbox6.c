@@ -681,7 +681,7 @@ static void sweep(twin *t, uint32_t index, const void *value, int owner_k) {
         assert_int_equal(o.last, st);
         check_runs(t); /* twin_set2 checked gets and references */
     }
-    fail_msg("the update made 64 driver calls and failed each time");
+    fail_msg("%s", "the update made 64 driver calls and failed each time");
 }
 
 static void failures_at(cgn_test_env *env, int exec_level) {

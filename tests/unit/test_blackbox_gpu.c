@@ -1261,11 +1261,11 @@ static void test_exec_destroy_inflight(void **state) {
     gate_open();
     CU(cu.cuStreamSynchronize(stream));
     if (timed_out)
-        fail_msg("cgn_exec_destroy or cgn_collect blocked on the in-flight launch");
+        fail_msg("%s", "cgn_exec_destroy or cgn_collect blocked on the in-flight launch");
     if (q != CUDA_ERROR_NOT_READY)
         fail_msg("the launch should still be in flight after destroy (cuStreamQuery %d)", (int)q);
     if (early != 0)
-        fail_msg("owner released while the destroyed executable's launch was in flight");
+        fail_msg("%s", "owner released while the destroyed executable's launch was in flight");
     EXPECT_RELEASED(tb, 1, "owner of the destroyed executable's version");
     if (tb->stream_at_release != CUDA_SUCCESS)
         fail_msg("owner released while its launch was in flight (cuStreamQuery %d at release)",
@@ -1320,13 +1320,13 @@ static void test_exec_host_callback_inflight(void **state) {
     CU(cu.cuStreamSynchronize(stream));
     expect_gate_not_timed_out("host callback launches");
     if (early != 0)
-        fail_msg("user data owner released while the launch passing it was in flight");
+        fail_msg("%s", "user data owner released while the launch passing it was in flight");
     assert_int_equal(atomic_load(&ca.calls), 0);
     assert_int_equal(atomic_load(&cbb.calls), 1);
     assert_int_equal(atomic_load(&cc.calls), 10);
     EXPECT_RELEASED(tb, 1, "first user data owner");
     if (tb->fence_at_release != CUDA_SUCCESS)
-        fail_msg("first user data owner released before its launch completed");
+        fail_msg("%s", "first user data owner released before its launch completed");
     EXPECT_HELD(tc, "current user data owner");
     cgn_host_callback_desc x;
     OK(cgn_host_callback_node_get(host, &x));
@@ -2248,7 +2248,7 @@ static void test_owner_release_from_host_callback(void **state) {
     if (got != 1)
         fail_msg("the owner released in a host callback: %d release callback(s), expected 1", got);
     if (atomic_load(&thread_release_on_test_thread) != 1)
-        fail_msg("the release callback ran on a CUDA thread, not on a user thread");
+        fail_msg("%s", "the release callback ran on a CUDA thread, not on a user thread");
     DESTROY_EXEC_GRAPH(e, g);
     cgn_collect();
     assert_int_equal(atomic_load(&thread_release_calls), 1);

@@ -247,7 +247,8 @@ static void test_handles_live_waits_for_the_table_lock(void **state) {
     assert_true(probe_started);
     assert_int_equal(pthread_join(probe_thread, NULL), 0);
     if (probe_done_in_calloc)
-        fail_msg("cgn__handles_live returned while another thread held the handle table's lock");
+        fail_msg("%s",
+                 "cgn__handles_live returned while another thread held the handle table's lock");
     /* It ran after the allocation: it saw all of it. */
     assert_int_equal(probe_live, live + count);
     assert_int_equal(cgn__handles_live(), live + count);

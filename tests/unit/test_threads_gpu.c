@@ -684,7 +684,7 @@ static void test_collect_thread_during_loop(void **state) {
     if (rc != 0)
         fail_msg("pthread_join failed: %s", strerror(rc));
     if (crc != NULL)
-        fail_msg("collector thread: cuCtxSetCurrent failed");
+        fail_msg("%s", "collector thread: cuCtxSetCurrent failed");
     expect_no_werr(&c.w, "update+launch worker");
     CU(cu.cuStreamSynchronize(c.s));
     tracker_expect(&c.t, c.cycles, "fresh owners with a collector thread");
