@@ -433,13 +433,8 @@ static cgn_status cgn__opaque_refused(const cgn__txn *txn, const cgn__kargs_head
 
 cgn_status cgn__keep_kernel_args(const cgn__txn *txn, void ***params_out, const char *where) {
     const cgn__kargs_header *h = cgn__txn_current_storage(txn);
-    *params_out = NULL;
-    if (h == NULL)
-        return CGN_OK;
-    if (h->opaque != NULL)
+    if (!cgn__keep_kernel_args_lean(h, params_out))
         return cgn__opaque_refused(txn, h, where);
-    if (h->num_args != 0)
-        *params_out = cgn__kargs_ptrs(h);
     return CGN_OK;
 }
 

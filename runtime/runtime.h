@@ -561,17 +561,27 @@ static inline void cgn__txn_start_update(cgn__txn *txn, cgn__node_rec *n, cgn__e
  * (cuGraphNodeSetParams, since `since`). Nothing to undo on failure. */
 CGN__COLD cgn_status cgn__update_begin_checked(cgn__txn *txn, cgn_node *node, cgn_node_type type,
                                                int since, const char *where);
-/* The same, with the common case inline (a live node of the type, a driver past the gate); the
- * rest, and every message, out of line. */
+/* The common case of a definition update's start, inline: the live node of `type` behind
+ * `node`, with a driver past the gate (cuGraphNodeSetParams, since `since`); NULL for anything
+ * else, which the caller leaves to cgn__update_begin_checked (nothing reported here). */
 CGN__ALWAYS_INLINE
-static inline cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type,
-                                           int since, const char *where) {
+static inline cgn__node_rec *cgn__update_node(cgn_node *node, cgn_node_type type, int since) {
     void *rec = NULL;
     const cgn_driver_table *drv = cgn__driver;
     if (cgn__handle_lookup(node, CGN__KIND_NODE, &rec) != CGN__LOOKUP_OK)
-        return cgn__update_begin_checked(txn, node, type, since, where);
+        return NULL;
     cgn__node_rec *n = rec;
     if (!cgn__node_usable_as(n, type) || drv->version < since || drv->cuGraphNodeSetParams == NULL)
+        return NULL;
+    return n;
+}
+/* cgn__update_begin_checked with that common case inline; the rest, and every message, out of
+ * line. */
+CGN__ALWAYS_INLINE
+static inline cgn_status cgn__update_begin(cgn__txn *txn, cgn_node *node, cgn_node_type type,
+                                           int since, const char *where) {
+    cgn__node_rec *n = cgn__update_node(node, type, since);
+    if (n == NULL)
         return cgn__update_begin_checked(txn, node, type, since, where);
     cgn__txn_start_update(txn, n, NULL, NULL);
     return CGN_OK;
@@ -601,13 +611,8 @@ typedef struct cgn__lean {
 CGN__ALWAYS_INLINE
 static inline int cgn__lean_node(cgn__lean *l, cgn_node *node, cgn_node_type type, int since,
                                  int with_owners) {
-    void *rec = NULL;
-    const cgn_driver_table *drv = cgn__driver;
-    if (cgn__handle_lookup(node, CGN__KIND_NODE, &rec) != CGN__LOOKUP_OK)
-        return 0;
-    cgn__node_rec *n = rec;
-    if (!cgn__node_usable_as(n, type) || (!with_owners && n->attachment != NULL) ||
-        drv->version < since || drv->cuGraphNodeSetParams == NULL)
+    cgn__node_rec *n = cgn__update_node(node, type, since); /* as the transaction's start */
+    if (n == NULL || (!with_owners && n->attachment != NULL))
         return 0;
     l->ctx = n->ctx;
     l->state = n->state;
@@ -886,26 +891,43 @@ static inline cgn__shadow *cgn__exec_find(const cgn__exec_rec *e, cgn__handle no
             return &e->shadows[at - 1];
     }
 }
+/* The common case of an executable-level update's start, inline: both handles live, the driver
+ * past the gate (cuGraphExecNodeSetParams, since `since`; none when `since` <= 0) and the node an
+ * updatable part of the executable, of `type`: its copy, with *e_out and *rec_out (the node's
+ * record, NULL once the graph is gone); NULL for anything else, which the caller leaves to
+ * cgn__exec_update_begin_checked (nothing reported here). */
+CGN__ALWAYS_INLINE
+static inline cgn__shadow *cgn__exec_update_shadow(cgn_exec *exec, cgn_node *node,
+                                                   cgn_node_type type, int since,
+                                                   cgn__exec_rec **e_out, void **rec_out) {
+    void *e = NULL, *n = NULL;
+    const cgn_driver_table *drv = cgn__driver;
+    if (cgn__handle_lookup(exec, CGN__KIND_EXEC, &e) != CGN__LOOKUP_OK || e == NULL ||
+        cgn__handle_lookup(node, CGN__KIND_NODE, &n) != CGN__LOOKUP_OK ||
+        (since > 0 && (drv->version < since || drv->cuGraphExecNodeSetParams == NULL)))
+        return NULL;
+    cgn__shadow *s = cgn__exec_find(e, (cgn__handle)(uintptr_t)node);
+    if (s == NULL || s->type != type || s->unsupported != NULL)
+        return NULL;
+    *e_out = e;
+    *rec_out = n;
+    return s;
+}
 /* Executable level, as cgn__lean_node: the executable's copy of `node`, of `type`, with no
  * owners, both handles live and the driver past the gate. */
 CGN__ALWAYS_INLINE
 static inline int cgn__lean_shadow(cgn__lean *l, cgn_exec *exec, cgn_node *node,
                                    cgn_node_type type, int since, int with_owners) {
-    void *e = NULL, *n = NULL;
-    const cgn_driver_table *drv = cgn__driver;
-    if (cgn__handle_lookup(exec, CGN__KIND_EXEC, &e) != CGN__LOOKUP_OK || e == NULL ||
-        cgn__handle_lookup(node, CGN__KIND_NODE, &n) != CGN__LOOKUP_OK ||
-        drv->version < since || drv->cuGraphExecNodeSetParams == NULL)
-        return 0;
-    cgn__shadow *s = cgn__exec_find(e, (cgn__handle)(uintptr_t)node);
-    if (s == NULL || s->type != type || s->unsupported != NULL ||
-        (!with_owners && s->attachment != NULL))
+    cgn__exec_rec *e = NULL;
+    void *n = NULL;
+    cgn__shadow *s = cgn__exec_update_shadow(exec, node, type, since, &e, &n);
+    if (s == NULL || (!with_owners && s->attachment != NULL))
         return 0;
     l->ctx = s->ctx;
     l->state = s->state;
     l->storage = s->storage;
     l->raw = s->raw;
-    l->exec = ((const cgn__exec_rec *)e)->raw;
+    l->exec = e->raw;
     l->rec = n;
     l->exec_rec = e;
     l->shadow = s;
@@ -928,18 +950,13 @@ CGN__ALWAYS_INLINE
 static inline cgn_status cgn__exec_update_begin(cgn__txn *txn, cgn_exec *exec, cgn_node *node,
                                                 cgn_node_type type, int since,
                                                 const char *where) {
-    void *e = NULL, *n = NULL;
-    const cgn_driver_table *drv = cgn__driver;
-    if (cgn__handle_lookup(exec, CGN__KIND_EXEC, &e) == CGN__LOOKUP_OK && e != NULL &&
-        cgn__handle_lookup(node, CGN__KIND_NODE, &n) == CGN__LOOKUP_OK &&
-        (since <= 0 || (drv->version >= since && drv->cuGraphExecNodeSetParams != NULL))) {
-        cgn__shadow *s = cgn__exec_find(e, (cgn__handle)(uintptr_t)node);
-        if (s != NULL && s->type == type && s->unsupported == NULL) {
-            cgn__txn_start_update(txn, n, e, s);
-            return CGN_OK;
-        }
-    }
-    return cgn__exec_update_begin_checked(txn, exec, node, type, since, where);
+    cgn__exec_rec *e = NULL;
+    void *n = NULL;
+    cgn__shadow *s = cgn__exec_update_shadow(exec, node, type, since, &e, &n);
+    if (s == NULL)
+        return cgn__exec_update_begin_checked(txn, exec, node, type, since, where);
+    cgn__txn_start_update(txn, n, e, s);
+    return CGN_OK;
 }
 /* After an exec-level child-graph update: re-takes the shadows of the nodes inside child
  * `s` from `source` (paired in insertion order). Cannot fail (prepared by the check below). */
