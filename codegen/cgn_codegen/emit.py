@@ -62,6 +62,19 @@ def _when_set(indent: str, bit: str, stmts) -> list:
             + _split_assignments(indent + INDENT, stmts) + ([indent + "}"] if many else []))
 
 
+def _context_free(n, ctx: str, cur: str, d: str):
+    """The C condition under which an update of node type n (from version `cur` to `d`, the node
+    in context `ctx`) needs no context made current: a driver past the spec's context_free_from
+    and, where the spec has context_when, an update it does not name; None where the node type
+    never needs one. (Callers take only node types that need one before some version.)"""
+    if not n.context_current:
+        return None
+    cond = f"cgn__driver->version >= {n.context_free_from}"
+    if n.context_when:
+        cond += f" && !{n.node}_needs_context({ctx}, {cur}, {d})"
+    return cond
+
+
 def _direct_forms(n) -> list:
     """The one-call forms of node type n: (field, name of the node-level function, of the
     executable-level one, the setter's C parameters, their names) for each field whose type has
@@ -576,17 +589,10 @@ class NodeView:
                             for f in lean_fields)
                 and all(f.name in names or not f.type.stage or f.type.lean_keep is not None
                         for f in n.fields)):
-            if not n.context_current:
-                ctx_free = None
-            elif n.context_when:
-                ctx_free = (f"cgn__driver->version >= {n.context_free_from} && "
-                            f"!{n.node}_needs_context(lean.ctx, lean.state, lean.state)")
-            else:
-                ctx_free = f"cgn__driver->version >= {n.context_free_from}"
             node = n.node
             lean_plain = dict(
                 mask=[self.bit(f) for f in lean_fields],
-                ctx_free=ctx_free,
+                ctx_free=_context_free(n, "lean.ctx", "lean.state", "lean.state"),
                 merge=[line for f in lean_fields for line in _when_set(INDENT * 2, self.bit(f), [
                     f"d.{m.name.format(name=f.name)} = update->{m.name.format(name=f.name)};"
                     for m in self._inputs(f)])],
@@ -661,15 +667,8 @@ class NodeView:
                 and n.update_check is None and not settle
                 and n.set is not None and n.exec_set is not None
                 and (not n.context_current or n.context_free_from)):
-            if not n.context_current:
-                ctx_free = lean_ctx_free = None
-            elif n.context_when:
-                ctx_free = (f"cgn__driver->version >= {n.context_free_from} && "
-                            f"!{node}_needs_context(txn.cur_ctx, cur, cur)")
-                lean_ctx_free = (f"cgn__driver->version >= {n.context_free_from} && "
-                                 f"!{node}_needs_context(lean.ctx, cur, cur)")
-            else:
-                ctx_free = lean_ctx_free = f"cgn__driver->version >= {n.context_free_from}"
+            ctx_free = _context_free(n, "txn.cur_ctx", "cur", "cur")
+            lean_ctx_free = _context_free(n, "lean.ctx", "cur", "cur")
             ind = INDENT * (3 if ctx_free else 2)
             lean_ind = INDENT * (4 if lean_ctx_free else 3)
             # Before the field gates and `requires` when neither concerns the field alone.
