@@ -531,16 +531,7 @@ class NodeView:
         for f in n.fields:
             if f.follows or f.type.update_only:  # update-only fields are staged from `update`
                 continue
-            stmts = [f"d.{m.name.format(name=f.name)} = update->{m.name.format(name=f.name)};"
-                     for m in self._inputs(f)]
-            for fol_name in f.followers:
-                fol = n.field(fol_name)
-                for mem in self._inputs(fol):
-                    m = mem.name.format(name=fol.name)
-                    stmts.append(f"d.{m} = (set & {self.bit(fol)}) ? update->{m} : {mem.zero};")
-            stmts += [f"d.{m} = {zero}; /* set by cgn */"
-                      for m, zero in self._internals([f] + [n.field(x) for x in f.followers])]
-            merge += _when_set(INDENT, self.bit(f), stmts)
+            merge += _when_set(INDENT, self.bit(f), self._merge_stmts(f))
 
         add_resets = render_lines(INDENT, [f"d.{m} = {zero};"
                                            for m, zero in self._internals(n.fields)]
@@ -604,7 +595,10 @@ class NodeView:
                 dispatch=_wrap_bits(INDENT + "if (update != NULL && update->set != 0 && "
                                     "!(update->set & ~(", [self.bit(f) for f in lean_fields],
                                     ")))"),
+                name="plain", with_owners=1, checks=[], commit_all=False, incomplete=None,
+                doc="for updates of fields kept as given alone",
                 exec_check=[])  # below, once the executable-update rules are known
+        lean_lead = self._lean_lead()
         update_check = []
         if n.update_check is not None:
             update_check = [INDENT + f"st = {n.update_check.call}(&txn, where);",
@@ -619,12 +613,17 @@ class NodeView:
                                                       (r.status, fmt, "where") + r.args, ");"))
         exec_checks += render_lines(INDENT, [l for f in n.fields
                                              for l in self._snippet(f, f.type.exec_check)])
-        if lean_plain is not None and exec_checks:
+        lean_fieldwise = [lp for lp in (lean_plain, lean_lead) if lp is not None]
+        for lp in lean_fieldwise:
+            lp["comment"] = {level: comment_block(f"cgn_{n.node}_{fn}'s lean path {lp['doc']}.")
+                             for level, fn in ((False, "node_update"), (True, "exec_update"))}
+        if exec_checks:
             # The executable-update rules, where the spec has any.
-            lean_plain["exec_check"] = wrap_call(INDENT * 3, Call(
-                f"if (lean_ok && cgn__{n.node}_exec_check(", (
-                    "lean.state", "&d", "lean.ctx", "where"), ") != CGN_OK)")) + [
-                INDENT * 4 + "lean_ok = 0;"]
+            for lp in lean_fieldwise:
+                lp["exec_check"] = wrap_call(INDENT * 3, Call(
+                    f"if (lean_ok && cgn__{n.node}_exec_check(", (
+                        "lean.state", "&d", "lean.ctx", "where"), ") != CGN_OK)")) + [
+                    INDENT * 4 + "lean_ok = 0;"]
         exec_check_voids = _voids(exec_checks, ("cur", "d", "ctx", "where"))
         field_names = wrap_call(INDENT, Call("", tuple(c_string(f.name) for f in n.fields),
                                              ""))
@@ -719,7 +718,7 @@ class NodeView:
             exec_apply=apply(n.exec_set, f"{node}_exec_set_raw", exec_raw),
             def_apply_fast=apply(n.set, f"{node}_set_raw", def_raw, INDENT * 3),
             exec_apply_fast=apply(n.exec_set, f"{node}_exec_set_raw", exec_raw, INDENT * 3))
-        if fast_paths or lean_plain:  # the lean paths' one call (typed setters: checked above)
+        if fast_paths or lean_fieldwise:  # the lean paths' one call (typed setters: checked above)
             setters.update(
                 def_lean_set=f"CUresult r = {node}_set_raw(lean.raw, &p);",
                 exec_lean_set=f"CUresult r = {node}_exec_set_raw(lean.exec, lean.raw, &p);",
@@ -734,7 +733,7 @@ class NodeView:
                         str(len(n.fields))), ");")))
         return dict(
             plain_commit=plain_commit, plain_cond=plain_cond if plain else [],
-            lean_plain=lean_plain,
+            lean_fieldwise=lean_fieldwise,
             word_copy=any(f.type.narrow_members for f in n.fields),
             fast_paths=fast_paths,
             ctx_enter=ctx_enter, context_when=_or_lines(n.context_when, " " * 12)
@@ -816,8 +815,8 @@ class NodeView:
                 f"static inline cgn_status {node}_node_update_body(", (
                     "cgn_node *node", f"const {self.update} *update", "uint64_t known_set",
                     "const cgn__lean *resolved", "const char *where"), ") {")),
-            update_plain_sig=self._out_of_line_sig("plain", False),
-            exec_plain_sig=self._out_of_line_sig("plain", True),
+            update_sigs={name: self._out_of_line_sig(name, False) for name in ("plain", "lead")},
+            exec_sigs={name: self._out_of_line_sig(name, True) for name in ("plain", "lead")},
             update_lean_sig=self._out_of_line_sig("lean", False),
             exec_lean_sig=self._out_of_line_sig("lean", True),
             update_txn_sig=self._out_of_line_sig("txn", False, resolved=True),
@@ -828,6 +827,88 @@ class NodeView:
                     "uint64_t known_set", "const cgn__lean *resolved", "const char *where"),
                 ") {")),
         )
+
+    def _merge_stmts(self, f: Field) -> list:
+        """What an update setting field f (not a follower) merges into the copy `d`: f, and each
+        field that follows it, from the update where set, else zero."""
+        n = self.n
+        stmts = [f"d.{m.name.format(name=f.name)} = update->{m.name.format(name=f.name)};"
+                 for m in self._inputs(f)]
+        for fol_name in f.followers:
+            fol = n.field(fol_name)
+            for mem in self._inputs(fol):
+                m = mem.name.format(name=fol.name)
+                stmts.append(f"d.{m} = (set & {self.bit(fol)}) ? update->{m} : {mem.zero};")
+        return stmts + [f"d.{m} = {zero}; /* set by cgn */"
+                        for m, zero in self._internals([f] + [n.field(x) for x in f.followers])]
+
+    def _lean_checks_only(self, f: Field) -> bool:
+        """Whether what the transaction does for field f, when set, is checks alone: a value
+        kept as given or whose stage only checks it (FieldType.lean_stage)."""
+        t = f.type
+        extent_fields = {e.field for e in self.n.host_extents}
+        return (t.role == "value" and (not t.stage or t.lean_stage) and not t.storage
+                and not t.copied and not t.settle and not t.changes_owners
+                and not t.owner_members and not t.update_only and not f.output and not f.since
+                and not self._internals([f]) and f.name not in extent_fields)
+
+    def _lean_lead(self) -> dict | None:
+        """The lean path of an update of a field and the fields that follow it (a host function
+        and its argument, an event) where neither the update nor the current version has an
+        owner: the followers that may hold owners or copies must be empty (FieldType.lean_empty),
+        so there is no attachment to make or drop and nothing to copy, and what the transaction
+        does reduces to the merge, the checks, one typed setter call and the descriptor written
+        back. As for the plain path, every other field's type says what an update that leaves
+        it alone does (lean_keep); the setters are typed at both levels, and no update check or
+        context question reads the field. The first such field in spec order, if any."""
+        n = self.n
+        if (n.set is None or n.exec_set is None or n.update_check is not None
+                or (n.context_current and not n.context_free_from)):
+            return None
+        for lead in n.fields:
+            if (lead.follows or not lead.followers or lead.requires
+                    or not self._lean_checks_only(lead)
+                    or re.search(rf"\bd->{lead.name}\b", n.context_when or "")):
+                continue
+            followers = [n.field(x) for x in lead.followers]
+            checked = [f for f in followers if self._lean_checks_only(f)]
+            emptied = [f for f in followers if f not in checked]
+            group = {lead.name} | set(lead.followers)
+            if (any(f.since for f in followers)
+                    or any(f.type.lean_empty is None for f in emptied)
+                    or not all(f.name in group or not f.type.stage
+                               or f.type.lean_keep is not None for f in n.fields)):
+                continue
+            # A follower set without what it requires besides the leader: the transaction's.
+            incomplete = [[f"if ((set & {self.bit(f)}) &&",
+                           f"    !(set & {self.bit(n.field(r))}))"]
+                          for f in followers for r in f.requires if r != lead.name]
+            empty = [f.type.lean_empty.format(name=f.name) for f in emptied]
+            keep = []
+            if empty:
+                keep += [f"if (!({' && '.join(empty)}))",
+                         INDENT + "lean_ok = 0; /* owners or copies: the transaction's */"]
+            keep += [line.format(name=f.name) for f in emptied for line in f.type.lean_empty_stage]
+            keep += [line for f in n.fields if f.name not in group
+                     for line in self._snippet(f, f.type.lean_keep or ())]
+            mask = [self.bit(lead)] + [self.bit(f) for f in followers]
+            return dict(
+                name="lead", with_owners=0, commit_all=True,
+                checks=render_lines(INDENT, [line for f in [lead] + checked
+                                             for line in self._snippet(f, f.type.stage)]),
+                doc=f"for updates of {lead.name} (and what follows it) with no owners",
+                ctx_free=_context_free(n, "lean.ctx", "lean.state", "lean.state"),
+                incomplete=incomplete,
+                merge=_split_assignments(INDENT * 2, self._merge_stmts(lead)),
+                keep=render_lines(INDENT * 3, keep), commit=[],
+                dispatch=[INDENT + f"if (update != NULL && (update->set & {self.bit(lead)}) &&"]
+                + _wrap_bits(INDENT * 3 + "!(update->set & ~(", mask, ")))"),
+                checks_sig=wrap_call("", Call(
+                    f"CGN__ALWAYS_INLINE static inline cgn_status {n.node}_lean_checks(", (
+                        f"const {self.desc} *d", "uint64_t changed", "const char *where"),
+                    ") {")),
+                exec_check=[])
+        return None
 
     def _out_of_line_sig(self, suffix: str, exec_level: bool, resolved: bool = False) -> list:
         """The signature of <node>_node_update_<suffix> / <node>_exec_update_<suffix>: the

@@ -127,6 +127,15 @@ class FieldType:
     # lines over `lean` (runtime.h cgn__lean) and `p` (the params) that may set `lean_ok = 0` to
     # leave the update to the transaction's path.
     lean_keep: Optional[tuple] = None
+    # Whether the type's stage only checks the value (no copy, no owner, no transaction, no
+    # driver call that changes anything): the lean path of an update of a field and its
+    # followers (design.md "lean paths") runs it as it is.
+    lean_stage: bool = False
+    # For a field that follows another: when it holds no owner and stages nothing (a C condition
+    # over the merged desc `d`, a value), and what its stage does then (lines over `d`). That
+    # lean path takes an update only when such fields are empty; None: never.
+    lean_empty: Optional[str] = None
+    lean_empty_stage: tuple = ()
     # For the generated docs (generated/docs/nodes.md):
     doc_type: str = ""                         # how the C type reads; "" means `name`
     doc_errors: tuple = ()                     # (status, cause) the type's codecs can return
@@ -711,7 +720,7 @@ def _handle(spec_name: str, ctype: str, case=_null_case, build=None, doc_type=""
         members=(Member(ctype, "{name}", "NULL"),),
         build=build or ("p->{member}.{cuda} = d->{name};",),
         read=("d->{name} = p->{member}.{cuda};",),
-        stage=_PROBED_HANDLE_STAGE if probed else (),
+        stage=_PROBED_HANDLE_STAGE if probed else (), lean_stage=probed,
         default=_null_default, case=case, zero_norm=None, doc_type=doc_type,
         doc=doc + (_PROBED_DOC if probed else ""), case_doc=case_doc, default_doc="null",
     )
@@ -810,7 +819,7 @@ FIELD_TYPES = {t.name: t for t in (
         read=("if (p->{member}.{cuda}MemoryType == CU_MEMORYTYPE_ARRAY)",
               "    d->{name} = p->{member}.{cuda}Array;"),
         cuda_suffixes=("MemoryType", "Array"),
-        stage=_PROBED_HANDLE_STAGE,
+        stage=_PROBED_HANDLE_STAGE, lean_stage=True,
         default=_null_default, case=_handle_case(tags=(("array", "cgn_test_array"),)),
         zero_norm=None, doc_type="CUarray",
         doc_read="read from `{cuda}Array` when `{cuda}MemoryType` is CU_MEMORYTYPE_ARRAY, else "
@@ -825,6 +834,7 @@ FIELD_TYPES = {t.name: t for t in (
         name="owner", cuda="forbidden", role="owner",
         members=(Member("cgn_owner *", "{name}", "NULL"),),
         case=_owner_case, zero_norm=None, owner_members=("{name}",), doc_type="cgn_owner *",
+        lean_empty="d.{name} == NULL",
         doc_retains="retained while any graph, clone or executable may use that version",
         read=(Call("if (", ("prev != NULL", "{same}"), ")", " && "),
               "    d->{name} = prev->{name};"),
@@ -892,6 +902,8 @@ FIELD_TYPES = {t.name: t for t in (
     # retains, so it lives exactly as long as a graph, clone, executable or launch may use it.
     FieldType(
         name="bytes", cuda="required", copied=True,
+        lean_empty="d.{name}_size == 0",  # no copy, no owner, NULL (cgn__stage_bytes)
+        lean_empty_stage=("d.{name} = NULL;",),
         members=(Member("const void *", "{name}", "NULL"),
                  Member("size_t", "{name}_size", "0",
                         "Bytes in {name}; with 0 the driver gets NULL."),

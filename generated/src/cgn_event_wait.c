@@ -171,8 +171,80 @@ static inline cgn_status event_wait_node_update_body(cgn_node *node,
     return CGN_OK;
 }
 
+/* cgn_event_wait_node_update's path when its lean paths do not apply. */
+static CGN__NOINLINE cgn_status event_wait_node_update_txn(cgn_node *node,
+                                                           const cgn_event_wait_update *update,
+                                                           const cgn__lean *resolved,
+                                                           const char *where) {
+    return event_wait_node_update_body(node, update, 0, resolved, where);
+}
+
+/* What event_wait_stage does for the fields of the lead path below: checks alone. */
+CGN__ALWAYS_INLINE static inline cgn_status event_wait_lean_checks(const cgn_event_wait_desc *d,
+                                                                   uint64_t changed,
+                                                                   const char *where) {
+    if ((changed & CGN_EVENT_WAIT_SET_EVENT) && d->event != NULL) {
+        cgn_status st =
+            cgn__check_raw_handle((const void *)(uintptr_t)d->event, "event", where);
+        if (st != CGN_OK)
+            return st;
+    }
+    return CGN_OK;
+}
+
+/* cgn_event_wait_node_update's lean path for updates of event (and what follows it) with no
+ * owners. */
+static CGN__NOINLINE cgn_status event_wait_node_update_lead(cgn_node *node,
+                                                            const cgn_event_wait_update *update,
+                                                            const char *where) {
+    uint64_t set = update->set;
+    cgn__lean lean; /* no owners: the current version has none, and the update gives none */
+    int found = cgn__lean_node(&lean, node, CGN_NODE_EVENT_WAIT, 12020, 0);
+    if (found) {
+        cgn_event_wait_desc d;
+        d = *(const cgn_event_wait_desc *)lean.state;
+        d.event = update->event;
+        d.event_owner = (set & CGN_EVENT_WAIT_SET_EVENT_OWNER) ? update->event_owner : NULL;
+        /* A refused update leaves it to the transaction's path, which says why. */
+        cgn_status checked = event_wait_check_rules(&d, set, where);
+        if (checked == CGN_OK)
+            checked = event_wait_check_kinds(&d, set, where);
+        if (checked == CGN_OK)
+            checked = event_wait_lean_checks(&d, set, where);
+        cgn_status failed = CGN_OK;
+        int context_free = cgn__driver->version >= 13000;
+        if (checked == CGN_OK && cgn__lean_context(&lean, context_free, &failed, where)) {
+            CUgraphNodeParams p;
+            _Static_assert(sizeof p.eventWait % 8 == 0, "zeroed in 8-byte words");
+            cgn__zero_words(&p.eventWait, sizeof p.eventWait);
+            int lean_ok = 1;
+            if (!(d.event_owner == NULL))
+                lean_ok = 0; /* owners or copies: the transaction's */
+            if (lean_ok) {
+                event_wait_build(&d, lean.ctx, &p);
+                CUresult r = event_wait_set_raw(lean.raw, &p);
+                if (r != CUDA_SUCCESS) {
+                    return cgn__lean_apply_failed(r, where, "cuGraphEventWaitNodeSetEvent");
+                }
+                *(cgn_event_wait_desc *)lean.state = d;
+                return CGN_OK;
+            }
+        }
+        if (failed != CGN_OK)
+            return failed;
+    }
+    cgn__lean kept; /* declined after the lookups: the transaction starts from what they found */
+    if (found)
+        kept = lean;
+    return event_wait_node_update_txn(node, update, found ? &kept : NULL, where);
+}
+
 cgn_status cgn_event_wait_node_update(cgn_node *node, const cgn_event_wait_update *update) {
-    return event_wait_node_update_body(node, update, 0, NULL, "cgn_event_wait_node_update");
+    static const char where[] = "cgn_event_wait_node_update";
+    if (update != NULL && (update->set & CGN_EVENT_WAIT_SET_EVENT) &&
+            !(update->set & ~(CGN_EVENT_WAIT_SET_EVENT | CGN_EVENT_WAIT_SET_EVENT_OWNER)))
+        return event_wait_node_update_lead(node, update, where);
+    return event_wait_node_update_txn(node, update, NULL, where);
 }
 
 cgn_status cgn_event_wait_node_get(const cgn_node *node, cgn_event_wait_desc *desc_out) {
@@ -258,10 +330,71 @@ static inline cgn_status event_wait_exec_update_body(cgn_exec *exec, cgn_node *n
     return CGN_OK;
 }
 
+/* cgn_event_wait_exec_update's path when its lean paths do not apply. */
+static CGN__NOINLINE cgn_status event_wait_exec_update_txn(cgn_exec *exec, cgn_node *node,
+                                                           const cgn_event_wait_update *update,
+                                                           const cgn__lean *resolved,
+                                                           const char *where) {
+    return event_wait_exec_update_body(exec, node, update, 0, resolved, where);
+}
+
+/* cgn_event_wait_exec_update's lean path for updates of event (and what follows it) with no
+ * owners. */
+static CGN__NOINLINE cgn_status event_wait_exec_update_lead(cgn_exec *exec, cgn_node *node,
+                                                            const cgn_event_wait_update *update,
+                                                            const char *where) {
+    uint64_t set = update->set;
+    cgn__lean lean; /* no owners: the current version has none, and the update gives none */
+    int found = cgn__lean_shadow(&lean, exec, node, CGN_NODE_EVENT_WAIT, 12020, 0);
+    if (found) {
+        cgn_event_wait_desc d;
+        d = *(const cgn_event_wait_desc *)lean.state;
+        d.event = update->event;
+        d.event_owner = (set & CGN_EVENT_WAIT_SET_EVENT_OWNER) ? update->event_owner : NULL;
+        /* A refused update leaves it to the transaction's path, which says why. */
+        cgn_status checked = event_wait_check_rules(&d, set, where);
+        if (checked == CGN_OK)
+            checked = event_wait_check_kinds(&d, set, where);
+        if (checked == CGN_OK)
+            checked = event_wait_lean_checks(&d, set, where);
+        cgn_status failed = CGN_OK;
+        int context_free = cgn__driver->version >= 13000;
+        if (checked == CGN_OK && cgn__lean_context(&lean, context_free, &failed, where)) {
+            CUgraphNodeParams p;
+            _Static_assert(sizeof p.eventWait % 8 == 0, "zeroed in 8-byte words");
+            cgn__zero_words(&p.eventWait, sizeof p.eventWait);
+            int lean_ok = 1;
+            if (!(d.event_owner == NULL))
+                lean_ok = 0; /* owners or copies: the transaction's */
+            if (lean_ok) {
+                event_wait_build(&d, lean.ctx, &p);
+                CUresult r = event_wait_exec_set_raw(lean.exec, lean.raw, &p);
+                if (r != CUDA_SUCCESS) {
+                    cgn_status st = cgn__lean_apply_failed(r, where,
+                                                           "cuGraphExecEventWaitNodeSetEvent");
+                    return cgn__exec_refused(st, set, event_wait_field_names,
+                                             event_wait_driver_rules, 2);
+                }
+                *(cgn_event_wait_desc *)lean.state = d;
+                return CGN_OK;
+            }
+        }
+        if (failed != CGN_OK)
+            return failed;
+    }
+    cgn__lean kept; /* declined after the lookups: the transaction starts from what they found */
+    if (found)
+        kept = lean;
+    return event_wait_exec_update_txn(exec, node, update, found ? &kept : NULL, where);
+}
+
 cgn_status cgn_event_wait_exec_update(cgn_exec *exec, cgn_node *node,
                                       const cgn_event_wait_update *update) {
     static const char where[] = "cgn_event_wait_exec_update";
-    return event_wait_exec_update_body(exec, node, update, 0, NULL, where);
+    if (update != NULL && (update->set & CGN_EVENT_WAIT_SET_EVENT) &&
+            !(update->set & ~(CGN_EVENT_WAIT_SET_EVENT | CGN_EVENT_WAIT_SET_EVENT_OWNER)))
+        return event_wait_exec_update_lead(exec, node, update, where);
+    return event_wait_exec_update_txn(exec, node, update, NULL, where);
 }
 
 cgn_status cgn_event_wait_exec_get(const cgn_exec *exec, const cgn_node *node,

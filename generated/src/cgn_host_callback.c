@@ -226,8 +226,91 @@ static inline cgn_status host_callback_node_update_body(cgn_node *node,
     return CGN_OK;
 }
 
+/* cgn_host_callback_node_update's path when its lean paths do not apply. */
+static CGN__NOINLINE cgn_status host_callback_node_update_txn(cgn_node *node,
+                                                              const cgn_host_callback_update *update,
+                                                              const cgn__lean *resolved,
+                                                              const char *where) {
+    return host_callback_node_update_body(node, update, 0, resolved, where);
+}
+
+/* What host_callback_stage does for the fields of the lead path below: checks alone. */
+CGN__ALWAYS_INLINE static inline cgn_status host_callback_lean_checks(const cgn_host_callback_desc *d,
+                                                                      uint64_t changed,
+                                                                      const char *where) {
+    if ((changed & CGN_HOST_CALLBACK_SET_FN) && d->fn != NULL) {
+        cgn_status st =
+            cgn__check_raw_handle((const void *)(uintptr_t)d->fn, "fn", where);
+        if (st != CGN_OK)
+            return st;
+    }
+    return CGN_OK;
+}
+
+/* cgn_host_callback_node_update's lean path for updates of fn (and what follows it) with no
+ * owners. */
+static CGN__NOINLINE cgn_status host_callback_node_update_lead(cgn_node *node,
+                                                               const cgn_host_callback_update *update,
+                                                               const char *where) {
+    uint64_t set = update->set;
+    /* A field set without one it requires: the transaction's path says which. */
+    if ((set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) &&
+        !(set & CGN_HOST_CALLBACK_SET_USER_DATA))
+        return host_callback_node_update_txn(node, update, NULL, where);
+    cgn__lean lean; /* no owners: the current version has none, and the update gives none */
+    int found = cgn__lean_node(&lean, node, CGN_NODE_HOST, 12020, 0);
+    if (found) {
+        cgn_host_callback_desc d;
+        d = *(const cgn_host_callback_desc *)lean.state;
+        d.fn = update->fn;
+        d.user_data = (set & CGN_HOST_CALLBACK_SET_USER_DATA) ? update->user_data : NULL;
+        d.user_data_owner =
+            (set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) ? update->user_data_owner : NULL;
+        d.payload = (set & CGN_HOST_CALLBACK_SET_PAYLOAD) ? update->payload : NULL;
+        d.payload_size = (set & CGN_HOST_CALLBACK_SET_PAYLOAD) ? update->payload_size : 0;
+        d.payload_owner = NULL; /* set by cgn */
+        /* A refused update leaves it to the transaction's path, which says why. */
+        cgn_status checked = host_callback_check_rules(&d, set, where);
+        if (checked == CGN_OK)
+            checked = host_callback_check_kinds(&d, set, where);
+        if (checked == CGN_OK)
+            checked = host_callback_lean_checks(&d, set, where);
+        cgn_status failed = CGN_OK;
+        int context_free = cgn__driver->version >= 13000;
+        if (checked == CGN_OK && cgn__lean_context(&lean, context_free, &failed, where)) {
+            CUgraphNodeParams p;
+            _Static_assert(sizeof p.host % 8 == 0, "zeroed in 8-byte words");
+            cgn__zero_words(&p.host, sizeof p.host);
+            int lean_ok = 1;
+            if (!(d.user_data_owner == NULL && d.payload_size == 0))
+                lean_ok = 0; /* owners or copies: the transaction's */
+            d.payload = NULL;
+            if (lean_ok) {
+                host_callback_build(&d, lean.ctx, &p);
+                CUresult r = host_callback_set_raw(lean.raw, &p);
+                if (r != CUDA_SUCCESS) {
+                    return cgn__lean_apply_failed(r, where, "cuGraphHostNodeSetParams");
+                }
+                *(cgn_host_callback_desc *)lean.state = d;
+                return CGN_OK;
+            }
+        }
+        if (failed != CGN_OK)
+            return failed;
+    }
+    cgn__lean kept; /* declined after the lookups: the transaction starts from what they found */
+    if (found)
+        kept = lean;
+    return host_callback_node_update_txn(node, update, found ? &kept : NULL, where);
+}
+
 cgn_status cgn_host_callback_node_update(cgn_node *node, const cgn_host_callback_update *update) {
-    return host_callback_node_update_body(node, update, 0, NULL, "cgn_host_callback_node_update");
+    static const char where[] = "cgn_host_callback_node_update";
+    if (update != NULL && (update->set & CGN_HOST_CALLBACK_SET_FN) &&
+            !(update->set & ~(CGN_HOST_CALLBACK_SET_FN | CGN_HOST_CALLBACK_SET_USER_DATA |
+            CGN_HOST_CALLBACK_SET_USER_DATA_OWNER | CGN_HOST_CALLBACK_SET_PAYLOAD)))
+        return host_callback_node_update_lead(node, update, where);
+    return host_callback_node_update_txn(node, update, NULL, where);
 }
 
 cgn_status cgn_host_callback_node_get(const cgn_node *node, cgn_host_callback_desc *desc_out) {
@@ -333,10 +416,82 @@ static inline cgn_status host_callback_exec_update_body(cgn_exec *exec, cgn_node
     return CGN_OK;
 }
 
+/* cgn_host_callback_exec_update's path when its lean paths do not apply. */
+static CGN__NOINLINE cgn_status host_callback_exec_update_txn(cgn_exec *exec, cgn_node *node,
+                                                              const cgn_host_callback_update *update,
+                                                              const cgn__lean *resolved,
+                                                              const char *where) {
+    return host_callback_exec_update_body(exec, node, update, 0, resolved, where);
+}
+
+/* cgn_host_callback_exec_update's lean path for updates of fn (and what follows it) with no
+ * owners. */
+static CGN__NOINLINE cgn_status host_callback_exec_update_lead(cgn_exec *exec, cgn_node *node,
+                                                               const cgn_host_callback_update *update,
+                                                               const char *where) {
+    uint64_t set = update->set;
+    /* A field set without one it requires: the transaction's path says which. */
+    if ((set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) &&
+        !(set & CGN_HOST_CALLBACK_SET_USER_DATA))
+        return host_callback_exec_update_txn(exec, node, update, NULL, where);
+    cgn__lean lean; /* no owners: the current version has none, and the update gives none */
+    int found = cgn__lean_shadow(&lean, exec, node, CGN_NODE_HOST, 12020, 0);
+    if (found) {
+        cgn_host_callback_desc d;
+        d = *(const cgn_host_callback_desc *)lean.state;
+        d.fn = update->fn;
+        d.user_data = (set & CGN_HOST_CALLBACK_SET_USER_DATA) ? update->user_data : NULL;
+        d.user_data_owner =
+            (set & CGN_HOST_CALLBACK_SET_USER_DATA_OWNER) ? update->user_data_owner : NULL;
+        d.payload = (set & CGN_HOST_CALLBACK_SET_PAYLOAD) ? update->payload : NULL;
+        d.payload_size = (set & CGN_HOST_CALLBACK_SET_PAYLOAD) ? update->payload_size : 0;
+        d.payload_owner = NULL; /* set by cgn */
+        /* A refused update leaves it to the transaction's path, which says why. */
+        cgn_status checked = host_callback_check_rules(&d, set, where);
+        if (checked == CGN_OK)
+            checked = host_callback_check_kinds(&d, set, where);
+        if (checked == CGN_OK)
+            checked = host_callback_lean_checks(&d, set, where);
+        cgn_status failed = CGN_OK;
+        int context_free = cgn__driver->version >= 13000;
+        if (checked == CGN_OK && cgn__lean_context(&lean, context_free, &failed, where)) {
+            CUgraphNodeParams p;
+            _Static_assert(sizeof p.host % 8 == 0, "zeroed in 8-byte words");
+            cgn__zero_words(&p.host, sizeof p.host);
+            int lean_ok = 1;
+            if (!(d.user_data_owner == NULL && d.payload_size == 0))
+                lean_ok = 0; /* owners or copies: the transaction's */
+            d.payload = NULL;
+            if (lean_ok) {
+                host_callback_build(&d, lean.ctx, &p);
+                CUresult r = host_callback_exec_set_raw(lean.exec, lean.raw, &p);
+                if (r != CUDA_SUCCESS) {
+                    cgn_status st = cgn__lean_apply_failed(r, where,
+                                                           "cuGraphExecHostNodeSetParams");
+                    return cgn__exec_refused(st, set, host_callback_field_names,
+                                             host_callback_driver_rules, 4);
+                }
+                *(cgn_host_callback_desc *)lean.state = d;
+                return CGN_OK;
+            }
+        }
+        if (failed != CGN_OK)
+            return failed;
+    }
+    cgn__lean kept; /* declined after the lookups: the transaction starts from what they found */
+    if (found)
+        kept = lean;
+    return host_callback_exec_update_txn(exec, node, update, found ? &kept : NULL, where);
+}
+
 cgn_status cgn_host_callback_exec_update(cgn_exec *exec, cgn_node *node,
                                          const cgn_host_callback_update *update) {
     static const char where[] = "cgn_host_callback_exec_update";
-    return host_callback_exec_update_body(exec, node, update, 0, NULL, where);
+    if (update != NULL && (update->set & CGN_HOST_CALLBACK_SET_FN) &&
+            !(update->set & ~(CGN_HOST_CALLBACK_SET_FN | CGN_HOST_CALLBACK_SET_USER_DATA |
+            CGN_HOST_CALLBACK_SET_USER_DATA_OWNER | CGN_HOST_CALLBACK_SET_PAYLOAD)))
+        return host_callback_exec_update_lead(exec, node, update, where);
+    return host_callback_exec_update_txn(exec, node, update, NULL, where);
 }
 
 cgn_status cgn_host_callback_exec_get(const cgn_exec *exec, const cgn_node *node,

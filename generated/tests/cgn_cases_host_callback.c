@@ -230,6 +230,102 @@ static void case_host_callback_empty_payload_invalid_0(cgn_test_env *env, void *
     u->payload_size = 0;
 }
 
+static void case_host_callback_no_owners_original(cgn_test_env *env, void *out) {
+    cgn_host_callback_desc *d = out;
+    *d = (cgn_host_callback_desc)CGN_HOST_CALLBACK_DESC_INIT;
+    d->fn = cgn_test_callback(env, "record_a");
+    d->user_data = cgn_test_host_ptr(env, 0);
+}
+
+static void case_host_callback_no_owners_update(cgn_test_env *env, void *out) {
+    cgn_host_callback_update *u = out;
+    *u = (cgn_host_callback_update)CGN_HOST_CALLBACK_UPDATE_INIT;
+    u->set = CGN_HOST_CALLBACK_SET_FN | CGN_HOST_CALLBACK_SET_USER_DATA;
+    u->fn = cgn_test_callback(env, "record_b");
+    u->user_data = cgn_test_host_ptr(env, 1);
+}
+
+static void case_host_callback_no_owners_replacement(cgn_test_env *env, void *out) {
+    cgn_host_callback_desc *d = out;
+    *d = (cgn_host_callback_desc)CGN_HOST_CALLBACK_DESC_INIT;
+    d->fn = cgn_test_callback(env, "record_b");
+    d->user_data = cgn_test_host_ptr(env, 1);
+}
+
+static void case_host_callback_no_owners_invalid_0(cgn_test_env *env, void *out) {
+    cgn_host_callback_update *u = out;
+    *u = (cgn_host_callback_update)CGN_HOST_CALLBACK_UPDATE_INIT;
+    u->set = CGN_HOST_CALLBACK_SET_FN | CGN_HOST_CALLBACK_SET_USER_DATA;
+    u->fn = NULL;
+    u->user_data = cgn_test_host_ptr(env, 1);
+}
+
+static void case_host_callback_no_owners_invalid_1(cgn_test_env *env, void *out) {
+    cgn_host_callback_update *u = out;
+    *u = (cgn_host_callback_update)CGN_HOST_CALLBACK_UPDATE_INIT;
+    u->set = CGN_HOST_CALLBACK_SET_FN | CGN_HOST_CALLBACK_SET_USER_DATA |
+             CGN_HOST_CALLBACK_SET_PAYLOAD;
+    u->fn = cgn_test_callback(env, "record_b");
+    u->user_data = cgn_test_host_ptr(env, 1);
+    {
+        static const unsigned char bytes[] = {0xb2};
+        u->payload = cgn_test_bytes(env, bytes, sizeof bytes);
+        u->payload_size = sizeof bytes;
+    }
+}
+
+static void case_host_callback_no_owners_invalid_2(cgn_test_env *env, void *out) {
+    cgn_host_callback_update *u = out;
+    *u = (cgn_host_callback_update)CGN_HOST_CALLBACK_UPDATE_INIT;
+    u->set = CGN_HOST_CALLBACK_SET_FN | CGN_HOST_CALLBACK_SET_USER_DATA_OWNER;
+    u->fn = cgn_test_callback(env, "record_b");
+    u->user_data_owner = cgn_test_owner(env, 1);
+}
+
+static void case_host_callback_gains_payload_original(cgn_test_env *env, void *out) {
+    cgn_host_callback_desc *d = out;
+    *d = (cgn_host_callback_desc)CGN_HOST_CALLBACK_DESC_INIT;
+    d->fn = cgn_test_callback(env, "record_a");
+    d->user_data = cgn_test_host_ptr(env, 0);
+}
+
+static void case_host_callback_gains_payload_update(cgn_test_env *env, void *out) {
+    cgn_host_callback_update *u = out;
+    *u = (cgn_host_callback_update)CGN_HOST_CALLBACK_UPDATE_INIT;
+    u->set = CGN_HOST_CALLBACK_SET_FN | CGN_HOST_CALLBACK_SET_PAYLOAD;
+    u->fn = cgn_test_callback(env, "record_b");
+    {
+        static const unsigned char bytes[] = {0xb2, 0x01};
+        u->payload = cgn_test_bytes(env, bytes, sizeof bytes);
+        u->payload_size = sizeof bytes;
+    }
+}
+
+static void case_host_callback_gains_payload_replacement(cgn_test_env *env, void *out) {
+    cgn_host_callback_desc *d = out;
+    *d = (cgn_host_callback_desc)CGN_HOST_CALLBACK_DESC_INIT;
+    d->fn = cgn_test_callback(env, "record_b");
+    {
+        static const unsigned char bytes[] = {0xb2, 0x01};
+        d->payload = cgn_test_bytes(env, bytes, sizeof bytes);
+        d->payload_size = sizeof bytes;
+    }
+}
+
+static void case_host_callback_gains_payload_invalid_0(cgn_test_env *env, void *out) {
+    cgn_host_callback_update *u = out;
+    *u = (cgn_host_callback_update)CGN_HOST_CALLBACK_UPDATE_INIT;
+    u->set = CGN_HOST_CALLBACK_SET_FN | CGN_HOST_CALLBACK_SET_USER_DATA |
+             CGN_HOST_CALLBACK_SET_PAYLOAD;
+    u->fn = cgn_test_callback(env, "record_b");
+    u->user_data = cgn_test_host_ptr(env, 1);
+    {
+        static const unsigned char bytes[] = {0xb2};
+        u->payload = cgn_test_bytes(env, bytes, sizeof bytes);
+        u->payload_size = sizeof bytes;
+    }
+}
+
 static const cgn_test_invalid case_host_callback_invalid[] = {
     {case_host_callback_invalid_0, CGN_ERROR_INVALID_VALUE, "{fn: null}"},
     {case_host_callback_invalid_1, CGN_ERROR_MISSING_FIELD, "{payload: [0xB2]}"},
@@ -258,6 +354,20 @@ static const cgn_test_invalid case_host_callback_empty_payload_invalid[] = {
      "{fn: callback:record_b, user_data: host:0, payload: []}"},
 };
 
+static const cgn_test_invalid case_host_callback_no_owners_invalid[] = {
+    {case_host_callback_no_owners_invalid_0, CGN_ERROR_INVALID_VALUE,
+     "{fn: null, user_data: host:1}"},
+    {case_host_callback_no_owners_invalid_1, CGN_ERROR_INVALID_VALUE,
+     "{fn: callback:record_b, user_data: host:1, payload: [0xB2]}"},
+    {case_host_callback_no_owners_invalid_2, CGN_ERROR_MISSING_FIELD,
+     "{fn: callback:record_b, user_data_owner: owner:1}"},
+};
+
+static const cgn_test_invalid case_host_callback_gains_payload_invalid[] = {
+    {case_host_callback_gains_payload_invalid_0, CGN_ERROR_INVALID_VALUE,
+     "{fn: callback:record_b, user_data: host:1, payload: [0xB2]}"},
+};
+
 const cgn_test_case cgn_test_cases_host_callback[] = {
     {"host-callback", case_host_callback_original, case_host_callback_update,
      case_host_callback_replacement, case_host_callback_invalid, 3, NULL, 0, NULL},
@@ -274,8 +384,14 @@ const cgn_test_case cgn_test_cases_host_callback[] = {
     {"host-callback-empty-payload", case_host_callback_empty_payload_original,
      case_host_callback_empty_payload_update, case_host_callback_empty_payload_replacement,
      case_host_callback_empty_payload_invalid, 1, NULL, 0, NULL},
+    {"host-callback-no-owners", case_host_callback_no_owners_original,
+     case_host_callback_no_owners_update, case_host_callback_no_owners_replacement,
+     case_host_callback_no_owners_invalid, 3, NULL, 0, NULL},
+    {"host-callback-gains-payload", case_host_callback_gains_payload_original,
+     case_host_callback_gains_payload_update, case_host_callback_gains_payload_replacement,
+     case_host_callback_gains_payload_invalid, 1, NULL, 0, NULL},
 };
-const size_t cgn_test_cases_host_callback_count = 5;
+const size_t cgn_test_cases_host_callback_count = 7;
 
 /* ---- type adapter: lets scenario runners treat every node type alike ---- */
 
@@ -326,5 +442,5 @@ const cgn_test_type cgn_test_type_host_callback = {
     sizeof(cgn_host_callback_update), type_host_callback_add, type_host_callback_update,
     type_host_callback_get, type_host_callback_exec_update, type_host_callback_exec_get,
     type_host_callback_update_from_desc, type_host_callback_desc_equal,
-    type_host_callback_desc_same, cgn_test_cases_host_callback, 5
+    type_host_callback_desc_same, cgn_test_cases_host_callback, 7
 };
