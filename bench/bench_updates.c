@@ -284,13 +284,29 @@ static CUresult null_kernel_exec_set(CUgraphExec exec, CUgraphNode node,
     return CUDA_SUCCESS;
 }
 
-/* Installs a copy of the driver table whose definition-level kernel setters (generic and typed)
- * are stubs: "cgn alone". cgn_driver_install(drv) puts the real one back. */
+/* The host callback's and event record's typed setters, which cgn calls for those nodes. */
+static CUresult null_host_set(CUgraphNode node, const CUDA_HOST_NODE_PARAMS_v1 *params) {
+    (void)node;
+    (void)params;
+    return CUDA_SUCCESS;
+}
+
+static CUresult null_event_set(CUgraphNode node, CUevent event) {
+    (void)node;
+    (void)event;
+    return CUDA_SUCCESS;
+}
+
+/* Installs a copy of the driver table whose definition-level setters cgn calls for kernel, host
+ * callback and event record nodes (generic and typed) are stubs: "cgn alone".
+ * cgn_driver_install(drv) puts the real one back. */
 static void install_stub_def_setters(void) {
     static cgn_driver_table stubbed;
     stubbed = *drv;
     stubbed.cuGraphNodeSetParams = null_set_params;
     stubbed.cuGraphKernelNodeSetParams = null_kernel_set;
+    stubbed.cuGraphHostNodeSetParams = null_host_set;
+    stubbed.cuGraphEventRecordNodeSetEvent = null_event_set;
     cgn_driver_install(&stubbed);
 }
 
@@ -900,6 +916,12 @@ static void bench_other_types(int fake) {
     result("other.host_fn.raw_typed", typed,
            "cuGraphHostNodeSetParams, new function (interleaved)");
     result("other.host_fn.cgn", mine, "cgn_host_callback_node_update(fn) (interleaved)");
+    /* cgn's own CPU for it: the same update with the setter answered by a stub. */
+    double alone;
+    install_stub_def_setters();
+    MEASURE(alone, CHECK(cgn_host_callback_node_update(host, &hu[i & 1])));
+    cgn_driver_install(drv);
+    result("other.host_fn.cgn_cpu", alone, "cgn alone: new function, stub setter");
 
     /* event record: a new event. */
     CUevent events[2];
@@ -936,6 +958,10 @@ static void bench_other_types(int fake) {
     result("other.event_record.raw_typed", typed,
            "cuGraphEventRecordNodeSetEvent, new event (interleaved)");
     result("other.event_record.cgn", mine, "cgn_event_record_node_update(event) (interleaved)");
+    install_stub_def_setters();
+    MEASURE(alone, CHECK(cgn_event_record_node_update(record, &eu[i & 1])));
+    cgn_driver_install(drv);
+    result("other.event_record.cgn_cpu", alone, "cgn alone: new event, stub setter");
 
     CHECK(cgn_graph_destroy(g));
     CU(drv->cuGraphDestroy(rg));

@@ -277,6 +277,12 @@ static inline void step_exec_kernel_arg6_direct(long i) {
 static inline void step_exec_kernel_grid(long i) {
     CHECK(cgn_kernel_exec_update(exec, kernel_node, &kernel_grid[(i + 1) & 1]));
 }
+static inline void step_exec_host_fn(long i) {
+    CHECK(cgn_host_callback_exec_update(exec, host_node, &host_fn[(i + 1) & 1]));
+}
+static inline void step_exec_event_record(long i) {
+    CHECK(cgn_event_record_exec_update(exec, record_node, &record_event[(i + 1) & 1]));
+}
 static inline void step_exec_memset_value(long i) {
     CHECK(cgn_memset_exec_update(exec, memset_node, &memset_value[i & 1]));
 }
@@ -420,7 +426,7 @@ static void warm_destroy_10k(long n) {
 
 /* icount_case_<name>(n): n calls of step_<name>, the function callgrind counts. */
 #define ICOUNT_CASES(X)                                                                            \
-    X(kernel_scalar, "kernel node, new scalar argument (whole argument list)")                   \
+    X(kernel_scalar, "kernel node, new scalar argument (whole argument list)")                     \
     ICOUNT_CASE_KERNEL_ARG(X)                                                                      \
     X(kernel_grid, "kernel node, new grid")                                                        \
     X(kernel_grid_function, "kernel node of a CUfunction, new grid (asks for the context)")        \
@@ -435,6 +441,8 @@ static void warm_destroy_10k(long n) {
     X(exec_kernel_grid, "executable: kernel node, new grid")                                       \
     ICOUNT_CASE_EXEC_KERNEL_ARG(X)                                                                 \
     X(exec_memset_value, "executable: memset node, new value")                                     \
+    X(exec_host_fn, "executable: host callback node, new function")                                \
+    X(exec_event_record, "executable: event record node, new event")                               \
     X(exec_launch, "cgn_exec_launch, nothing waiting")
 #ifdef CGN_KERNEL_SET_ARG
 #define ICOUNT_CASE_EXEC_KERNEL_ARG(X)                                                             \
