@@ -680,6 +680,7 @@ cgn_status cgn_graph_adopt(CUgraph raw, unsigned flags, cgn_graph **graph_out) {
     h->borrowed = !(flags & CGN_ADOPT_TAKE_OWNERSHIP);
     g->root = g;
     atomic_init(&g->raw_exposed, 1); /* built elsewhere: its raw handles are out there */
+    g->share_epoch = cgn__new_share_epoch();
     g->hier = h;
     a.root = g;
     st = cgn__adopt_graph(&a, g, raw);

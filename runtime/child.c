@@ -112,6 +112,7 @@ cgn_status cgn__stage_child_graph(cgn__txn *txn, cgn_graph *source, CUgraph *raw
     cgn_status st = cgn__graph_get(source, where, &src);
     if (st != CGN_OK)
         return st;
+    cgn__graph_shared(src); /* a clone (or an executable's copy) holds its user objects too */
     if (txn->exec != NULL) {
         /* Executable-level: CUDA updates the executable's copy of the child, which keeps its
          * topology; cgn re-takes its copies of the nodes inside at commit. The source rule is

@@ -426,6 +426,7 @@ static cgn_status cgn__instantiate(cgn_graph *graph, unsigned long long flags, c
         free(e);
         return st;
     }
+    cgn__graph_shared(g); /* the executable holds the attachments' user objects too */
     r = drv->cuGraphInstantiateWithFlags(&e->raw, g->raw, flags);
     if (r != CUDA_SUCCESS) {
         char what[96];
@@ -1123,6 +1124,7 @@ cgn_status cgn_exec_update_from_graph(cgn_exec *exec, cgn_graph *graph) {
     if (st == CGN_OK) {
         CUgraphExecUpdateResultInfo info;
         memset(&info, 0, sizeof info);
+        cgn__graph_shared(g); /* the executable takes the graph's user objects */
         r = drv->cuGraphExecUpdate(e->raw, g->raw, &info);
         if (r != CUDA_SUCCESS) {
             const cgn__node_rec *n = cgn__find_raw_in(g, info.errorNode);

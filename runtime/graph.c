@@ -65,6 +65,11 @@ const char *cgn__node_type_name(cgn_node_type type) {
 
 /* ---- hierarchies ------------------------------------------------------------------------------ */
 
+uint64_t cgn__new_share_epoch(void) {
+    static atomic_uint_fast64_t last;
+    return atomic_fetch_add_explicit(&last, 1, memory_order_relaxed) + 1;
+}
+
 void cgn__hier_unref(cgn__hier *h) {
     if (atomic_fetch_sub_explicit(&h->refs, 1, memory_order_acq_rel) != 1)
         return;
@@ -111,6 +116,7 @@ cgn_status cgn_graph_create(cgn_graph **graph_out) {
     atomic_init(&h->refs, 1);
     h->raw = g->raw;
     g->root = g;
+    g->share_epoch = cgn__new_share_epoch();
     g->hier = h;
     *graph_out = cgn__graph_handle(g);
     return CGN_OK;

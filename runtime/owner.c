@@ -84,6 +84,8 @@ cgn__attachment *cgn__attachment_new(size_t count) {
     a->next_released = NULL;
     atomic_init(&a->refs, 1);
     a->object = NULL;
+    a->share_epoch = 0;
+    a->cap_owners = count;
     a->num_owners = 0;
     return a;
 }

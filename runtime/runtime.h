@@ -178,6 +178,11 @@ typedef struct cgn__attachment {
     struct cgn__attachment *next_released; /* link in the deferred-release queue */
     atomic_long refs;
     CUuserObject object; /* NULL for an executable-level version (no user object) */
+    /* Definition level: the root graph's share_epoch when the attachment was made. While the
+     * root's is the same, nothing but the graph holds the user object, so a later version of
+     * the node may replace the owners in place (cgn__txn_stage_owners_list). */
+    uint64_t share_epoch;
+    size_t cap_owners; /* slots in owners[] */
     size_t num_owners;
     cgn_owner *owners[]; /* each retained once by this attachment */
 } cgn__attachment;
@@ -245,6 +250,10 @@ struct cgn__graph_rec {
     /* On a root: 1 once a raw handle of the hierarchy left cgn (cgn_graph_raw, cgn_node_raw)
      * or it was adopted; until then no code outside cgn can change its nodes. Never cleared. */
     atomic_int raw_exposed;
+    /* On a root: a value no other root ever had, renewed (cgn__graph_shared) whenever the driver
+     * may take references to the user objects of the hierarchy's attachments besides the
+     * graphs' own: instantiation, refresh of an executable, embedding as a child's source. */
+    uint64_t share_epoch;
 };
 
 struct cgn__node_rec {
@@ -281,6 +290,14 @@ struct cgn__node_rec {
  * raw handles were handed out (or that was adopted). */
 static inline int cgn__node_reachable_raw(const cgn__node_rec *n) {
     return atomic_load_explicit(&n->graph->root->raw_exposed, memory_order_relaxed);
+}
+/* A share epoch no root had before (graph.c). */
+uint64_t cgn__new_share_epoch(void);
+/* Graph g's hierarchy is being shared with the driver (instantiated, an executable refreshed
+ * from it, embedded as a child's source): no attachment made before this is the graph's alone
+ * any more. */
+static inline void cgn__graph_shared(cgn__graph_rec *g) {
+    g->root->share_epoch = cgn__new_share_epoch();
 }
 /* Marks graph g's hierarchy: a raw handle of it is leaving cgn. */
 static inline void cgn__hier_expose(cgn__graph_rec *g) {
@@ -482,6 +499,8 @@ const char *cgn__node_type_name(cgn_node_type type);
 /* validate -> prepare -> apply (one driver mutation) -> commit | rollback.
  * After a failing call the node's params, state, attachment, every executable, every owner
  * refcount and the calling thread's current context are exactly as before. */
+/* The most owners a definition update may replace in place in the current attachment. */
+#define CGN__REUSE_OWNERS 8
 typedef struct cgn__txn {
     cgn__node_rec *node;            /* the node updated, or the record prepared for a new node */
     int adding;                     /* 1: the node is being added */
@@ -497,7 +516,10 @@ typedef struct cgn__txn {
     void **spare_slot;
     cgn__attachment *cur_attachment;
     cgn__attachment *attachment;    /* attachment for the new version (may equal the current) */
-    int new_attachment;             /* 1: attachment was created by this txn */
+    int new_attachment;             /* 1: attachment was created by this txn; 2: it is the
+                                       current one, its owners replaced at commit by reuse[] */
+    size_t num_reuse;
+    cgn_owner *reuse[CGN__REUSE_OWNERS]; /* new_attachment 2: the new version's owners */
     void *storage;                  /* replaces the current block at commit when storage_set */
     int storage_set;
     cgn__graph_rec *embed_plan;     /* child-graph node: records prepared for the new child */

@@ -399,6 +399,20 @@ static int cgn__same_owners(const cgn__attachment *a, cgn_owner *const *owners, 
     return k == have;
 }
 
+/* Whether the current definition version's attachment `a` is the graph's alone, so that the
+ * next version may take it over with `count` owners: no executable, clone or embedding can hold
+ * its user object (the hierarchy was not shared with the driver since it was made), no code
+ * outside cgn can have instantiated the graph (no raw handle left cgn), no cgn record but the
+ * node refers to it, and it has the room. */
+static int cgn__attachment_graphs_alone(const cgn__txn *txn, const cgn__attachment *a,
+                                        size_t count) {
+    return a != NULL && a->object != NULL && count <= a->cap_owners && count <= CGN__REUSE_OWNERS &&
+           a->num_owners <= CGN__REUSE_OWNERS &&
+           a->share_epoch == txn->node->graph->root->share_epoch &&
+           !cgn__node_reachable_raw(txn->node) &&
+           atomic_load_explicit(&a->refs, memory_order_acquire) == 1;
+}
+
 cgn_status cgn__txn_stage_owners_list(cgn__txn *txn, cgn_owner *const *owners,
                                       size_t num_owners, const cgn_arg *args, size_t num_args) {
     cgn__attachment *current = cgn__txn_current_attachment(txn);
@@ -414,6 +428,25 @@ cgn_status cgn__txn_stage_owners_list(cgn__txn *txn, cgn_owner *const *owners,
         count += args[i].owner != NULL;
     if (count == 0) { /* no owners: commit drops the current version's, if any */
         txn->attachment = NULL;
+        return CGN_OK;
+    }
+    if (txn->exec == NULL && cgn__attachment_graphs_alone(txn, current, count)) {
+        /* Only the graph holds the current version's user object, and only the graph reads
+         * the version: commit replaces its owners in place, with no driver call. */
+        size_t k = 0;
+        for (size_t i = 0; i < num_owners; i++)
+            if (owners[i] != NULL)
+                txn->reuse[k++] = owners[i];
+        for (size_t i = 0; i < num_args; i++)
+            if (args[i].owner != NULL)
+                txn->reuse[k++] = args[i].owner;
+        /* Retained now, as a new attachment's are: a copy cgn staged (a payload) is held by
+         * its owner alone once the generated code settles it. */
+        for (size_t i = 0; i < k; i++)
+            cgn__owner_retain(txn->reuse[i]);
+        txn->num_reuse = k;
+        txn->attachment = current;
+        txn->new_attachment = 2;
         return CGN_OK;
     }
     cgn__attachment *a = cgn__attachment_new(count);
@@ -435,6 +468,7 @@ cgn_status cgn__txn_stage_owners_list(cgn__txn *txn, cgn_owner *const *owners,
         return CGN_OK;
     }
     const cgn_driver_table *drv = cgn__driver;
+    a->share_epoch = txn->node->graph->root->share_epoch;
     CUresult r = drv->cuUserObjectCreate(&a->object, a, cgn__attachment_released, 1,
                                          CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
     if (r != CUDA_SUCCESS) {
@@ -552,7 +586,17 @@ void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_no
         cgn__txn_publish_storage(txn);
     if (txn->embed_plan != NULL)
         cgn__commit_embedding(txn);
-    if (txn->new_attachment || (txn->attachment == NULL && n->attachment != NULL)) {
+    if (txn->new_attachment == 2) {
+        /* The new owners, retained when staged, replace the old ones, released last. */
+        cgn__attachment *a = txn->attachment;
+        size_t old = a->num_owners;
+        cgn_owner *released[CGN__REUSE_OWNERS];
+        memcpy(released, a->owners, old * sizeof *released);
+        memcpy(a->owners, txn->reuse, txn->num_reuse * sizeof *txn->reuse);
+        a->num_owners = txn->num_reuse;
+        for (size_t i = 0; i < old; i++)
+            cgn__owner_release(released[i]);
+    } else if (txn->new_attachment || (txn->attachment == NULL && n->attachment != NULL)) {
         /* Publish the new version (or none) before dropping the graph's reference to the old
          * one: that release can make the old owners eligible for release. */
         cgn__attachment *old = n->attachment;
@@ -567,7 +611,10 @@ void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_no
 
 void cgn__txn_rollback(cgn__txn *txn) {
     cgn__node_rec *n = txn->node;
-    if (txn->new_attachment) {
+    if (txn->new_attachment == 2) { /* owners staged for the current attachment */
+        for (size_t i = 0; i < txn->num_reuse; i++)
+            cgn__owner_release(txn->reuse[i]);
+    } else if (txn->new_attachment) {
         cgn__attachment *a = txn->attachment;
         if (a->object == NULL) { /* executable-level: no user object */
             cgn__attachment_unref(a);

@@ -223,15 +223,33 @@ static void test_update_with_same_owners_makes_no_user_object(void **state) {
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 0);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphRetainUserObject), 0);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphReleaseUserObject), 0);
-    /* A new owner: exactly one user object, retained by move, and the old one released. */
+    /* A new owner while only the graph holds the version's user object (never instantiated):
+     * the owners are replaced in place, no user-object call. */
+    cgn__attachment *a = cgn__node_record(n)->attachment;
     cgn_fault_reset_counts();
     cgn_memset_update v = CGN_MEMSET_UPDATE_INIT;
     cgn_memset_update_set_dst(&v, env->buf[1], env->owner[1]);
     OK(cgn_memset_node_update(n, &v));
     assert_int_equal(cgn_fault_setter_calls(), 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 0);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphRetainUserObject), 0);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphReleaseUserObject), 0);
+    assert_ptr_equal(cgn__node_record(n)->attachment, a);
+    assert_int_equal(a->num_owners, 1);
+    assert_ptr_equal(a->owners[0], env->owner[1]);
+    /* Once an executable holds it: exactly one user object, retained by move, and the old one
+     * released. */
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_fault_reset_counts();
+    cgn_memset_update_set_dst(&v, env->buf[0], env->owner[0]);
+    OK(cgn_memset_node_update(n, &v));
+    assert_int_equal(cgn_fault_setter_calls(), 1);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 1);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphRetainUserObject), 1);
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphReleaseUserObject), 1);
+    assert_ptr_not_equal(cgn__node_record(n)->attachment, a);
+    OK(cgn_exec_destroy(e));
     /* Dropping the owner (raw pointer): no user object, the old one released. */
     cgn_fault_reset_counts();
     cgn_memset_update w = CGN_MEMSET_UPDATE_INIT;
@@ -241,6 +259,155 @@ static void test_update_with_same_owners_makes_no_user_object(void **state) {
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphReleaseUserObject), 1);
     assert_null(cgn__node_record(n)->attachment);
     OK(cgn_graph_destroy(g));
+}
+
+/* ---- owners replaced in place (a graph that alone holds its versions' user objects) -------- */
+
+/* A memset node on buffer `buf` held by owner `buf`, in a new graph. */
+static cgn_node *owned_memset(cgn_test_env *env, cgn_graph *g, int buf) {
+    cgn_memset_desc d = memset_desc(env, buf);
+    d.dst_owner = env->owner[buf];
+    cgn_node *n;
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    return n;
+}
+
+static void set_owned_dst(cgn_test_env *env, cgn_node *n, int buf) {
+    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_dst(&u, env->buf[buf], env->owner[buf]);
+    OK(cgn_memset_node_update(n, &u));
+}
+
+/* Nothing but the graph reads the old version: its owner goes at once, the new one stays. */
+static void test_owners_replaced_in_place_release_the_old_at_once(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    cgn_node *n = owned_memset(env, g, 0);
+    set_owned_dst(env, n, 1);
+    cgn_test_env_drop_owners(env);
+    assert_true(cgn_test_wait_released(env, 0, 1));
+    assert_int_equal(env->released[1], 0);
+    OK(cgn_graph_destroy(g));
+    assert_true(cgn_test_wait_released(env, 1, 1));
+    assert_int_equal(env->released[0], 1);
+}
+
+/* An embedding is CUDA's clone of the graph, holding the version's user object (cgn's copies
+ * take no reference): the source's next owners need a user object of their own. */
+static void test_embedded_version_keeps_its_owners(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g, *parent;
+    OK(cgn_graph_create(&g));
+    OK(cgn_graph_create(&parent));
+    cgn_node *n = owned_memset(env, g, 0);
+    cgn_child_graph_desc cd = CGN_CHILD_GRAPH_DESC_INIT;
+    cd.graph = g;
+    cgn_node *child;
+    OK(cgn_graph_add_child_graph(parent, NULL, 0, &cd, &child));
+    cgn_fault_reset_counts();
+    set_owned_dst(env, n, 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 1);
+    cgn_test_env_drop_owners(env);
+    cgn_collect();
+    assert_int_equal(env->released[0], 0); /* the clone in parent still writes buffer 0 */
+    OK(cgn_graph_destroy(g));
+    cgn_collect();
+    assert_int_equal(env->released[0], 0);
+    OK(cgn_graph_destroy(parent));
+    assert_true(cgn_test_wait_released(env, 0, 1));
+    assert_true(cgn_test_wait_released(env, 1, 1));
+}
+
+/* A launch still in flight after its executable was destroyed holds the version's user object
+ * (CUDA's reference): the next owners need one of their own, the old ones wait. */
+static void test_version_of_a_launch_in_flight_keeps_its_owners(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_node *n = owned_memset(env, g, 0);
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_fake_hold_completion(1);
+    OK(cgn_exec_launch(e, NULL));
+    OK(cgn_exec_destroy(e));
+    set_owned_dst(env, n, 1);
+    cgn_test_env_drop_owners(env);
+    cgn_collect();
+    assert_int_equal(env->released[0], 0);
+    assert_true(cgn_fake_complete_pending() > 0);
+    cgn_fake_hold_completion(0);
+    assert_true(cgn_test_wait_released(env, 0, 1));
+    assert_int_equal(env->released[1], 0);
+    OK(cgn_graph_destroy(g));
+    assert_true(cgn_test_wait_released(env, 1, 1));
+}
+
+/* The same for a version an executable took from the graph when it was refreshed from it. */
+static void test_refreshed_version_keeps_its_owners(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    cgn_exec *e;
+    OK(cgn_graph_create(&g));
+    cgn_node *n = owned_memset(env, g, 0);
+    OK(cgn_graph_instantiate(g, &e));
+    set_owned_dst(env, n, 1);
+    OK(cgn_exec_update_from_graph(e, g));
+    cgn_fake_hold_completion(1);
+    OK(cgn_exec_launch(e, NULL));
+    OK(cgn_exec_destroy(e));
+    set_owned_dst(env, n, 2);
+    cgn_test_env_drop_owners(env);
+    cgn_collect();
+    assert_int_equal(env->released[1], 0); /* the launch in flight writes buffer 1 */
+    assert_true(cgn_fake_complete_pending() > 0);
+    cgn_fake_hold_completion(0);
+    assert_true(cgn_test_wait_released(env, 1, 1));
+    OK(cgn_graph_destroy(g));
+    assert_true(cgn_test_wait_released(env, 2, 1));
+    assert_true(cgn_test_wait_released(env, 0, 1));
+}
+
+/* With the graph's raw handle out, code outside cgn may instantiate it: a user object each. */
+static void test_exposed_graph_gets_a_user_object_per_owner_change(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    cgn_node *n = owned_memset(env, g, 0);
+    CUgraph raw;
+    OK(cgn_graph_raw(g, &raw));
+    cgn_fault_reset_counts();
+    set_owned_dst(env, n, 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphReleaseUserObject), 1);
+    OK(cgn_graph_destroy(g));
+}
+
+/* A driver refusal leaves the current owners in place and drops the staged ones. */
+static void test_refused_in_place_change_keeps_the_owners(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    cgn_node *n = owned_memset(env, g, 0);
+    cgn__attachment *a = cgn__node_record(n)->attachment;
+    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_dst(&u, env->buf[1], env->owner[1]);
+    cgn_fault_reset_counts();
+    cgn_fault_arm(1, CUDA_ERROR_INVALID_VALUE); /* the update's one driver call: the setter */
+    assert_int_equal(cgn_memset_node_update(n, &u), CGN_ERROR_DRIVER);
+    cgn_fault_entry entry;
+    assert_true(cgn_fault_triggered(&entry));
+    assert_true(cgn_fault_is_setter(entry));
+    cgn_fault_disarm();
+    cgn_test_env_drop_owners(env);
+    assert_ptr_equal(cgn__node_record(n)->attachment, a);
+    assert_int_equal(a->num_owners, 1);
+    assert_ptr_equal(a->owners[0], env->owner[0]);
+    cgn_collect();
+    assert_int_equal(env->released[1], 1); /* only the staged reference held it */
+    assert_int_equal(env->released[0], 0);
+    OK(cgn_graph_destroy(g));
+    assert_true(cgn_test_wait_released(env, 0, 1));
 }
 
 /* ---- contexts ------------------------------------------------------------------------------- */
@@ -808,20 +975,32 @@ int main(void) {
                                         cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_update_with_same_owners_makes_no_user_object,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_owners_replaced_in_place_release_the_old_at_once,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_embedded_version_keeps_its_owners,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_version_of_a_launch_in_flight_keeps_its_owners,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_refreshed_version_keeps_its_owners,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_exposed_graph_gets_a_user_object_per_owner_change,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_refused_in_place_change_keeps_the_owners,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_update_runs_in_the_node_context,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_kernel_update_context_by_handle_kind,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_arg_edits_track_the_spare, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_update_reset_reuses_an_update,
-                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_update_reset_reuses_an_update, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_whole_list_fast_path_still_checks,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_get_args_passed_back, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_sizeless_spare_not_refilled,
-                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_sizeless_spare_not_refilled, cgn_test_fixture_setup,
+                                        cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_add_without_context_rejected, cgn_test_fixture_setup,
                                         cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_dependencies_checked, cgn_test_fixture_setup,
