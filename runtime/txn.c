@@ -586,16 +586,17 @@ void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_no
         cgn__txn_publish_storage(txn);
     if (txn->embed_plan != NULL)
         cgn__commit_embedding(txn);
+    /* Owners replaced in place: released once the caller's context is back (their release
+     * callbacks may call CUDA), as a drain would. */
+    cgn_owner *released[CGN__REUSE_OWNERS] = {NULL}; /* initialised: gcc 13 -O3 cannot tell */
+    size_t num_released = 0;
     if (txn->new_attachment == 2) {
-        /* The new owners, retained when staged, replace the old ones, released last. */
+        /* The new owners, retained when staged, replace the old ones. */
         cgn__attachment *a = txn->attachment;
-        size_t old = a->num_owners;
-        cgn_owner *released[CGN__REUSE_OWNERS];
-        memcpy(released, a->owners, old * sizeof *released);
+        num_released = a->num_owners;
+        memcpy(released, a->owners, num_released * sizeof *released);
         memcpy(a->owners, txn->reuse, txn->num_reuse * sizeof *txn->reuse);
         a->num_owners = txn->num_reuse;
-        for (size_t i = 0; i < old; i++)
-            cgn__owner_release(released[i]);
     } else if (txn->new_attachment || (txn->attachment == NULL && n->attachment != NULL)) {
         /* Publish the new version (or none) before dropping the graph's reference to the old
          * one: that release can make the old owners eligible for release. */
@@ -605,6 +606,8 @@ void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_no
             (void)cgn__driver->cuGraphReleaseUserObject(n->graph->raw, old->object, 1);
     }
     cgn__txn_leave(txn);
+    for (size_t i = 0; i < num_released; i++)
+        cgn__owner_release(released[i]);
     if (node_out)
         *node_out = cgn__node_handle(n);
 }

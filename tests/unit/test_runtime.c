@@ -410,6 +410,51 @@ static void test_refused_in_place_change_keeps_the_owners(void **state) {
     assert_true(cgn_test_wait_released(env, 0, 1));
 }
 
+/* Released in place, the old owners' callbacks run in the caller's context, as when a later
+ * call drains them: on a driver before 13.0 the update made the node's context current. */
+static CUcontext release_saw;
+static void record_release_context(void *resource) {
+    (void)resource;
+    release_saw = (CUcontext)(uintptr_t)1; /* "no answer" unless the query below succeeds */
+    CUcontext now = NULL;
+    if (cgn_fake_table()->cuCtxGetCurrent(&now) == CUDA_SUCCESS)
+        release_saw = now;
+}
+
+static void test_owners_replaced_in_place_release_in_the_callers_context(void **state) {
+    cgn_test_env *env = *state;
+    CUcontext c0 = cgn_fake_context(0), c1 = cgn_fake_context(1);
+    cgn_fake_set_current_context(c0);
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    cgn_owner *first, *second;
+    OK(cgn_owner_create(NULL, record_release_context, &first));
+    OK(cgn_owner_create(NULL, NULL, &second));
+    cgn_memset_desc d = memset_desc(env, 0);
+    d.dst_owner = first;
+    cgn_node *n;
+    OK(cgn_graph_add_memset(g, NULL, 0, &d, &n));
+    OK(cgn_owner_release(first)); /* the node's version holds it alone now */
+    cgn_fake_set_current_context(c1);
+    int version;
+    OK(cgn_driver_version(&version));
+    cgn_fault_set_version(12080);
+    cgn_fault_reset_counts();
+    release_saw = NULL;
+    cgn_memset_update u = CGN_MEMSET_UPDATE_INIT;
+    cgn_memset_update_set_dst(&u, env->buf[1], second);
+    OK(cgn_memset_node_update(n, &u));
+    cgn_fault_set_version(version);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent), 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 0); /* replaced in place */
+    cgn_collect();
+    assert_ptr_equal(release_saw, c1);
+    OK(cgn_owner_release(second));
+    OK(cgn_graph_destroy(g));
+    cgn_collect();
+    cgn_fake_set_current_context(c0);
+}
+
 /* ---- contexts ------------------------------------------------------------------------------- */
 
 static void test_update_runs_in_the_node_context(void **state) {
@@ -987,6 +1032,9 @@ int main(void) {
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_refused_in_place_change_keeps_the_owners,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(
+            test_owners_replaced_in_place_release_in_the_callers_context, cgn_test_fixture_setup,
+            cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_update_runs_in_the_node_context,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_kernel_update_context_by_handle_kind,
