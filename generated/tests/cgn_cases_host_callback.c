@@ -282,6 +282,41 @@ static void case_host_callback_no_owners_invalid_2(cgn_test_env *env, void *out)
     u->user_data_owner = cgn_test_owner(env, 1);
 }
 
+static void case_host_callback_gains_owner_original(cgn_test_env *env, void *out) {
+    cgn_host_callback_desc *d = out;
+    *d = (cgn_host_callback_desc)CGN_HOST_CALLBACK_DESC_INIT;
+    d->fn = cgn_test_callback(env, "record_a");
+    d->user_data = cgn_test_host_ptr(env, 0);
+}
+
+static void case_host_callback_gains_owner_update(cgn_test_env *env, void *out) {
+    cgn_host_callback_update *u = out;
+    *u = (cgn_host_callback_update)CGN_HOST_CALLBACK_UPDATE_INIT;
+    u->set = CGN_HOST_CALLBACK_SET_FN | CGN_HOST_CALLBACK_SET_USER_DATA |
+             CGN_HOST_CALLBACK_SET_USER_DATA_OWNER;
+    u->fn = cgn_test_callback(env, "record_b");
+    u->user_data = cgn_test_host_ptr(env, 1);
+    u->user_data_owner = cgn_test_owner(env, 1);
+}
+
+static void case_host_callback_gains_owner_replacement(cgn_test_env *env, void *out) {
+    cgn_host_callback_desc *d = out;
+    *d = (cgn_host_callback_desc)CGN_HOST_CALLBACK_DESC_INIT;
+    d->fn = cgn_test_callback(env, "record_b");
+    d->user_data = cgn_test_host_ptr(env, 1);
+    d->user_data_owner = cgn_test_owner(env, 1);
+}
+
+static void case_host_callback_gains_owner_invalid_0(cgn_test_env *env, void *out) {
+    cgn_host_callback_update *u = out;
+    *u = (cgn_host_callback_update)CGN_HOST_CALLBACK_UPDATE_INIT;
+    u->set = CGN_HOST_CALLBACK_SET_FN | CGN_HOST_CALLBACK_SET_USER_DATA |
+             CGN_HOST_CALLBACK_SET_USER_DATA_OWNER;
+    u->fn = NULL;
+    u->user_data = cgn_test_host_ptr(env, 1);
+    u->user_data_owner = cgn_test_owner(env, 1);
+}
+
 static void case_host_callback_gains_payload_original(cgn_test_env *env, void *out) {
     cgn_host_callback_desc *d = out;
     *d = (cgn_host_callback_desc)CGN_HOST_CALLBACK_DESC_INIT;
@@ -363,6 +398,11 @@ static const cgn_test_invalid case_host_callback_no_owners_invalid[] = {
      "{fn: callback:record_b, user_data_owner: owner:1}"},
 };
 
+static const cgn_test_invalid case_host_callback_gains_owner_invalid[] = {
+    {case_host_callback_gains_owner_invalid_0, CGN_ERROR_INVALID_VALUE,
+     "{fn: null, user_data: host:1, user_data_owner: owner:1}"},
+};
+
 static const cgn_test_invalid case_host_callback_gains_payload_invalid[] = {
     {case_host_callback_gains_payload_invalid_0, CGN_ERROR_INVALID_VALUE,
      "{fn: callback:record_b, user_data: host:1, payload: [0xB2]}"},
@@ -387,11 +427,14 @@ const cgn_test_case cgn_test_cases_host_callback[] = {
     {"host-callback-no-owners", case_host_callback_no_owners_original,
      case_host_callback_no_owners_update, case_host_callback_no_owners_replacement,
      case_host_callback_no_owners_invalid, 3, NULL, 0, NULL},
+    {"host-callback-gains-owner", case_host_callback_gains_owner_original,
+     case_host_callback_gains_owner_update, case_host_callback_gains_owner_replacement,
+     case_host_callback_gains_owner_invalid, 1, NULL, 0, NULL},
     {"host-callback-gains-payload", case_host_callback_gains_payload_original,
      case_host_callback_gains_payload_update, case_host_callback_gains_payload_replacement,
      case_host_callback_gains_payload_invalid, 1, NULL, 0, NULL},
 };
-const size_t cgn_test_cases_host_callback_count = 7;
+const size_t cgn_test_cases_host_callback_count = 8;
 
 /* ---- type adapter: lets scenario runners treat every node type alike ---- */
 
@@ -442,5 +485,5 @@ const cgn_test_type cgn_test_type_host_callback = {
     sizeof(cgn_host_callback_update), type_host_callback_add, type_host_callback_update,
     type_host_callback_get, type_host_callback_exec_update, type_host_callback_exec_get,
     type_host_callback_update_from_desc, type_host_callback_desc_equal,
-    type_host_callback_desc_same, cgn_test_cases_host_callback, 7
+    type_host_callback_desc_same, cgn_test_cases_host_callback, 8
 };

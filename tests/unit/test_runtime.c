@@ -455,6 +455,98 @@ static void test_owners_replaced_in_place_release_in_the_callers_context(void **
     cgn_fake_set_current_context(c0);
 }
 
+/* ---- host callback and event nodes: the lean path of a function or event with no owners ---- */
+
+/* An update that gives the version an owner leaves that path: the owner is held, at both
+ * levels, as long as the graph or the executable may run the version. */
+static void test_host_update_gaining_an_owner_holds_it(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    cgn_host_callback_desc d = CGN_HOST_CALLBACK_DESC_INIT;
+    d.fn = cgn_test_callback(env, "record_a");
+    d.user_data = cgn_test_host_ptr(env, 0);
+    cgn_node *n;
+    OK(cgn_graph_add_host_callback(g, NULL, 0, &d, &n));
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_host_callback_update u = CGN_HOST_CALLBACK_UPDATE_INIT;
+    cgn_host_callback_update_set_fn(&u, cgn_test_callback(env, "record_b"),
+                                    cgn_test_host_ptr(env, 1), env->owner[1], NULL, 0);
+    OK(cgn_host_callback_node_update(n, &u));
+    cgn_host_callback_update_set_fn(&u, cgn_test_callback(env, "record_b"),
+                                    cgn_test_host_ptr(env, 1), env->owner[2], NULL, 0);
+    OK(cgn_host_callback_exec_update(e, n, &u));
+    cgn_test_env_drop_owners(env);
+    cgn_collect();
+    assert_int_equal(env->released[1], 0);
+    assert_int_equal(env->released[2], 0);
+    OK(cgn_exec_destroy(e));
+    assert_true(cgn_test_wait_released(env, 2, 1));
+    assert_int_equal(env->released[1], 0);
+    OK(cgn_graph_destroy(g));
+    assert_true(cgn_test_wait_released(env, 1, 1));
+}
+
+/* A field set without one it requires is refused even when its value is empty, at both
+ * levels, and the version stays as it was. */
+static void test_host_owner_without_user_data_refused_even_null(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    cgn_host_callback_desc d = CGN_HOST_CALLBACK_DESC_INIT;
+    d.fn = cgn_test_callback(env, "record_a");
+    d.user_data = cgn_test_host_ptr(env, 0);
+    cgn_node *n;
+    OK(cgn_graph_add_host_callback(g, NULL, 0, &d, &n));
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_host_callback_update u = CGN_HOST_CALLBACK_UPDATE_INIT;
+    u.set = CGN_HOST_CALLBACK_SET_FN | CGN_HOST_CALLBACK_SET_USER_DATA_OWNER;
+    u.fn = cgn_test_callback(env, "record_b");
+    u.user_data_owner = NULL;
+    assert_int_equal(cgn_host_callback_node_update(n, &u), CGN_ERROR_MISSING_FIELD);
+    assert_non_null(strstr(cgn_last_error(), "user_data_owner requires user_data"));
+    assert_int_equal(cgn_host_callback_exec_update(e, n, &u), CGN_ERROR_MISSING_FIELD);
+    assert_non_null(strstr(cgn_last_error(), "user_data_owner requires user_data"));
+    cgn_host_callback_desc got;
+    OK(cgn_host_callback_node_get(n, &got));
+    assert_ptr_equal(got.fn, d.fn);
+    assert_ptr_equal(got.user_data, d.user_data);
+    OK(cgn_host_callback_exec_get(e, n, &got));
+    assert_ptr_equal(got.fn, d.fn);
+    assert_ptr_equal(got.user_data, d.user_data);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+}
+
+/* The same for an event: an owner given with the new event is held by the version. */
+static void test_event_update_gaining_an_owner_holds_it(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    cgn_event_record_desc d = CGN_EVENT_RECORD_DESC_INIT;
+    d.event = cgn_test_event(env, 0);
+    cgn_node *n;
+    OK(cgn_graph_add_event_record(g, NULL, 0, &d, &n));
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_event_record_update u = CGN_EVENT_RECORD_UPDATE_INIT;
+    cgn_event_record_update_set_event(&u, cgn_test_event(env, 1), env->owner[1]);
+    OK(cgn_event_record_node_update(n, &u));
+    cgn_event_record_update_set_event(&u, cgn_test_event(env, 1), env->owner[2]);
+    OK(cgn_event_record_exec_update(e, n, &u));
+    cgn_test_env_drop_owners(env);
+    cgn_collect();
+    assert_int_equal(env->released[1], 0);
+    assert_int_equal(env->released[2], 0);
+    OK(cgn_exec_destroy(e));
+    assert_true(cgn_test_wait_released(env, 2, 1));
+    assert_int_equal(env->released[1], 0);
+    OK(cgn_graph_destroy(g));
+    assert_true(cgn_test_wait_released(env, 1, 1));
+}
+
 /* ---- contexts ------------------------------------------------------------------------------- */
 
 static void test_update_runs_in_the_node_context(void **state) {
@@ -1035,6 +1127,12 @@ int main(void) {
         cmocka_unit_test_setup_teardown(
             test_owners_replaced_in_place_release_in_the_callers_context, cgn_test_fixture_setup,
             cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_host_update_gaining_an_owner_holds_it,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_host_owner_without_user_data_refused_even_null,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_event_update_gaining_an_owner_holds_it,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_update_runs_in_the_node_context,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_kernel_update_context_by_handle_kind,
