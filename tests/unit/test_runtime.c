@@ -457,6 +457,20 @@ static void test_owners_replaced_in_place_release_in_the_callers_context(void **
 
 /* ---- host callback and event nodes: the lean path of a function or event with no owners ---- */
 
+/* Owner 1 given to the definition's version and owner 2 to executable e's: with the env's
+ * references dropped, each is held until its graph or executable goes, and released once. */
+static void expect_owners_held_until_destroyed(cgn_test_env *env, cgn_graph *g, cgn_exec *e) {
+    cgn_test_env_drop_owners(env);
+    cgn_collect();
+    assert_int_equal(env->released[1], 0);
+    assert_int_equal(env->released[2], 0);
+    OK(cgn_exec_destroy(e));
+    assert_true(cgn_test_wait_released(env, 2, 1));
+    assert_int_equal(env->released[1], 0);
+    OK(cgn_graph_destroy(g));
+    assert_true(cgn_test_wait_released(env, 1, 1));
+}
+
 /* An update that gives the version an owner leaves that path: the owner is held, at both
  * levels, as long as the graph or the executable may run the version. */
 static void test_host_update_gaining_an_owner_holds_it(void **state) {
@@ -477,15 +491,7 @@ static void test_host_update_gaining_an_owner_holds_it(void **state) {
     cgn_host_callback_update_set_fn(&u, cgn_test_callback(env, "record_b"),
                                     cgn_test_host_ptr(env, 1), env->owner[2], NULL, 0);
     OK(cgn_host_callback_exec_update(e, n, &u));
-    cgn_test_env_drop_owners(env);
-    cgn_collect();
-    assert_int_equal(env->released[1], 0);
-    assert_int_equal(env->released[2], 0);
-    OK(cgn_exec_destroy(e));
-    assert_true(cgn_test_wait_released(env, 2, 1));
-    assert_int_equal(env->released[1], 0);
-    OK(cgn_graph_destroy(g));
-    assert_true(cgn_test_wait_released(env, 1, 1));
+    expect_owners_held_until_destroyed(env, g, e);
 }
 
 /* A field set without one it requires is refused even when its value is empty, at both
@@ -536,15 +542,7 @@ static void test_event_update_gaining_an_owner_holds_it(void **state) {
     OK(cgn_event_record_node_update(n, &u));
     cgn_event_record_update_set_event(&u, cgn_test_event(env, 1), env->owner[2]);
     OK(cgn_event_record_exec_update(e, n, &u));
-    cgn_test_env_drop_owners(env);
-    cgn_collect();
-    assert_int_equal(env->released[1], 0);
-    assert_int_equal(env->released[2], 0);
-    OK(cgn_exec_destroy(e));
-    assert_true(cgn_test_wait_released(env, 2, 1));
-    assert_int_equal(env->released[1], 0);
-    OK(cgn_graph_destroy(g));
-    assert_true(cgn_test_wait_released(env, 1, 1));
+    expect_owners_held_until_destroyed(env, g, e);
 }
 
 /* ---- contexts ------------------------------------------------------------------------------- */
