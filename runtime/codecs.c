@@ -660,6 +660,75 @@ void **cgn__arg_in_place(const void *storage, uint32_t index, const void *value,
     return cgn__kargs_ptrs(h);
 }
 
+void **cgn__args_in_place_owned(const cgn__lean *l, cgn_kernel kernel, const cgn_arg *args,
+                                uint32_t num_args, cgn_owner *const *fixed, size_t num_fixed,
+                                cgn__args_undo *undo, cgn__owner_swap *swap) {
+    cgn__kargs_header *h = cgn__in_place_block(l->storage);
+    cgn__attachment *a = l->rec->attachment;
+    if (h == NULL || args == NULL || num_args == 0 || num_args > CGN_MAX_ARG_EDITS ||
+        num_args != h->num_args || num_args != h->num_params ||
+        !cgn__same_kernel(h->kernel, kernel))
+        return NULL;
+    size_t count = 0;
+    for (size_t i = 0; i < num_fixed; i++)
+        count += fixed[i] != NULL;
+    for (uint32_t i = 0; i < num_args; i++)
+        count += args[i].owner != NULL;
+    /* No owners after: the transaction drops the attachment (a driver call). */
+    if (count == 0 || !cgn__attachment_graphs_alone(l->rec, a, count))
+        return NULL;
+    const size_t *sizes = cgn__kargs_sizes(h);
+    for (uint32_t i = 0; i < num_args; i++) /* every argument checked before any is written */
+        if (!cgn__in_place_arg_ok(h, sizes[i], args[i].value, args[i].size, NULL))
+            return NULL;
+    void **ptrs = cgn__kargs_ptrs(h);
+    cgn_arg *copies = cgn__kargs_copies(h);
+    for (uint32_t i = 0; i < num_args; i++) {
+        uint64_t *slot = ptrs[i];
+        undo->slot[i] = slot;
+        undo->bytes[i][0] = slot[0];
+        undo->bytes[i][1] = slot[1];
+        cgn__copy_arg(slot, args[i].value, args[i].size);
+        swap->replaced[i] = copies[i].owner;
+        copies[i].owner = args[i].owner;
+    }
+    undo->count = num_args;
+    swap->copies = copies;
+    swap->num_args = num_args;
+    size_t k = 0;
+    for (size_t i = 0; i < num_fixed; i++)
+        if (fixed[i] != NULL)
+            swap->owners[k++] = fixed[i];
+    for (uint32_t i = 0; i < num_args; i++)
+        if (args[i].owner != NULL)
+            swap->owners[k++] = args[i].owner;
+    for (size_t i = 0; i < k; i++)
+        cgn__owner_retain(swap->owners[i]);
+    swap->attachment = a;
+    swap->count = k;
+    h->base = NULL; /* no longer its base plus its edits */
+    return ptrs;
+}
+
+void cgn__lean_owners_commit(cgn__owner_swap *swap) {
+    cgn__attachment *a = swap->attachment;
+    cgn_owner *released[CGN__REUSE_OWNERS] = {NULL}; /* initialised: gcc 13 -O3 cannot tell */
+    size_t num_released = a->num_owners;
+    memcpy(released, a->owners, num_released * sizeof *released);
+    memcpy(a->owners, swap->owners, swap->count * sizeof *swap->owners);
+    a->num_owners = swap->count;
+    for (size_t i = 0; i < num_released; i++)
+        cgn__owner_release(released[i]);
+}
+
+void cgn__lean_owners_undo(cgn__owner_swap *swap, const cgn__args_undo *undo) {
+    cgn__args_undo_apply(undo);
+    for (uint32_t i = 0; i < swap->num_args; i++)
+        swap->copies[i].owner = swap->replaced[i];
+    for (size_t i = 0; i < swap->count; i++)
+        cgn__owner_release(swap->owners[i]);
+}
+
 void cgn__args_undo_apply(const cgn__args_undo *undo) {
     /* In reverse: an argument edited twice gets its first saved bytes back. */
     for (uint32_t k = undo->count; k-- > 0;) {

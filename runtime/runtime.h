@@ -629,13 +629,15 @@ typedef struct cgn__lean {
 } cgn__lean;
 /* Definition level: 1, with *l filled in and pending work collected, when `node` is a live
  * node of `type` with no owners (any owners: with_owners 1, for an update that cannot change
- * them) and the driver is past the gate; else 0 (nothing reported). */
+ * them) and the driver is past the gate; else 0 (nothing reported). With with_owners 2, a node
+ * that has owners gives 2 (*l filled in), for a path of its own. */
 CGN__ALWAYS_INLINE
 static inline int cgn__lean_node(cgn__lean *l, cgn_node *node, cgn_node_type type, int since,
                                  int with_owners) {
     cgn__node_rec *n = cgn__update_node(node, type, since); /* as the transaction's start */
     if (n == NULL || (!with_owners && n->attachment != NULL))
         return 0;
+    int found = with_owners == 2 && n->attachment != NULL ? 2 : 1;
     l->ctx = n->ctx;
     l->state = n->state;
     l->storage = n->storage;
@@ -646,7 +648,7 @@ static inline int cgn__lean_node(cgn__lean *l, cgn_node *node, cgn_node_type typ
     l->shadow = NULL;
     l->current_known = 0;
     cgn__collect_pending();
-    return 1;
+    return found;
 }
 /* The failure of a lean path's one driver call (nothing else to undo): reports `entry`'s result
  * as the transaction's path does. */
@@ -1110,6 +1112,45 @@ void **cgn__arg_in_place(const void *storage, uint32_t index, const void *value,
 int cgn__keep_kernel_args_lean(const void *storage, void ***params_out);
 /* Puts back what an in-place write replaced (the driver refused the update). */
 void cgn__args_undo_apply(const cgn__args_undo *undo);
+
+/* Whether definition version attachment `a` of node n is the graph's alone, so that the next
+ * version may take it over with `count` owners, replacing them in place: no executable, clone
+ * or embedding can hold its user object (the hierarchy was not shared with the driver since it
+ * was made: share_epoch), no code outside cgn can have instantiated the graph (no raw handle
+ * left cgn), no cgn record but the node refers to it, and it has the room. */
+static inline int cgn__attachment_graphs_alone(const cgn__node_rec *n, const cgn__attachment *a,
+                                               size_t count) {
+    return a != NULL && a->object != NULL && count <= a->cap_owners && count <= CGN__REUSE_OWNERS &&
+           a->num_owners <= CGN__REUSE_OWNERS && a->share_epoch == n->graph->root->share_epoch &&
+           !cgn__node_reachable_raw(n) && atomic_load_explicit(&a->refs, memory_order_acquire) == 1;
+}
+
+/* The owners an in-place argument write with owners stages for the version's attachment
+ * (cgn__args_in_place_owned): the new list, retained; the arguments' owners it replaced in the
+ * block, to put back. */
+typedef struct cgn__owner_swap {
+    cgn__attachment *attachment;
+    size_t count; /* owners staged; 0: none (nothing to commit or drop) */
+    cgn_owner *owners[CGN__REUSE_OWNERS];
+    cgn_arg *copies; /* the block's argument copies written */
+    uint32_t num_args;
+    cgn_owner *replaced[CGN_MAX_ARG_EDITS];
+} cgn__owner_swap;
+/* The definition's whole-argument lean path when the version has owners (generated code): the
+ * arguments written in place as cgn__args_in_place does, owners allowed, when the version's
+ * attachment is the graph's alone (cgn__attachment_graphs_alone) and the new version has
+ * owners: `fixed` (the node type's other owner fields, in the spec's order) and then the
+ * arguments'. Returns the block's kernelParams with the new owners retained into *swap; NULL,
+ * nothing changed, otherwise (the transaction's path then takes the update). */
+void **cgn__args_in_place_owned(const cgn__lean *l, cgn_kernel kernel, const cgn_arg *args,
+                                uint32_t num_args, cgn_owner *const *fixed, size_t num_fixed,
+                                cgn__args_undo *undo, cgn__owner_swap *swap);
+/* After the driver accepted the arguments: the attachment takes the staged owners, and the ones
+ * they replace are released. */
+void cgn__lean_owners_commit(cgn__owner_swap *swap);
+/* After the driver refused them: the bytes and owners written go back, the staged owners are
+ * released. */
+void cgn__lean_owners_undo(cgn__owner_swap *swap, const cgn__args_undo *undo);
 
 /* Argument-level update: the argument block this update builds (when kernel or args were set
  * too) or a copy of the current one (one memcpy of the block, never the driver's or a shared

@@ -399,20 +399,6 @@ static int cgn__same_owners(const cgn__attachment *a, cgn_owner *const *owners, 
     return k == have;
 }
 
-/* Whether the current definition version's attachment `a` is the graph's alone, so that the
- * next version may take it over with `count` owners: no executable, clone or embedding can hold
- * its user object (the hierarchy was not shared with the driver since it was made), no code
- * outside cgn can have instantiated the graph (no raw handle left cgn), no cgn record but the
- * node refers to it, and it has the room. */
-static int cgn__attachment_graphs_alone(const cgn__txn *txn, const cgn__attachment *a,
-                                        size_t count) {
-    return a != NULL && a->object != NULL && count <= a->cap_owners && count <= CGN__REUSE_OWNERS &&
-           a->num_owners <= CGN__REUSE_OWNERS &&
-           a->share_epoch == txn->node->graph->root->share_epoch &&
-           !cgn__node_reachable_raw(txn->node) &&
-           atomic_load_explicit(&a->refs, memory_order_acquire) == 1;
-}
-
 cgn_status cgn__txn_stage_owners_list(cgn__txn *txn, cgn_owner *const *owners,
                                       size_t num_owners, const cgn_arg *args, size_t num_args) {
     cgn__attachment *current = cgn__txn_current_attachment(txn);
@@ -430,7 +416,7 @@ cgn_status cgn__txn_stage_owners_list(cgn__txn *txn, cgn_owner *const *owners,
         txn->attachment = NULL;
         return CGN_OK;
     }
-    if (txn->exec == NULL && cgn__attachment_graphs_alone(txn, current, count)) {
+    if (txn->exec == NULL && cgn__attachment_graphs_alone(txn->node, current, count)) {
         /* Only the graph holds the current version's user object, and only the graph reads
          * the version: commit replaces its owners in place, with no driver call. */
         size_t k = 0;

@@ -672,7 +672,22 @@ class NodeView:
             lean_ind = INDENT * (4 if lean_ctx_free else 3)
             # Before the field gates and `requires` when neither concerns the field alone.
             early = not args_f.since and not args_f.requires
-            fast_paths.append(dict(
+            # At definition level a version with owners takes a path of its own where the
+            # arguments are owners of the version (spec `owners`): written in place too, when the
+            # version's attachment is the graph's alone (cgn__args_in_place_owned), its owners
+            # replaced after the driver call; the node type's other owner fields are unchanged.
+            owned = None
+            if any(f.name == args_f.name for f in n.owners):
+                fixed = [f"cur->{m.format(name=f.name)}" for f in n.owners
+                         if f.type.role != ROLE_ARGS for m in f.type.owner_members]
+                # At two indents after the template strips the first eight columns.
+                owned = ([INDENT * 4 + "cgn_owner *const fixed[] = {" + ", ".join(fixed)
+                          + "};"] if fixed else []) + wrap_call(INDENT * 4, Call(
+                    "params = cgn__args_in_place_owned(", (
+                        "lean", f"cur->{kernel_f.name}", f"update->{args_f.name}",
+                        f"update->num_{args_f.name}", "fixed" if fixed else "NULL",
+                        str(len(fixed)), "&undo", "&swap"), ");"))
+            fast_paths.append(dict(owned=owned,
                 bit=self.bit(args_f), extra=[], ctx_free=ctx_free, args=args_f.name, early=early,
                 lean_ctx_free=lean_ctx_free, since=args_f.since, requires=args_f.requires,
                 cuda=args_f.cuda, num=f"update->num_{args_f.name}",
@@ -688,7 +703,7 @@ class NodeView:
                 take = wrap_call(ind, Call("st = cgn__stage_arg_edits(", (
                     "&txn", "&" + edits, "&copies", "&params", "where"), ");"))
                 fast_paths.append(dict(
-                    bit=self.bit(edits_f), ctx_free=ctx_free, args=args_f.name,
+                    owned=None, bit=self.bit(edits_f), ctx_free=ctx_free, args=args_f.name,
                     lean_ctx_free=lean_ctx_free, since=edits_f.since,
                     requires=edits_f.requires, field=edits_f.name,
                     early=not edits_f.since and not edits_f.requires,
@@ -818,6 +833,16 @@ class NodeView:
             update_sigs={name: self._out_of_line_sig(name, False) for name in ("plain", "lead")},
             exec_sigs={name: self._out_of_line_sig(name, True) for name in ("plain", "lead")},
             update_lean_sig=self._out_of_line_sig("lean", False),
+            update_owned_sig=wrap_call("", Call(
+                f"static CGN__NOINLINE cgn_status {node}_node_update_owned(", (
+                    "cgn_node *node", f"const {self.update} *update", "cgn__lean *lean",
+                    "const char *where"), ") {")),
+            update_owned_doc=comment_block(
+                f"cgn_{node}_node_update's lean path for every argument when the version has "
+                "owners (runtime.h, cgn__args_in_place_owned): written in place too where the "
+                "version's attachment is the graph's alone, its owners replaced after the driver "
+                "call; anything else, and every error, takes the transaction's path, from the "
+                "lookups made."),
             exec_lean_sig=self._out_of_line_sig("lean", True),
             update_txn_sig=self._out_of_line_sig("txn", False, resolved=True),
             exec_txn_sig=self._out_of_line_sig("txn", True, resolved=True),

@@ -308,6 +308,45 @@ static CGN__NOINLINE cgn_status kernel_node_update_txn(cgn_node *node,
     return kernel_node_update_body(node, update, 0, resolved, where);
 }
 
+/* cgn_kernel_node_update's lean path for every argument when the version has owners (runtime.h,
+ * cgn__args_in_place_owned): written in place too where the version's attachment is the graph's
+ * alone, its owners replaced after the driver call; anything else, and every error, takes the
+ * transaction's path, from the lookups made. */
+static CGN__NOINLINE cgn_status kernel_node_update_owned(cgn_node *node,
+                                                         const cgn_kernel_update *update,
+                                                         cgn__lean *lean, const char *where) {
+    const cgn_kernel_desc *cur = lean->state;
+    void **params = NULL;
+    cgn__args_undo undo; /* what the in-place writes replaced */
+    undo.count = 0;
+    cgn__owner_swap swap; /* the owners they staged */
+    cgn_status failed = CGN_OK;
+    int context_free = cgn__driver->version >= 13000 &&
+                       !kernel_needs_context(lean->ctx, cur, cur);
+    if (cgn__lean_context(lean, context_free, &failed, where)) {
+        cgn_owner *const fixed[] = {cur->kernel_owner};
+        params = cgn__args_in_place_owned(lean, cur->kernel, update->args, update->num_args,
+                                          fixed, 1, &undo, &swap);
+    }
+    if (failed != CGN_OK)
+        return failed;
+    if (params != NULL) {
+        CUgraphNodeParams p;
+        _Static_assert(sizeof p.kernel % 8 == 0, "zeroed in 8-byte words");
+        cgn__zero_words(&p.kernel, sizeof p.kernel);
+        p.kernel.kernelParams = params;
+        kernel_build(cur, lean->ctx, &p);
+        CUresult r = kernel_set_raw(lean->raw, &p);
+        if (r != CUDA_SUCCESS) {
+            cgn__lean_owners_undo(&swap, &undo);
+            return cgn__lean_apply_failed(r, where, "cuGraphKernelNodeSetParams");
+        }
+        cgn__lean_owners_commit(&swap);
+        return CGN_OK;
+    }
+    return kernel_node_update_txn(node, update, lean, where);
+}
+
 /* cgn_kernel_node_update's lean paths, for the sets they take. */
 static CGN__NOINLINE cgn_status kernel_node_update_lean(cgn_node *node,
                                                         const cgn_kernel_update *update,
@@ -318,7 +357,10 @@ static CGN__NOINLINE cgn_status kernel_node_update_lean(cgn_node *node,
         /* The update loop's steady state: new values for every argument of the same kernel,
          * no owner before or after. Written in place, one driver call, no transaction
          * (runtime.h, cgn__lean); anything else, and every error, takes the paths below. */
-        if (cgn__lean_node(&lean, node, CGN_NODE_KERNEL, 12020, 0)) {
+        int lean_found = cgn__lean_node(&lean, node, CGN_NODE_KERNEL, 12020, 2);
+        if (lean_found == 2) /* a version with owners: a path of its own */
+            return kernel_node_update_owned(node, update, &lean, where);
+        if (lean_found) {
             const cgn_kernel_desc *cur = lean.state;
             void **params = NULL;
             cgn__args_undo undo; /* what the in-place writes replaced */

@@ -1094,6 +1094,195 @@ static void test_kernel_handle_must_be_one_kind(void **state) {
     OK(cgn_graph_destroy(g));
 }
 
+/* ---- every kernel argument with its owner, written in place (the graph's own attachment) ---- */
+
+/* fill_u32(buf[b], value) with the buffer's owner as its argument's. */
+static void owned_fill_args(cgn_test_env *env, cgn_arg args[2], int b, const uint32_t *value) {
+    args[0] = CGN_ARG_OWNED(env->buf[b], env->owner[b]);
+    args[1] = CGN_ARG(*value);
+}
+
+/* Nothing but the graph holds the version: new arguments and owners in place, one driver call,
+ * the old owner's reference dropped at once, the kernel's own owner kept first. */
+static void test_owned_arguments_written_in_place(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    static const uint32_t one = 1, two = 2;
+    cgn_arg args[2];
+    owned_fill_args(env, args, 0, &one);
+    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
+    d.kernel_owner = env->owner[3];
+    cgn_node *n;
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    cgn__attachment *a = cgn__node_record(n)->attachment;
+    const void *block = cgn__node_record(n)->storage;
+    owned_fill_args(env, args, 1, &two);
+    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_args(&u, args, 2);
+    cgn_fault_reset_counts();
+    OK(cgn_kernel_node_update(n, &u));
+    assert_int_equal(cgn_fault_total_calls(), 1);
+    assert_int_equal(cgn_fault_setter_calls(), 1);
+    assert_ptr_equal(cgn__node_record(n)->storage, block); /* the same block, in place */
+    assert_ptr_equal(cgn__node_record(n)->attachment, a);
+    assert_int_equal(a->num_owners, 2);
+    assert_ptr_equal(a->owners[0], env->owner[3]);
+    assert_ptr_equal(a->owners[1], env->owner[1]);
+    cgn_kernel_desc got;
+    OK(cgn_kernel_node_get(n, &got));
+    assert_ptr_equal(got.args[0].owner, env->owner[1]);
+    CUdeviceptr dst;
+    memcpy(&dst, got.args[0].value, sizeof dst);
+    assert_true(dst == env->buf[1]);
+    cgn_test_env_drop_owners(env);
+    assert_true(cgn_test_wait_released(env, 0, 1));
+    assert_int_equal(env->released[1], 0);
+    assert_int_equal(env->released[3], 0);
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    OK(cgn_exec_launch(e, NULL));
+    uint32_t out;
+    memcpy(&out, (void *)(uintptr_t)env->buf[1], sizeof out);
+    assert_int_equal(out, 2);
+    OK(cgn_exec_destroy(e));
+    OK(cgn_graph_destroy(g));
+    assert_true(cgn_test_wait_released(env, 1, 1));
+    assert_true(cgn_test_wait_released(env, 3, 1));
+}
+
+/* The driver refuses: the bytes and the owners in the block go back, the attachment keeps its
+ * owners, and the staged owner's reference is dropped. */
+static void test_owned_arguments_refused_put_back(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    static const uint32_t one = 1, two = 2;
+    cgn_arg args[2];
+    owned_fill_args(env, args, 0, &one);
+    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
+    cgn_node *n;
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    cgn__attachment *a = cgn__node_record(n)->attachment;
+    owned_fill_args(env, args, 1, &two);
+    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_args(&u, args, 2);
+    cgn_fault_reset_counts();
+    cgn_fault_arm(1, CUDA_ERROR_INVALID_VALUE); /* its one driver call: the setter */
+    assert_int_equal(cgn_kernel_node_update(n, &u), CGN_ERROR_DRIVER);
+    cgn_fault_entry entry;
+    assert_true(cgn_fault_triggered(&entry));
+    assert_true(cgn_fault_is_setter(entry));
+    cgn_fault_disarm();
+    cgn_kernel_desc got;
+    OK(cgn_kernel_node_get(n, &got));
+    CUdeviceptr dst;
+    uint32_t value;
+    memcpy(&dst, got.args[0].value, sizeof dst);
+    memcpy(&value, got.args[1].value, sizeof value);
+    assert_true(dst == env->buf[0]);
+    assert_int_equal(value, 1);
+    assert_ptr_equal(got.args[0].owner, env->owner[0]);
+    assert_ptr_equal(cgn__node_record(n)->attachment, a);
+    assert_int_equal(a->num_owners, 1);
+    assert_ptr_equal(a->owners[0], env->owner[0]);
+    cgn_test_env_drop_owners(env);
+    assert_true(cgn_test_wait_released(env, 1, 1)); /* only the staged reference held it */
+    assert_int_equal(env->released[0], 0);
+    OK(cgn_graph_destroy(g));
+    assert_true(cgn_test_wait_released(env, 0, 1));
+}
+
+/* Once an executable holds the version, the owners go to a new attachment (a user object),
+ * and the executable keeps writing the old buffer with the old owner alive. */
+static void test_owned_arguments_of_a_shared_version_get_a_new_attachment(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    static const uint32_t one = 1, two = 2;
+    cgn_arg args[2];
+    owned_fill_args(env, args, 0, &one);
+    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
+    cgn_node *n;
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    cgn__attachment *a = cgn__node_record(n)->attachment;
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    owned_fill_args(env, args, 1, &two);
+    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_args(&u, args, 2);
+    cgn_fault_reset_counts();
+    OK(cgn_kernel_node_update(n, &u));
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 1);
+    assert_ptr_not_equal(cgn__node_record(n)->attachment, a);
+    cgn_test_env_drop_owners(env);
+    cgn_collect();
+    assert_int_equal(env->released[0], 0);
+    OK(cgn_exec_launch(e, NULL));
+    uint32_t out;
+    memcpy(&out, (void *)(uintptr_t)env->buf[0], sizeof out);
+    assert_int_equal(out, 1);
+    OK(cgn_exec_destroy(e));
+    assert_true(cgn_test_wait_released(env, 0, 1));
+    OK(cgn_graph_destroy(g));
+    assert_true(cgn_test_wait_released(env, 1, 1));
+}
+
+/* Arguments without owners on a version with some: the attachment goes (one release). */
+static void test_owned_version_dropping_its_owners(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    static const uint32_t one = 1;
+    cgn_arg args[2];
+    owned_fill_args(env, args, 0, &one);
+    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
+    cgn_node *n;
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    args[0] = CGN_ARG(env->buf[1]);
+    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_args(&u, args, 2);
+    cgn_fault_reset_counts();
+    OK(cgn_kernel_node_update(n, &u));
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuGraphReleaseUserObject), 1);
+    assert_null(cgn__node_record(n)->attachment);
+    cgn_test_env_drop_owners(env);
+    assert_true(cgn_test_wait_released(env, 0, 1));
+    OK(cgn_graph_destroy(g));
+}
+
+/* A launch in flight after its executable was destroyed still writes the old buffer: its owner
+ * stays until the launch completes, though the version's block is the node's alone again. */
+static void test_owned_arguments_of_a_launch_in_flight_keep_their_owner(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    static const uint32_t one = 1, two = 2;
+    cgn_arg args[2];
+    owned_fill_args(env, args, 0, &one);
+    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
+    cgn_node *n;
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    cgn_exec *e;
+    OK(cgn_graph_instantiate(g, &e));
+    cgn_fake_hold_completion(1);
+    OK(cgn_exec_launch(e, NULL));
+    OK(cgn_exec_destroy(e));
+    owned_fill_args(env, args, 1, &two);
+    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_args(&u, args, 2);
+    OK(cgn_kernel_node_update(n, &u));
+    cgn_test_env_drop_owners(env);
+    cgn_collect();
+    assert_int_equal(env->released[0], 0);
+    assert_true(cgn_fake_complete_pending() > 0);
+    cgn_fake_hold_completion(0);
+    assert_true(cgn_test_wait_released(env, 0, 1));
+    assert_int_equal(env->released[1], 0);
+    OK(cgn_graph_destroy(g));
+    assert_true(cgn_test_wait_released(env, 1, 1));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_status_names),
@@ -1130,6 +1319,17 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_host_owner_without_user_data_refused_even_null,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_event_update_gaining_an_owner_holds_it,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_owned_arguments_written_in_place,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_owned_arguments_refused_put_back,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(
+            test_owned_arguments_of_a_shared_version_get_a_new_attachment, cgn_test_fixture_setup,
+            cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_owned_version_dropping_its_owners,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_owned_arguments_of_a_launch_in_flight_keep_their_owner,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_update_runs_in_the_node_context,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
