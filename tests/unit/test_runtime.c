@@ -1283,6 +1283,68 @@ static void test_owned_arguments_of_a_launch_in_flight_keep_their_owner(void **s
     assert_true(cgn_test_wait_released(env, 1, 1));
 }
 
+/* The attachment has room for the owners it was made with: a version gaining one (the
+ * kernel's own owner first, then an argument's) gets a new attachment, made by the
+ * transaction's path, with both. */
+static void test_owned_arguments_beyond_the_attachments_room(void **state) {
+    cgn_test_env *env = *state;
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    static const uint32_t one = 1, two = 2;
+    cgn_arg args[2] = {CGN_ARG(env->buf[0]), CGN_ARG(one)};
+    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
+    d.kernel_owner = env->owner[3];
+    cgn_node *n;
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    cgn__attachment *a = cgn__node_record(n)->attachment;
+    assert_int_equal(a->cap_owners, 1);
+    owned_fill_args(env, args, 1, &two);
+    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_args(&u, args, 2);
+    cgn_fault_reset_counts();
+    OK(cgn_kernel_node_update(n, &u));
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 1);
+    cgn__attachment *b = cgn__node_record(n)->attachment;
+    assert_ptr_not_equal(b, a);
+    assert_int_equal(b->num_owners, 2);
+    assert_ptr_equal(b->owners[0], env->owner[3]);
+    assert_ptr_equal(b->owners[1], env->owner[1]);
+    OK(cgn_graph_destroy(g));
+}
+
+/* Before 13.0 the update needs the node's context: with another one current, the version
+ * with owners goes to the transaction's path, which makes it current around the call. */
+static void test_owned_arguments_before_13_in_another_context(void **state) {
+    cgn_test_env *env = *state;
+    CUcontext c0 = cgn_fake_context(0), c1 = cgn_fake_context(1);
+    cgn_fake_set_current_context(c0);
+    cgn_graph *g;
+    OK(cgn_graph_create(&g));
+    static const uint32_t one = 1, two = 2;
+    cgn_arg args[2];
+    owned_fill_args(env, args, 0, &one);
+    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
+    cgn_node *n;
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    owned_fill_args(env, args, 1, &two);
+    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_args(&u, args, 2);
+    int version;
+    OK(cgn_driver_version(&version));
+    cgn_fault_set_version(12080);
+    cgn_fake_set_current_context(c1);
+    cgn_fault_reset_counts();
+    OK(cgn_kernel_node_update(n, &u));
+    cgn_fault_set_version(version);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPushCurrent), 1);
+    assert_int_equal(cgn_fault_calls(CGN_FAULT_cuCtxPopCurrent), 1);
+    cgn_kernel_desc got;
+    OK(cgn_kernel_node_get(n, &got));
+    assert_ptr_equal(got.args[0].owner, env->owner[1]);
+    cgn_fake_set_current_context(c0);
+    OK(cgn_graph_destroy(g));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_status_names),
@@ -1330,6 +1392,10 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_owned_version_dropping_its_owners,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_owned_arguments_of_a_launch_in_flight_keep_their_owner,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_owned_arguments_beyond_the_attachments_room,
+                                        cgn_test_fixture_setup, cgn_test_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_owned_arguments_before_13_in_another_context,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_update_runs_in_the_node_context,
                                         cgn_test_fixture_setup, cgn_test_fixture_teardown),
