@@ -669,11 +669,7 @@ void **cgn__args_in_place_owned(const cgn__lean *l, cgn_kernel kernel, const cgn
         num_args != h->num_args || num_args != h->num_params ||
         !cgn__same_kernel(h->kernel, kernel))
         return NULL;
-    size_t count = 0;
-    for (size_t i = 0; i < num_fixed; i++)
-        count += fixed[i] != NULL;
-    for (uint32_t i = 0; i < num_args; i++)
-        count += args[i].owner != NULL;
+    size_t count = cgn__owner_list(NULL, fixed, num_fixed, args, num_args);
     /* No owners after: the transaction drops the attachment (a driver call). */
     if (count == 0 || !cgn__attachment_graphs_alone(l->rec, a, count))
         return NULL;
@@ -695,13 +691,7 @@ void **cgn__args_in_place_owned(const cgn__lean *l, cgn_kernel kernel, const cgn
     undo->count = num_args;
     swap->copies = copies;
     swap->num_args = num_args;
-    size_t k = 0;
-    for (size_t i = 0; i < num_fixed; i++)
-        if (fixed[i] != NULL)
-            swap->owners[k++] = fixed[i];
-    for (uint32_t i = 0; i < num_args; i++)
-        if (args[i].owner != NULL)
-            swap->owners[k++] = args[i].owner;
+    size_t k = cgn__owner_list(swap->owners, fixed, num_fixed, args, num_args);
     for (size_t i = 0; i < k; i++)
         cgn__owner_retain(swap->owners[i]);
     swap->attachment = a;
@@ -711,12 +701,9 @@ void **cgn__args_in_place_owned(const cgn__lean *l, cgn_kernel kernel, const cgn
 }
 
 void cgn__lean_owners_commit(cgn__owner_swap *swap) {
-    cgn__attachment *a = swap->attachment;
     cgn_owner *released[CGN__REUSE_OWNERS] = {NULL}; /* initialised: gcc 13 -O3 cannot tell */
-    size_t num_released = a->num_owners;
-    memcpy(released, a->owners, num_released * sizeof *released);
-    memcpy(a->owners, swap->owners, swap->count * sizeof *swap->owners);
-    a->num_owners = swap->count;
+    size_t num_released =
+        cgn__attachment_replace_owners(swap->attachment, swap->owners, swap->count, released);
     for (size_t i = 0; i < num_released; i++)
         cgn__owner_release(released[i]);
 }

@@ -1113,6 +1113,37 @@ int cgn__keep_kernel_args_lean(const void *storage, void ***params_out);
 /* Puts back what an in-place write replaced (the driver refused the update). */
 void cgn__args_undo_apply(const cgn__args_undo *undo);
 
+/* A version's owners in the spec's `owners` order: the owner fields given that are set, then
+ * the arguments' that are set. Written to out (unless NULL); returns how many there are. */
+static inline size_t cgn__owner_list(cgn_owner **out, cgn_owner *const *owners, size_t num_owners,
+                                     const cgn_arg *args, size_t num_args) {
+    size_t k = 0;
+    for (size_t i = 0; i < num_owners; i++)
+        if (owners[i] != NULL) {
+            if (out != NULL)
+                out[k] = owners[i];
+            k++;
+        }
+    for (size_t i = 0; i < num_args; i++)
+        if (args[i].owner != NULL) {
+            if (out != NULL)
+                out[k] = args[i].owner;
+            k++;
+        }
+    return k;
+}
+/* Replaces attachment a's owners with the `count` given (already retained), in place; the
+ * ones replaced go to released[] (CGN__REUSE_OWNERS slots), for the caller to release. Returns
+ * how many. */
+static inline size_t cgn__attachment_replace_owners(cgn__attachment *a, cgn_owner *const *owners,
+                                                    size_t count, cgn_owner **released) {
+    size_t old = a->num_owners;
+    memcpy(released, a->owners, old * sizeof *released);
+    memcpy(a->owners, owners, count * sizeof *owners);
+    a->num_owners = count;
+    return old;
+}
+
 /* Whether definition version attachment `a` of node n is the graph's alone, so that the next
  * version may take it over with `count` owners, replacing them in place: no executable, clone
  * or embedding can hold its user object (the hierarchy was not shared with the driver since it

@@ -407,11 +407,7 @@ cgn_status cgn__txn_stage_owners_list(cgn__txn *txn, cgn_owner *const *owners,
         txn->attachment = current;
         return CGN_OK;
     }
-    size_t count = 0;
-    for (size_t i = 0; i < num_owners; i++)
-        count += owners[i] != NULL;
-    for (size_t i = 0; i < num_args; i++)
-        count += args[i].owner != NULL;
+    size_t count = cgn__owner_list(NULL, owners, num_owners, args, num_args);
     if (count == 0) { /* no owners: commit drops the current version's, if any */
         txn->attachment = NULL;
         return CGN_OK;
@@ -419,13 +415,7 @@ cgn_status cgn__txn_stage_owners_list(cgn__txn *txn, cgn_owner *const *owners,
     if (txn->exec == NULL && cgn__attachment_graphs_alone(txn->node, current, count)) {
         /* Only the graph holds the current version's user object, and only the graph reads
          * the version: commit replaces its owners in place, with no driver call. */
-        size_t k = 0;
-        for (size_t i = 0; i < num_owners; i++)
-            if (owners[i] != NULL)
-                txn->reuse[k++] = owners[i];
-        for (size_t i = 0; i < num_args; i++)
-            if (args[i].owner != NULL)
-                txn->reuse[k++] = args[i].owner;
+        size_t k = cgn__owner_list(txn->reuse, owners, num_owners, args, num_args);
         /* Retained now, as a new attachment's are: a copy cgn staged (a payload) is held by
          * its owner alone once the generated code settles it. */
         for (size_t i = 0; i < k; i++)
@@ -438,12 +428,7 @@ cgn_status cgn__txn_stage_owners_list(cgn__txn *txn, cgn_owner *const *owners,
     cgn__attachment *a = cgn__attachment_new(count);
     if (a == NULL)
         return cgn__fail(CGN_ERROR_OUT_OF_MEMORY, "staging owners: out of host memory");
-    for (size_t i = 0; i < num_owners; i++)
-        if (owners[i] != NULL)
-            a->owners[a->num_owners++] = owners[i];
-    for (size_t i = 0; i < num_args; i++)
-        if (args[i].owner != NULL)
-            a->owners[a->num_owners++] = args[i].owner;
+    a->num_owners = cgn__owner_list(a->owners, owners, num_owners, args, num_args);
     if (txn->exec != NULL) {
         /* Executables cannot hold user objects: the executable's copy of the node holds this
          * version's reference, and retires it once no launch can read it (exec.c). */
@@ -576,13 +561,9 @@ void cgn__txn_commit(cgn__txn *txn, const void *state, size_t state_size, cgn_no
      * callbacks may call CUDA), as a drain would. */
     cgn_owner *released[CGN__REUSE_OWNERS] = {NULL}; /* initialised: gcc 13 -O3 cannot tell */
     size_t num_released = 0;
-    if (txn->new_attachment == 2) {
-        /* The new owners, retained when staged, replace the old ones. */
-        cgn__attachment *a = txn->attachment;
-        num_released = a->num_owners;
-        memcpy(released, a->owners, num_released * sizeof *released);
-        memcpy(a->owners, txn->reuse, txn->num_reuse * sizeof *txn->reuse);
-        a->num_owners = txn->num_reuse;
+    if (txn->new_attachment == 2) { /* the new owners, retained when staged, replace the old */
+        num_released =
+            cgn__attachment_replace_owners(txn->attachment, txn->reuse, txn->num_reuse, released);
     } else if (txn->new_attachment || (txn->attachment == NULL && n->attachment != NULL)) {
         /* Publish the new version (or none) before dropping the graph's reference to the old
          * one: that release can make the old owners eligible for release. */
