@@ -1102,24 +1102,40 @@ static void owned_fill_args(cgn_test_env *env, cgn_arg args[2], int b, const uin
     args[1] = CGN_ARG(*value);
 }
 
+static const uint32_t fill_one = 1, fill_two = 2;
+
+/* A fill_u32 node of g writing 1 to buffer b, whose owner holds it, with the kernel's own owner
+ * (or none). */
+static cgn_node *owned_fill_node(cgn_test_env *env, cgn_graph *g, int b, cgn_owner *kernel_owner) {
+    cgn_arg args[2];
+    owned_fill_args(env, args, b, &fill_one);
+    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
+    d.kernel_owner = kernel_owner;
+    cgn_node *n;
+    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    return n;
+}
+
+/* The update of every argument to fill_u32(buf[b], 2) with buffer b's owner; it points into
+ * args, which must outlive it. */
+static cgn_kernel_update owned_fill_update(cgn_test_env *env, cgn_arg args[2], int b) {
+    owned_fill_args(env, args, b, &fill_two);
+    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
+    cgn_kernel_update_set_args(&u, args, 2);
+    return u;
+}
+
 /* Nothing but the graph holds the version: new arguments and owners in place, one driver call,
  * the old owner's reference dropped at once, the kernel's own owner kept first. */
 static void test_owned_arguments_written_in_place(void **state) {
     cgn_test_env *env = *state;
     cgn_graph *g;
     OK(cgn_graph_create(&g));
-    static const uint32_t one = 1, two = 2;
-    cgn_arg args[2];
-    owned_fill_args(env, args, 0, &one);
-    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
-    d.kernel_owner = env->owner[3];
-    cgn_node *n;
-    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    cgn_node *n = owned_fill_node(env, g, 0, env->owner[3]);
     cgn__attachment *a = cgn__node_record(n)->attachment;
     const void *block = cgn__node_record(n)->storage;
-    owned_fill_args(env, args, 1, &two);
-    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
-    cgn_kernel_update_set_args(&u, args, 2);
+    cgn_arg args[2];
+    cgn_kernel_update u = owned_fill_update(env, args, 1);
     cgn_fault_reset_counts();
     OK(cgn_kernel_node_update(n, &u));
     assert_int_equal(cgn_fault_total_calls(), 1);
@@ -1157,16 +1173,10 @@ static void test_owned_arguments_refused_put_back(void **state) {
     cgn_test_env *env = *state;
     cgn_graph *g;
     OK(cgn_graph_create(&g));
-    static const uint32_t one = 1, two = 2;
-    cgn_arg args[2];
-    owned_fill_args(env, args, 0, &one);
-    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
-    cgn_node *n;
-    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    cgn_node *n = owned_fill_node(env, g, 0, NULL);
     cgn__attachment *a = cgn__node_record(n)->attachment;
-    owned_fill_args(env, args, 1, &two);
-    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
-    cgn_kernel_update_set_args(&u, args, 2);
+    cgn_arg args[2];
+    cgn_kernel_update u = owned_fill_update(env, args, 1);
     cgn_fault_reset_counts();
     cgn_fault_arm(1, CUDA_ERROR_INVALID_VALUE); /* its one driver call: the setter */
     assert_int_equal(cgn_kernel_node_update(n, &u), CGN_ERROR_DRIVER);
@@ -1199,18 +1209,12 @@ static void test_owned_arguments_of_a_shared_version_get_a_new_attachment(void *
     cgn_test_env *env = *state;
     cgn_graph *g;
     OK(cgn_graph_create(&g));
-    static const uint32_t one = 1, two = 2;
-    cgn_arg args[2];
-    owned_fill_args(env, args, 0, &one);
-    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
-    cgn_node *n;
-    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    cgn_node *n = owned_fill_node(env, g, 0, NULL);
     cgn__attachment *a = cgn__node_record(n)->attachment;
     cgn_exec *e;
     OK(cgn_graph_instantiate(g, &e));
-    owned_fill_args(env, args, 1, &two);
-    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
-    cgn_kernel_update_set_args(&u, args, 2);
+    cgn_arg args[2];
+    cgn_kernel_update u = owned_fill_update(env, args, 1);
     cgn_fault_reset_counts();
     OK(cgn_kernel_node_update(n, &u));
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 1);
@@ -1233,13 +1237,8 @@ static void test_owned_version_dropping_its_owners(void **state) {
     cgn_test_env *env = *state;
     cgn_graph *g;
     OK(cgn_graph_create(&g));
-    static const uint32_t one = 1;
-    cgn_arg args[2];
-    owned_fill_args(env, args, 0, &one);
-    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
-    cgn_node *n;
-    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
-    args[0] = CGN_ARG(env->buf[1]);
+    cgn_node *n = owned_fill_node(env, g, 0, NULL);
+    cgn_arg args[2] = {CGN_ARG(env->buf[1]), CGN_ARG(fill_one)};
     cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
     cgn_kernel_update_set_args(&u, args, 2);
     cgn_fault_reset_counts();
@@ -1257,20 +1256,14 @@ static void test_owned_arguments_of_a_launch_in_flight_keep_their_owner(void **s
     cgn_test_env *env = *state;
     cgn_graph *g;
     OK(cgn_graph_create(&g));
-    static const uint32_t one = 1, two = 2;
-    cgn_arg args[2];
-    owned_fill_args(env, args, 0, &one);
-    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
-    cgn_node *n;
-    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
+    cgn_node *n = owned_fill_node(env, g, 0, NULL);
     cgn_exec *e;
     OK(cgn_graph_instantiate(g, &e));
     cgn_fake_hold_completion(1);
     OK(cgn_exec_launch(e, NULL));
     OK(cgn_exec_destroy(e));
-    owned_fill_args(env, args, 1, &two);
-    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
-    cgn_kernel_update_set_args(&u, args, 2);
+    cgn_arg args[2];
+    cgn_kernel_update u = owned_fill_update(env, args, 1);
     OK(cgn_kernel_node_update(n, &u));
     cgn_test_env_drop_owners(env);
     cgn_collect();
@@ -1290,17 +1283,15 @@ static void test_owned_arguments_beyond_the_attachments_room(void **state) {
     cgn_test_env *env = *state;
     cgn_graph *g;
     OK(cgn_graph_create(&g));
-    static const uint32_t one = 1, two = 2;
-    cgn_arg args[2] = {CGN_ARG(env->buf[0]), CGN_ARG(one)};
-    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
+    cgn_arg first[2] = {CGN_ARG(env->buf[0]), CGN_ARG(fill_one)}; /* no owner */
+    cgn_kernel_desc d = kernel_desc(env, "fill_u32", first, 2);
     d.kernel_owner = env->owner[3];
     cgn_node *n;
     OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
     cgn__attachment *a = cgn__node_record(n)->attachment;
     assert_int_equal(a->cap_owners, 1);
-    owned_fill_args(env, args, 1, &two);
-    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
-    cgn_kernel_update_set_args(&u, args, 2);
+    cgn_arg args[2];
+    cgn_kernel_update u = owned_fill_update(env, args, 1);
     cgn_fault_reset_counts();
     OK(cgn_kernel_node_update(n, &u));
     assert_int_equal(cgn_fault_calls(CGN_FAULT_cuUserObjectCreate), 1);
@@ -1320,15 +1311,9 @@ static void test_owned_arguments_before_13_in_another_context(void **state) {
     cgn_fake_set_current_context(c0);
     cgn_graph *g;
     OK(cgn_graph_create(&g));
-    static const uint32_t one = 1, two = 2;
+    cgn_node *n = owned_fill_node(env, g, 0, NULL);
     cgn_arg args[2];
-    owned_fill_args(env, args, 0, &one);
-    cgn_kernel_desc d = kernel_desc(env, "fill_u32", args, 2);
-    cgn_node *n;
-    OK(cgn_graph_add_kernel(g, NULL, 0, &d, &n));
-    owned_fill_args(env, args, 1, &two);
-    cgn_kernel_update u = CGN_KERNEL_UPDATE_INIT;
-    cgn_kernel_update_set_args(&u, args, 2);
+    cgn_kernel_update u = owned_fill_update(env, args, 1);
     int version;
     OK(cgn_driver_version(&version));
     cgn_fault_set_version(12080);
